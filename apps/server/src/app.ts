@@ -1,0 +1,134 @@
+// Builds the Fastify app from a config object: database (migrated and seeded), plugins,
+// the spec's calls, OpenAPI, and the built web app with its client-side routes.
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import secureJson from 'secure-json-parse';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { PRODUCT_TITLE } from '@iotc/shared/i18n';
+import type { AppConfig } from './config.ts';
+import { openDatabase, type Database } from './db/client.ts';
+import { seed, type SeedResult } from './db/seed.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { errorsPlugin, sendNotFound, AppError } from './plugins/errors.ts';
+import { authRepo } from './modules/auth/repo.ts';
+import { authService, type AuthService } from './modules/auth/service.ts';
+import { authRoutes } from './modules/auth/routes.ts';
+import { menuRepo } from './modules/menu/repo.ts';
+import { menuService } from './modules/menu/service.ts';
+import { menuRoutes } from './modules/menu/routes.ts';
+import { dictRoutes } from './modules/dict/routes.ts';
+import { dictRepo } from './modules/dict/repo.ts';
+import { auditRepo } from './modules/audit/repo.ts';
+import { auditService } from './modules/audit/service.ts';
+import { auditRoutes } from './modules/audit/routes.ts';
+import { captchaService, type CaptchaService } from './modules/captcha/service.ts';
+import { captchaRoutes } from './modules/captcha/routes.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    database: Database;
+    seedResult: SeedResult;
+    authService: AuthService;
+    captchaService: CaptchaService;
+  }
+}
+
+/** Paths that belong to the API; everything else is the web app's. */
+const API_PREFIXES = ['/iot-cloud-auth/', '/api/'];
+
+export async function buildApp(config: AppConfig, opts: { database?: Database } = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      // Tokens and passwords never reach the log.
+      redact: ['req.headers.access_token', 'req.headers.authorization', 'req.headers.cookie'],
+    },
+    bodyLimit: 1_048_576,
+    trustProxy: false,
+    requestIdHeader: 'x-request-id',
+  }).withTypeProvider<ZodTypeProvider>();
+
+  // An empty body on a JSON POST (the spec's `info` call) is no body, not an error.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = (body as string).trim();
+    if (text === '') return done(null, undefined);
+    try {
+      done(null, secureJson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' }));
+    } catch {
+      done(new AppError(400, 'VALIDATION', 'malformed JSON'), undefined);
+    }
+  });
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const database =
+    opts.database ??
+    (await openDatabase(
+      config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir || undefined },
+    ));
+  app.decorate('database', database);
+  app.addHook('onClose', async () => {
+    if (!opts.database) await database.close();
+  });
+  app.decorate(
+    'seedResult',
+    await seed(database.db, { adminPassword: config.adminPassword, seedDemo: config.seedDemo, demoPassword: config.demoPassword }),
+  );
+
+  const audit = auditService(auditRepo(database.db));
+  const captchas = captchaService(database.db);
+  app.decorate('captchaService', captchas);
+  const auth = authService(authRepo(database.db), { sessionHours: config.sessionHours, audit: audit.record, captchas });
+  app.decorate('authService', auth);
+
+  await app.register(errorsPlugin);
+  await app.register(authPlugin, { auth });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: `${PRODUCT_TITLE.en} API`, version: '0.1.0' },
+      components: { securitySchemes: { accessToken: { type: 'apiKey', in: 'header', name: 'access_token' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  await app.register(authRoutes, { auth });
+  await app.register(menuRoutes, { menus: menuService(menuRepo(database.db)) });
+  await app.register(dictRoutes, { dicts: dictRepo(database.db) });
+  await app.register(auditRoutes, { audit });
+  await app.register(captchaRoutes, { captchas });
+  app.get('/api/docs/json', { schema: { hide: true } }, async () => app.swagger());
+
+  const webDist = config.webDist && existsSync(join(config.webDist, 'index.html')) ? resolve(config.webDist) : undefined;
+  if (webDist) {
+    // wildcard: files are looked up per request, so a rebuilt app is served without a restart;
+    // a missing file falls through to the not-found handler below.
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: true,
+      index: false,
+      cacheControl: false,
+      setHeaders: (reply, path) => {
+        // Vite names assets by content hash: they never change; index.html always may.
+        reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+    app.get('/', { schema: { hide: true } }, (_req, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html', webDist));
+  }
+  app.setNotFoundHandler((req, reply) => {
+    const isApi = API_PREFIXES.some((p) => req.url.startsWith(p));
+    if (!isApi && webDist && (req.method === 'GET' || req.method === 'HEAD')) {
+      const path = req.url.split('?')[0]!;
+      // Hashed assets are immutable; a missing one is a real 404, not the app shell.
+      if (path.startsWith('/assets/')) return sendNotFound(req, reply);
+      return reply.header('cache-control', 'no-cache').sendFile('index.html', webDist);
+    }
+    return sendNotFound(req, reply);
+  });
+
+  return app;
+}

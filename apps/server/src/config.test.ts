@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('config', () => {
+  it('gives the embedded defaults on an empty environment', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ port: 3000, host: '0.0.0.0', dataDir: './data', mqttPort: 1884, logLevel: 'info' });
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.mqttUrl).toBeUndefined();
+    expect(c.sessionHours).toBe(2);
+  });
+
+  it('reads every documented variable', () => {
+    const c = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      DATA_DIR: '/var/lib/iotc',
+      DATABASE_URL: 'postgres://u@db:5432/iot',
+      MQTT_PORT: '0',
+      MQTT_URL: 'mqtt://broker:1883',
+      SMTP_URL: 'smtp://mail:25',
+      REDIS_URL: 'redis://cache:6379',
+      LOG_LEVEL: 'warn',
+      ADMIN_PASSWORD: 'Admin#2026',
+      SESSION_HOURS: '8',
+    });
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: '/var/lib/iotc',
+      databaseUrl: 'postgres://u@db:5432/iot',
+      mqttPort: 0,
+      mqttUrl: 'mqtt://broker:1883',
+      smtpUrl: 'smtp://mail:25',
+      redisUrl: 'redis://cache:6379',
+      logLevel: 'warn',
+      adminPassword: 'Admin#2026',
+      sessionHours: 8,
+    });
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['MQTT_PORT', '-1'],
+    ['DATABASE_URL', 'mysql://x@y/z'],
+    ['DATABASE_URL', 'not a url'],
+    ['MQTT_URL', 'http://broker'],
+    ['SMTP_URL', 'mail.example.com'],
+    ['REDIS_URL', 'memcached://x'],
+    ['LOG_LEVEL', 'loud'],
+    ['ADMIN_PASSWORD', 'short'],
+    ['SESSION_HOURS', '0'],
+  ])('stops on a bad %s with one line naming it', (name, value) => {
+    let err: unknown;
+    try {
+      loadConfig({ [name]: value });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    const msg = (err as Error).message;
+    expect(msg).toContain(name);
+    expect(msg.split('\n')).toHaveLength(1);
+    if (name.endsWith('PASSWORD')) expect(msg).not.toContain(value);
+  });
+
+  it('treats empty optional URLs as unset', () => {
+    expect(loadConfig({ DATABASE_URL: '', MQTT_URL: '' }).databaseUrl).toBeUndefined();
+  });
+});

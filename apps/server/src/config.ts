@@ -1,0 +1,102 @@
+// Settings of the server: read once from the environment, validated, typed. A bad value stops
+// the start with one line naming the variable (see main.ts).
+import { z } from 'zod';
+import { isValidPassword } from '@iotc/shared/validation';
+
+const port = z.coerce.number().int().min(0).max(65535);
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .transform((v) => (v === '' ? undefined : v))
+    .optional()
+    .refine((v) => v === undefined || (URL.canParse(v) && protocols.includes(new URL(v).protocol)), {
+      message: `must be a URL starting with ${protocols.map((p) => p + '//').join(' or ')}`,
+    });
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+export const envSchema = z.object({
+  PORT: port.default(3000),
+  HOST: z.string().trim().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
+  /** Port of the embedded MQTT broker; only used when MQTT_URL is not set. */
+  MQTT_PORT: port.default(1884),
+  MQTT_URL: optionalUrl(['mqtt:', 'mqtts:', 'tcp:', 'ssl:', 'ws:', 'wss:']),
+  SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
+  REDIS_URL: optionalUrl(['redis:', 'rediss:']),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ADMIN_PASSWORD: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v === '' || isValidPassword(v), {
+      message: 'must be 8-20 characters with at least two of letters, digits and symbols, no spaces',
+    })
+    .transform((v) => (v ? v : undefined)),
+  /** Length of a session without "stay logged in for a week"; it slides with use. */
+  SESSION_HOURS: z.coerce.number().int().min(1).max(72).default(2),
+  /** Seed the demo organisation with its operator account. */
+  SEED_DEMO: bool.default(true),
+  DEMO_PASSWORD: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v === '' || isValidPassword(v), {
+      message: 'must be 8-20 characters with at least two of letters, digits and symbols, no spaces',
+    })
+    .transform((v) => (v ? v : 'Demo@2026')),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  mqttPort: number;
+  mqttUrl?: string;
+  smtpUrl?: string;
+  redisUrl?: string;
+  logLevel: Env['LOG_LEVEL'];
+  adminPassword?: string;
+  sessionHours: number;
+  seedDemo: boolean;
+  demoPassword: string;
+  /** Where the built web app lives; absent in API tests. */
+  webDist?: string;
+  /** Start the embedded broker / broker connection (main does; API tests do not). */
+  mqtt: boolean;
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; throws a ConfigError whose message is one line naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | undefined>): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0] ?? 'environment');
+    const value = env[name];
+    const shown = name.endsWith('PASSWORD') || value === undefined ? '' : ` (got "${value}")`;
+    throw new ConfigError(`Invalid setting ${name}${shown}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    mqttPort: e.MQTT_PORT,
+    mqttUrl: e.MQTT_URL,
+    smtpUrl: e.SMTP_URL,
+    redisUrl: e.REDIS_URL,
+    logLevel: e.LOG_LEVEL,
+    adminPassword: e.ADMIN_PASSWORD,
+    sessionHours: e.SESSION_HOURS,
+    seedDemo: e.SEED_DEMO,
+    demoPassword: e.DEMO_PASSWORD,
+    mqtt: true,
+  };
+}

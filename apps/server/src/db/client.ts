@@ -1,0 +1,59 @@
+// Opens the database: PGlite on disk under DATA_DIR (or in memory for tests) by default, a
+// real PostgreSQL when a URL is given. Both speak the same dialect and get the same migrations.
+import { mkdirSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import * as schema from './schema.ts';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+/** Any fixed number: several nodes starting together take turns at migrating. */
+const MIGRATION_LOCK = 7_340_021;
+
+export type DbTarget = { kind: 'pglite'; dataDir?: string } | { kind: 'postgres'; url: string };
+
+export async function openDatabase(target: DbTarget): Promise<Database> {
+  if (target.kind === 'pglite') {
+    let dir: string | undefined;
+    if (target.dataDir) {
+      dir = join(target.dataDir, 'pglite');
+      mkdirSync(dir, { recursive: true });
+    }
+    const client = dir ? await PGlite.create(dir) : await PGlite.create();
+    const db = drizzlePglite(client, { schema });
+    await migratePglite(db, { migrationsFolder });
+    return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+  }
+  await migratePostgres(target.url);
+  const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  const db = drizzlePg(pool, { schema });
+  return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
+}
+
+async function migratePostgres(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await migratePg(drizzlePg(client), { migrationsFolder });
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    await client.end();
+  }
+}

@@ -1,0 +1,201 @@
+// The database schema as code (Drizzle). Migrations under apps/server/drizzle are generated
+// from it with `npm run db:generate` and applied at start on PGlite and PostgreSQL alike.
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+/** Organisations form a tree; a user sees rows of their organisation and its descendants. */
+export const orgs = pgTable('orgs', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  parentId: uuid('parent_id').references((): AnyPgColumn => orgs.id),
+  code: text('code').notNull().unique(),
+  name: text('name').notNull(),
+  kind: text('kind', { enum: ['platform', 'tenant'] }).notNull().default('tenant'),
+  status: text('status', { enum: ['active', 'disabled'] }).notNull().default('active'),
+  createdAt: createdAt(),
+});
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id),
+    account: text('account').notNull(),
+    name: text('name').notNull(),
+    email: text('email'),
+    phone: text('phone'),
+    passwordHash: text('password_hash').notNull(),
+    status: text('status', { enum: ['active', 'disabled'] }).notNull().default('active'),
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
+    isPlatformAdmin: boolean('is_platform_admin').notNull().default(false),
+    passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('users_account_lower_uq').on(sql`lower(${t.account})`), index('users_org_idx').on(t.orgId)],
+);
+
+export const roles = pgTable(
+  'roles',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id),
+    code: text('code').notNull(),
+    nameZh: text('name_zh').notNull(),
+    nameEn: text('name_en').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('roles_org_code_uq').on(t.orgId, t.code)],
+);
+
+export const userRoles = pgTable(
+  'user_roles',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    roleId: uuid('role_id')
+      .notNull()
+      .references(() => roles.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.roleId] })],
+);
+
+/** Menu items of one scenario type (101-104); three levels by pid. Ids are stable codes. */
+export const menus = pgTable(
+  'menus',
+  {
+    id: text('id').primaryKey(),
+    pid: text('pid').references((): AnyPgColumn => menus.id),
+    type: integer('type').notNull(),
+    nameZh: text('name_zh').notNull(),
+    nameEn: text('name_en').notNull(),
+    url: text('url'),
+    icon: text('icon'),
+    sort: integer('sort').notNull().default(0),
+    active: boolean('active').notNull().default(true),
+    /** Platform-management entries: only platform administrators see them. */
+    platformOnly: boolean('platform_only').notNull().default(false),
+  },
+  (t) => [index('menus_type_idx').on(t.type)],
+);
+
+export const roleMenus = pgTable(
+  'role_menus',
+  {
+    roleId: uuid('role_id')
+      .notNull()
+      .references(() => roles.id, { onDelete: 'cascade' }),
+    menuId: text('menu_id')
+      .notNull()
+      .references(() => menus.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.roleId, t.menuId] })],
+);
+
+/** Access tokens are random; only their SHA-256 is kept. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: text('token_hash').notNull().unique(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id),
+    period: integer('period'),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
+);
+
+/** Wrong-password attempts, kept in the database so several nodes count them together. */
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    account: text('account').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    ip: text('ip'),
+  },
+  (t) => [index('login_failures_account_at_idx').on(t.account, t.at)],
+);
+
+export const dictTypes = pgTable('dict_types', {
+  code: text('code').primaryKey(),
+  nameZh: text('name_zh').notNull(),
+  nameEn: text('name_en').notNull(),
+  sort: integer('sort').notNull().default(0),
+});
+
+export const dictItems = pgTable(
+  'dict_items',
+  {
+    dictCode: text('dict_code')
+      .notNull()
+      .references(() => dictTypes.code, { onDelete: 'cascade' }),
+    dictKey: text('dict_key').notNull(),
+    valZh: text('val_zh').notNull(),
+    valEn: text('val_en').notNull(),
+    sort: integer('sort').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.dictCode, t.dictKey] })],
+);
+
+/** Who did what, when, from where: sign-ins, sign-outs and, as areas land, their changes. */
+export const auditLogs = pgTable(
+  'audit_logs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    account: text('account').notNull(),
+    action: text('action').notNull(),
+    result: text('result', { enum: ['success', 'failure'] }).notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    detail: text('detail'),
+  },
+  // (org, time, id) serves one organisation's newest-first pages straight from the index;
+  // (time, id) the same across a whole organisation tree.
+  (t) => [index('audit_logs_org_at_id_idx').on(t.orgId, t.at, t.id), index('audit_logs_at_id_idx').on(t.at, t.id)],
+);
+
+/** Image captchas: single use (used_at), short-lived (expires_at), shared by every node. */
+export const captchas = pgTable(
+  'captchas',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    answer: text('answer').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('captchas_expires_idx').on(t.expiresAt)],
+);

@@ -1,0 +1,287 @@
+// What the seed puts in: the menu tree of every scenario type (spec sections 1 and 2) and the
+// dictionaries. Screen names in `url` are the names the web app's view host resolves.
+import type { ScenarioType } from '@iotc/shared/constants';
+
+export interface MenuNode {
+  code: string;
+  zh: string;
+  en: string;
+  url?: string;
+  icon?: string;
+  platformOnly?: boolean;
+  children?: MenuNode[];
+}
+
+const SCENARIO_PREFIX: Record<ScenarioType, string> = {
+  101: 'scenario_transport/',
+  102: '',
+  103: 'scenario_container/',
+  104: 'scenario_vehicle/',
+};
+
+function monitoring(type: ScenarioType): MenuNode {
+  return {
+    code: 'monitor',
+    zh: '监控告警管理',
+    en: 'Monitoring and alarm management',
+    icon: 'AlertOutlined',
+    children: [
+      {
+        code: 'monitor-live',
+        zh: '实时监控',
+        en: 'Real-time monitoring',
+        children: [
+          {
+            code: 'monitor-live-device',
+            zh: '设备实时监控',
+            en: 'Device monitoring',
+            url: `view/${SCENARIO_PREFIX[type]}deviceManage/realTimeMonitoring`,
+          },
+          { code: 'monitor-live-alarm', zh: '实时告警监控', en: 'Alarm monitoring', url: 'view/alarm/realtime' },
+        ],
+      },
+      {
+        code: 'monitor-alarm',
+        zh: '告警管理',
+        en: 'Alarm management',
+        children: [
+          { code: 'monitor-alarm-policy', zh: '告警策略', en: 'Alarm policy', url: 'view/alarm/policy' },
+          { code: 'monitor-alarm-query', zh: '告警查询', en: 'Alarm query', url: 'view/alarm/query' },
+          { code: 'monitor-alarm-levels', zh: '告警等级', en: 'Alarm levels', url: 'view/alarm/levels' },
+          { code: 'monitor-alarm-push', zh: '消息推送', en: 'Message push', url: 'view/alarm/push' },
+          { code: 'monitor-alarm-flow', zh: '告警流转', en: 'Alarm flow', url: 'view/alarm/flow' },
+          { code: 'monitor-alarm-orders', zh: '工单管理', en: 'Work orders', url: 'view/alarm/workOrders' },
+        ],
+      },
+    ],
+  };
+}
+
+const transport: MenuNode = {
+  code: 'transport',
+  zh: '运输任务管理',
+  en: 'Transport task management',
+  icon: 'CarOutlined',
+  children: [
+    {
+      code: 'transport-tasks',
+      zh: '任务管理',
+      en: 'Tasks',
+      children: [
+        { code: 'transport-tasks-info', zh: '任务信息', en: 'Task information', url: 'view/transport/tasks' },
+        { code: 'transport-tasks-templates', zh: '任务模板', en: 'Templates', url: 'view/transport/templates' },
+        { code: 'transport-tasks-status', zh: '状态监控', en: 'Status monitoring', url: 'view/transport/status' },
+      ],
+    },
+    {
+      code: 'transport-data',
+      zh: '运输数据',
+      en: 'Transport data',
+      children: [
+        { code: 'transport-data-history', zh: '历史轨迹', en: 'History track', url: 'view/transport/history' },
+        { code: 'transport-data-sensors', zh: '传感器曲线监控', en: 'Sensor curve monitoring', url: 'view/transport/sensors' },
+        { code: 'transport-data-alarms', zh: '异常告警监控与推送', en: 'Abnormal-alarm monitoring and push', url: 'view/transport/alarms' },
+        { code: 'transport-data-reports', zh: '生产报表', en: 'Production reports', url: 'view/transport/reports' },
+      ],
+    },
+  ],
+};
+
+const common: MenuNode[] = [
+  {
+    code: 'warehouse',
+    zh: '仓储作业',
+    en: 'Warehouse operations',
+    icon: 'HomeOutlined',
+    children: [
+      {
+        code: 'warehouse-ops',
+        zh: '出入库作业',
+        en: 'Inbound and outbound',
+        children: [
+          { code: 'warehouse-ops-records', zh: '出入库记录', en: 'Inbound and outbound records', url: 'view/warehouse/manage' },
+          { code: 'warehouse-ops-stock', zh: '库存', en: 'Stock', url: 'view/warehouse/stock' },
+        ],
+      },
+    ],
+  },
+  {
+    code: 'compare',
+    zh: '运营数据对比',
+    en: 'Operational data comparison',
+    icon: 'BarChartOutlined',
+    children: [{ code: 'compare-main', zh: '数据对比', en: 'Data comparison', url: 'view/compare/index' }],
+  },
+  {
+    code: 'asset',
+    zh: '设备资产管理',
+    en: 'Equipment asset management',
+    icon: 'DatabaseOutlined',
+    children: [
+      {
+        code: 'asset-registry',
+        zh: '资产管理',
+        en: 'Asset management',
+        children: [
+          { code: 'asset-registry-devices', zh: '设备', en: 'Devices', url: 'view/deviceManage/devices' },
+          { code: 'asset-registry-vehicles', zh: '车辆', en: 'Vehicles', url: 'view/asset/vehicles' },
+          { code: 'asset-registry-containers', zh: '集装箱', en: 'Containers', url: 'view/asset/containers' },
+          { code: 'asset-registry-gateways', zh: '网关', en: 'Gateways', url: 'view/asset/gateways' },
+        ],
+      },
+      { code: 'asset-coldchain', zh: '冷链仓库资产', en: 'Cold-chain warehouse assets', url: 'view/asset/coldChain' },
+      { code: 'asset-control', zh: '远程控制审核', en: 'Remote-control review', url: 'view/asset/remoteControl' },
+    ],
+  },
+  {
+    code: 'fault',
+    zh: '故障管理',
+    en: 'Fault management',
+    icon: 'ToolOutlined',
+    children: [{ code: 'fault-list', zh: '故障记录', en: 'Faults', url: 'view/fault/list' }],
+  },
+  {
+    code: 'report',
+    zh: '报表',
+    en: 'Reports',
+    icon: 'FileTextOutlined',
+    children: [
+      { code: 'report-temperature', zh: '温湿度报表', en: 'Temperature and humidity reports', url: 'view/report/temperature' },
+      { code: 'report-alarm', zh: '告警报表', en: 'Alarm reports', url: 'view/report/alarm' },
+      { code: 'report-online', zh: '设备在线率', en: 'Device online rate', url: 'view/report/online' },
+      { code: 'report-mileage', zh: '里程报表', en: 'Mileage', url: 'view/report/mileage' },
+    ],
+  },
+  {
+    code: 'cockpit',
+    zh: '驾驶舱',
+    en: 'Cockpit',
+    icon: 'DashboardOutlined',
+    children: [{ code: 'cockpit-main', zh: '驾驶舱大屏', en: 'Cockpit screen', url: 'view/cockpit/index' }],
+  },
+  {
+    code: 'ledger',
+    zh: '区块链溯源',
+    en: 'Blockchain traceability',
+    icon: 'SafetyCertificateOutlined',
+    children: [{ code: 'ledger-verify', zh: '溯源验证', en: 'Record verification', url: 'view/ledger/verify' }],
+  },
+  {
+    code: 'platform',
+    zh: '平台管理',
+    en: 'Platform management',
+    icon: 'SettingOutlined',
+    platformOnly: true,
+    children: [
+      { code: 'platform-orgs', zh: '组织管理', en: 'Organisations', url: 'view/system/orgs', platformOnly: true },
+      { code: 'platform-users', zh: '用户管理', en: 'Users', url: 'view/system/users', platformOnly: true },
+      { code: 'platform-roles', zh: '角色管理', en: 'Roles', url: 'view/system/roles', platformOnly: true },
+      { code: 'platform-audit', zh: '操作日志', en: 'Audit log', url: 'view/system/auditLogs', platformOnly: true },
+    ],
+  },
+];
+
+export function menuTree(type: ScenarioType): MenuNode[] {
+  return type === 101 ? [monitoring(type), transport, ...common] : [monitoring(type), ...common];
+}
+
+export interface DictSeed {
+  code: string;
+  zh: string;
+  en: string;
+  items: [key: string, zh: string, en: string][];
+}
+
+export const DICTS: DictSeed[] = [
+  {
+    code: 'device_status',
+    zh: '设备状态',
+    en: 'Device status',
+    items: [
+      ['unused', '未使用', 'Unused'],
+      ['shutdown', '关机', 'Shutdown'],
+      ['offline', '离线', 'Offline'],
+      ['parked', '停车', 'Parked'],
+      ['driving', '行驶', 'Driving'],
+    ],
+  },
+  {
+    code: 'alarm_type',
+    zh: '告警类型',
+    en: 'Alarm type',
+    items: [
+      ['temp_high', '温度过高', 'Temperature high'],
+      ['temp_low', '温度过低', 'Temperature low'],
+      ['humidity_high', '湿度过高', 'Humidity high'],
+      ['humidity_low', '湿度过低', 'Humidity low'],
+      ['vibration', '震动', 'Vibration'],
+      ['light', '光照（开箱）', 'Light (package opened)'],
+      ['pressure', '气压', 'Pressure'],
+      ['low_battery', '低电量', 'Low battery'],
+      ['door_abnormal', '异常开门', 'Abnormal door opening'],
+      ['overspeed', '超速', 'Overspeed'],
+      ['yaw', '偏航', 'Yaw'],
+      ['stay_timeout', '停留超时', 'Stay timeout'],
+      ['offline', '设备离线', 'Device offline'],
+      ['battery_temp', '电池温度', 'Battery temperature'],
+    ],
+  },
+  {
+    code: 'alarm_level',
+    zh: '告警等级',
+    en: 'Alarm level',
+    items: [
+      ['urgent', '紧急', 'Urgent'],
+      ['important', '重要', 'Important'],
+      ['minor', '次要', 'Minor'],
+      ['reminder', '提醒', 'Reminder'],
+    ],
+  },
+  {
+    code: 'door_state',
+    zh: '门状态',
+    en: 'Door state',
+    items: [
+      ['0', '关闭', 'Closed'],
+      ['1', '打开', 'Open'],
+    ],
+  },
+  {
+    code: 'network',
+    zh: '网络类型',
+    en: 'Network',
+    items: [
+      ['2G', '2G', '2G'],
+      ['3G', '3G', '3G'],
+      ['4G', '4G', '4G'],
+    ],
+  },
+  {
+    code: 'positioning',
+    zh: '定位方式',
+    en: 'Positioning',
+    items: [
+      ['GPS', 'GPS定位', 'GPS'],
+      ['LBS', '基站定位', 'LBS'],
+    ],
+  },
+  {
+    code: 'audit_action',
+    zh: '操作类型',
+    en: 'Action',
+    items: [
+      ['login', '登录', 'Sign in'],
+      ['logout', '退出登录', 'Sign out'],
+      ['password_change', '修改密码', 'Password change'],
+    ],
+  },
+  {
+    code: 'audit_result',
+    zh: '操作结果',
+    en: 'Result',
+    items: [
+      ['success', '成功', 'Success'],
+      ['failure', '失败', 'Failure'],
+    ],
+  },
+];

@@ -1,0 +1,156 @@
+// Idempotent seed, run at every start: the platform organisation and its administrator, the
+// demo organisation with an operator, the menus of every scenario and the dictionaries.
+// Menus and dictionaries are upserted so corrected texts reach existing databases.
+import { and, eq, sql } from 'drizzle-orm';
+import { SCENARIO_TYPES } from '@iotc/shared/constants';
+import type { Db } from './client.ts';
+import { dictItems, dictTypes, menus, orgs, roleMenus, roles, userRoles, users } from './schema.ts';
+import { DICTS, menuTree, type MenuNode } from './seed-data.ts';
+import { generatePassword, hashPassword, verifyPassword } from '../modules/auth/password.ts';
+
+export interface SeedOptions {
+  adminPassword?: string;
+  seedDemo: boolean;
+  demoPassword: string;
+}
+
+export interface SeedResult {
+  /** Set only when the administrator was created now with a generated password. */
+  generatedAdminPassword?: string;
+  adminCreated: boolean;
+  /** The demo sign-in, when the demo organisation is seeded; `passwordValid` false once changed. */
+  demo?: { account: string; password: string; passwordValid: boolean };
+}
+
+export const PLATFORM_ORG = 'platform';
+export const DEMO_ORG = 'demo';
+
+type MenuRow = typeof menus.$inferInsert;
+
+function flattenMenus(): MenuRow[] {
+  const rows: MenuRow[] = [];
+  for (const type of SCENARIO_TYPES) {
+    const walk = (nodes: MenuNode[], pid: string | null) =>
+      nodes.forEach((n, i) => {
+        const id = `${type}-${n.code}`;
+        rows.push({
+          id,
+          pid,
+          type,
+          nameZh: n.zh,
+          nameEn: n.en,
+          url: n.url ?? null,
+          icon: n.icon ?? null,
+          sort: i,
+          active: true,
+          platformOnly: n.platformOnly ?? false,
+        });
+        if (n.children) walk(n.children, id);
+      });
+    walk(menuTree(type), null);
+  }
+  return rows;
+}
+
+export async function seed(db: Db, opts: SeedOptions): Promise<SeedResult> {
+  const menuRows = flattenMenus();
+  const adminPassword = opts.adminPassword ?? generatePassword();
+  // Hash outside the transaction: argon2 is deliberately slow.
+  const [adminHash, demoHash] = await Promise.all([hashPassword(adminPassword), hashPassword(opts.demoPassword)]);
+
+  return db.transaction(async (tx) => {
+    const result: SeedResult = { adminCreated: false };
+
+    for (const d of DICTS) {
+      await tx
+        .insert(dictTypes)
+        .values({ code: d.code, nameZh: d.zh, nameEn: d.en, sort: DICTS.indexOf(d) })
+        .onConflictDoUpdate({ target: dictTypes.code, set: { nameZh: d.zh, nameEn: d.en } });
+      await tx
+        .insert(dictItems)
+        .values(d.items.map(([k, zh, en], i) => ({ dictCode: d.code, dictKey: k, valZh: zh, valEn: en, sort: i })))
+        .onConflictDoUpdate({
+          target: [dictItems.dictCode, dictItems.dictKey],
+          set: { valZh: sql`excluded.val_zh`, valEn: sql`excluded.val_en`, sort: sql`excluded.sort` },
+        });
+    }
+
+    // Parents come before children in menuRows, so the pid reference always resolves.
+    for (const m of menuRows) {
+      await tx
+        .insert(menus)
+        .values(m)
+        .onConflictDoUpdate({
+          target: menus.id,
+          set: { pid: m.pid, nameZh: m.nameZh, nameEn: m.nameEn, url: m.url, icon: m.icon, sort: m.sort, platformOnly: m.platformOnly },
+        });
+    }
+
+    const platformOrg = await upsertOrg(tx, { code: PLATFORM_ORG, name: 'IoT Cloud Platform', kind: 'platform', parentId: null });
+    const adminRole = await upsertRole(tx, platformOrg, 'platform_admin', '平台管理员', 'Platform administrator');
+    await grant(tx, adminRole, menuRows.map((m) => m.id!));
+
+    const [admin] = await tx.select({ id: users.id }).from(users).where(sql`lower(${users.account}) = 'admin'`);
+    if (!admin) {
+      const [created] = await tx
+        .insert(users)
+        .values({ orgId: platformOrg, account: 'admin', name: 'Administrator', passwordHash: adminHash, isPlatformAdmin: true })
+        .returning({ id: users.id });
+      await tx.insert(userRoles).values({ userId: created!.id, roleId: adminRole });
+      result.adminCreated = true;
+      if (!opts.adminPassword) result.generatedAdminPassword = adminPassword;
+    }
+
+    if (opts.seedDemo) {
+      const demoOrg = await upsertOrg(tx, { code: DEMO_ORG, name: 'Demo Cold Chain Co.', kind: 'tenant', parentId: platformOrg });
+      const operatorRole = await upsertRole(tx, demoOrg, 'operator', '运营人员', 'Operator');
+      await grant(tx, operatorRole, menuRows.filter((m) => !m.platformOnly).map((m) => m.id!));
+      const [demo] = await tx
+        .select({ id: users.id, passwordHash: users.passwordHash })
+        .from(users)
+        .where(sql`lower(${users.account}) = 'demo'`);
+      let valid = true;
+      if (!demo) {
+        const [created] = await tx
+          .insert(users)
+          .values({ orgId: demoOrg, account: 'demo', name: 'Demo Operator', passwordHash: demoHash, email: 'demo@example.com' })
+          .returning({ id: users.id });
+        await tx.insert(userRoles).values({ userId: created!.id, roleId: operatorRole });
+      } else {
+        valid = await verifyPassword(demo.passwordHash, opts.demoPassword);
+      }
+      result.demo = { account: 'demo', password: opts.demoPassword, passwordValid: valid };
+    }
+    return result;
+  });
+}
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+async function upsertOrg(
+  tx: Tx,
+  o: { code: string; name: string; kind: 'platform' | 'tenant'; parentId: string | null },
+): Promise<string> {
+  const [existing] = await tx.select({ id: orgs.id }).from(orgs).where(eq(orgs.code, o.code));
+  if (existing) return existing.id;
+  const [row] = await tx.insert(orgs).values(o).returning({ id: orgs.id });
+  return row!.id;
+}
+
+async function upsertRole(tx: Tx, orgId: string, code: string, nameZh: string, nameEn: string): Promise<string> {
+  const [existing] = await tx
+    .select({ id: roles.id })
+    .from(roles)
+    .where(and(eq(roles.orgId, orgId), eq(roles.code, code)));
+  if (existing) return existing.id;
+  const [row] = await tx.insert(roles).values({ orgId, code, nameZh, nameEn }).returning({ id: roles.id });
+  return row!.id;
+}
+
+async function grant(tx: Tx, roleId: string, menuIds: string[]): Promise<void> {
+  if (menuIds.length === 0) return;
+  await tx
+    .insert(roleMenus)
+    .values(menuIds.map((menuId) => ({ roleId, menuId })))
+    .onConflictDoNothing();
+}

@@ -1,0 +1,25 @@
+// The process entry stops on a bad setting with exactly one line naming the variable.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const main = fileURLToPath(new URL('./main.ts', import.meta.url));
+
+describe('start with a bad setting', () => {
+  it.each([
+    ['PORT', 'abc'],
+    ['DATABASE_URL', 'mysql://db/x'],
+    ['LOG_LEVEL', 'chatty'],
+  ])('%s=%s stops the start with one clear line', (name, value) => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', main], {
+      env: { ...process.env, DATABASE_URL: '', MQTT_URL: '', [name]: value },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(r.status).toBe(1);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^Invalid setting ${name} \\(got "${value.replace(/[/.]/g, '\\$&')}"\\): `));
+    expect(r.stdout).toBe('');
+  });
+});

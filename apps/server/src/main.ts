@@ -1,0 +1,65 @@
+// Process entry: reads the environment, builds the app, listens, starts the device link and
+// housekeeping, prints where to sign in, and shuts down cleanly on SIGTERM / SIGINT.
+import { fileURLToPath } from 'node:url';
+import { join, dirname } from 'node:path';
+import { ConfigError, loadConfig, type AppConfig } from './config.ts';
+import { buildApp } from './app.ts';
+import { startMqtt } from './ingest/mqtt.ts';
+
+let config: AppConfig;
+try {
+  config = loadConfig(process.env);
+} catch (e) {
+  if (e instanceof ConfigError) {
+    console.error(e.message);
+    process.exit(1);
+  }
+  throw e;
+}
+config.webDist = join(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+const app = await buildApp(config);
+const address = await app.listen({ port: config.port, host: config.host });
+const link = await startMqtt({ url: config.mqttUrl, port: config.mqttPort, host: config.host, log: app.log });
+
+const HOUR = 3_600_000;
+const housekeeping = setInterval(() => {
+  Promise.all([app.authService.purge(), app.captchaService.purge()]).catch((err) => app.log.warn({ err }, 'housekeeping failed'));
+}, HOUR);
+housekeeping.unref();
+
+const port = new URL(address).port;
+const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+const s = app.seedResult;
+const lines = [
+  '',
+  `IoT Cloud Console is running at http://${host}:${port}`,
+  `  Database: ${app.database.kind === 'pglite' ? `PGlite under ${join(config.dataDir, 'pglite')}` : 'PostgreSQL (DATABASE_URL)'}`,
+  `  MQTT: ${link.mode === 'embedded' ? `embedded broker on mqtt://${host}:${link.port}` : 'external broker (MQTT_URL)'}`,
+];
+if (s.demo) {
+  lines.push(
+    s.demo.passwordValid
+      ? `  Demo sign-in: ${s.demo.account} / ${s.demo.password}`
+      : `  Demo sign-in: ${s.demo.account} (its password has been changed)`,
+  );
+}
+if (s.generatedAdminPassword) {
+  lines.push(`  Administrator: admin / ${s.generatedAdminPassword}   (generated now and shown only once: keep it)`);
+} else {
+  lines.push('  Administrator: admin (its password was set at the first start)');
+}
+console.log(lines.join('\n') + '\n');
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  app.log.info({ signal }, 'shutting down');
+  clearInterval(housekeeping);
+  await link.close().catch(() => undefined);
+  await app.close();
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

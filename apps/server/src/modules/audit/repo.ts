@@ -1,0 +1,87 @@
+// SQL of the audit log: appending entries and reading a filtered, sorted page of them within
+// the caller's organisation tree.
+import { and, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
+import type { AuditLogQuery, AuditLogRow } from '@iotc/shared/audit';
+import type { Db } from '../../db/client.ts';
+import { auditLogs, orgs } from '../../db/schema.ts';
+import { cachedCount, containsPattern, inOrgs, limitOffset, orderBy, orgTree, type Sortable } from '../../db/list.ts';
+
+export type AuditEntry = typeof auditLogs.$inferInsert;
+
+/** API sort names to columns: only these can be sorted. */
+const SORTABLE: Sortable = { time: auditLogs.at, account: auditLogs.account, action: auditLogs.action, result: auditLogs.result };
+
+const rowFields = {
+  id: auditLogs.id,
+  at: auditLogs.at,
+  orgId: auditLogs.orgId,
+  orgName: orgs.name,
+  account: auditLogs.account,
+  action: auditLogs.action,
+  result: auditLogs.result,
+  ip: auditLogs.ip,
+  userAgent: auditLogs.userAgent,
+  detail: auditLogs.detail,
+};
+
+function where(scope: string[], q: AuditLogQuery): SQL | undefined {
+  return and(
+    inOrgs(auditLogs.orgId, scope),
+    q.account ? sql`${auditLogs.account} ilike ${containsPattern(q.account)}` : undefined,
+    q.action ? eq(auditLogs.action, q.action) : undefined,
+    q.result ? eq(auditLogs.result, q.result) : undefined,
+    q.timeFrom ? gte(auditLogs.at, new Date(q.timeFrom)) : undefined,
+    q.timeTo ? lte(auditLogs.at, new Date(q.timeTo)) : undefined,
+  );
+}
+
+type Selected = { [K in keyof typeof rowFields]: unknown } & { at: Date; result: 'success' | 'failure' };
+
+function toRow(r: Selected): AuditLogRow {
+  const { at, ...rest } = r;
+  return { ...(rest as Omit<AuditLogRow, 'time'>), time: at.toISOString() };
+}
+
+export function auditRepo(db: Db) {
+  async function countWhere(w: SQL | undefined): Promise<number> {
+    const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(auditLogs).where(w);
+    return row?.n ?? 0;
+  }
+
+  async function selectRows(w: SQL | undefined, q: AuditLogQuery, limit: { limit: number; offset: number }): Promise<AuditLogRow[]> {
+    const rows = await db
+      .select(rowFields)
+      .from(auditLogs)
+      .innerJoin(orgs, eq(orgs.id, auditLogs.orgId))
+      .where(w)
+      .orderBy(...orderBy(q.sort, SORTABLE, 'time,desc', auditLogs.id))
+      .limit(limit.limit)
+      .offset(limit.offset);
+    return rows.map((r) => toRow(r as Selected));
+  }
+
+  return {
+    async append(entry: AuditEntry) {
+      await db.insert(auditLogs).values(entry);
+    },
+
+    async count(scopeOrgId: string, q: AuditLogQuery): Promise<number> {
+      return countWhere(where(await orgTree(db, scopeOrgId), q));
+    },
+
+    /** The matching rows in the query's order, without counting them (exports count first). */
+    async rows(scopeOrgId: string, q: AuditLogQuery, limit: { limit: number; offset: number }): Promise<AuditLogRow[]> {
+      return selectRows(where(await orgTree(db, scopeOrgId), q), q, limit);
+    },
+
+    async page(scopeOrgId: string, q: AuditLogQuery) {
+      const scope = await orgTree(db, scopeOrgId);
+      const w = where(scope, q);
+      const { account, action, result, timeFrom, timeTo } = q;
+      const countKey = JSON.stringify(['audit', scope, account, action, result, timeFrom, timeTo]);
+      const [rows, total] = await Promise.all([selectRows(w, q, limitOffset(q)), cachedCount(countKey, () => countWhere(w))]);
+      return { rows, total };
+    },
+  };
+}
+export type AuditRepo = ReturnType<typeof auditRepo>;

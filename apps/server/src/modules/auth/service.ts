@@ -1,0 +1,153 @@
+// Sign-in rules: password check with a per-account lock-out, random tokens kept only as
+// hashes, week-long or sliding sessions, revocation on logout.
+import { createHash, randomBytes } from 'node:crypto';
+import { LOGIN_FAILURE_WINDOW_MS, LOGIN_MAX_FAILURES, LOGIN_PERIOD_DAYS } from '@iotc/shared/constants';
+import type { ChangePasswordBody, LoginBody, LoginData, UserInfo } from '@iotc/shared/auth';
+import type { ErrorCode } from '@iotc/shared/errors';
+import { AppError } from '../../plugins/errors.ts';
+import type { AuthRepo } from './repo.ts';
+import type { AuditEntry } from '../audit/repo.ts';
+import { hashPassword, verifyPassword } from './password.ts';
+
+export interface Caller {
+  userId: string;
+  orgId: string;
+  sessionId: string;
+  account: string;
+  isPlatformAdmin: boolean;
+}
+
+const DAY = 86_400_000;
+/** A sliding session is extended at most once a minute, so reads do not all become writes. */
+const SLIDE_EVERY_MS = 60_000;
+
+/** What is kept of the client: its address and, shortened, its user agent. */
+function clip(meta: Meta): { ip: string | null; userAgent: string | null } {
+  return { ip: meta.ip, userAgent: meta.userAgent?.slice(0, 300) ?? null };
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export interface AuthOptions {
+  sessionHours: number;
+  now?: () => Date;
+  /** Where sign-ins, sign-outs and password changes are recorded (the audit log). */
+  audit?: (entry: AuditEntry) => Promise<void>;
+  /** Checks (and uses up) an image captcha. */
+  captchas?: { consume(id: string, answer: string): Promise<boolean> };
+}
+
+type Meta = { ip: string | null; userAgent: string | null };
+
+export function authService(repo: AuthRepo, opts: AuthOptions) {
+  const now = opts.now ?? (() => new Date());
+  const sessionMs = opts.sessionHours * 3_600_000;
+  const audit = opts.audit ?? (async () => undefined);
+
+  /** A refusal: recorded in the audit log (attempts on unknown accounts in the platform's), then thrown. */
+  function refuser(account: string, user: { id: string; orgId: string } | undefined, action: string, meta: Meta) {
+    return async (status: number, code: ErrorCode): Promise<never> => {
+      const orgId = user?.orgId ?? (await repo.platformOrgId());
+      await audit({ orgId, userId: user?.id ?? null, account, action, result: 'failure', detail: code, ...clip(meta) });
+      throw new AppError(status, code);
+    };
+  }
+
+  /** The stored password check, costing one argon2 verification even for an unknown account. */
+  async function passwordMatches(user: { passwordHash: string } | undefined, password: string): Promise<boolean> {
+    if (user) return verifyPassword(user.passwordHash, password);
+    dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
+    await verifyPassword(await dummyHash, password);
+    return false;
+  }
+  // Unknown accounts still cost one verification, so timing does not tell which accounts exist.
+  let dummyHash: Promise<string> | undefined;
+
+  async function userInfo(userId: string): Promise<UserInfo> {
+    const u = await repo.userInfo(userId);
+    if (!u) throw new AppError(401, 'TOKEN_INVALID');
+    return u;
+  }
+
+  return {
+    async login(body: LoginBody, meta: Meta): Promise<LoginData> {
+      const account = body.account.trim();
+      const user = await repo.userByAccount(account);
+      const refuse = refuser(account, user, 'login', meta);
+
+      const since = new Date(now().getTime() - LOGIN_FAILURE_WINDOW_MS);
+      const failures = await repo.recentFailures(account, since);
+      if (failures >= LOGIN_MAX_FAILURES) return refuse(429, 'TOO_MANY_ATTEMPTS');
+      if (!user || !(await passwordMatches(user, body.password))) {
+        await repo.recordFailure(account, meta.ip);
+        return refuse(401, 'ACCOUNT_PASSWORD_ERROR');
+      }
+      if (user.status !== 'active' || user.orgStatus !== 'active') return refuse(403, 'ACCOUNT_DEACTIVATED');
+      if (!user.isPlatformAdmin && !(await repo.hasAnyMenu(user.id))) return refuse(403, 'NO_PERMISSION');
+      // Only recent failures are counted, so older rows may stay for the hourly purge.
+      if (failures > 0) await repo.clearFailures(account);
+
+      const token = randomBytes(32).toString('base64url');
+      const period = body.period ?? null;
+      const expiresAt = new Date(now().getTime() + (period ? LOGIN_PERIOD_DAYS * DAY : sessionMs));
+      await repo.createSession({
+        tokenHash: hashToken(token),
+        userId: user.id,
+        orgId: user.orgId,
+        period,
+        expiresAt,
+        ...clip(meta),
+      });
+      await audit({ orgId: user.orgId, userId: user.id, account, action: 'login', result: 'success', detail: period ? 'period=7' : null, ...clip(meta) });
+      const info = await userInfo(user.id);
+      return { token, period, expiresAt: expiresAt.toISOString(), mustChangePassword: user.mustChangePassword, user: info };
+    },
+
+    /**
+     * The spec's 'update password'. Open without a token (an initial password may have to be
+     * changed first); with one, only for the caller's own account. Wrong original passwords
+     * count towards the same lock-out as sign-ins. Every other session of the user ends.
+     */
+    async changePassword(body: ChangePasswordBody, caller: Caller | null, meta: Meta): Promise<void> {
+      const account = body.account.trim();
+      if (caller && caller.account.toLowerCase() !== account.toLowerCase()) throw new AppError(403, 'NO_PERMISSION');
+      if (!(await opts.captchas?.consume(body.captchaId, body.captcha))) throw new AppError(400, 'CAPTCHA_ERROR');
+      const user = await repo.userByAccount(account);
+      const refuse = refuser(account, user, 'password_change', meta);
+      const failures = await repo.recentFailures(account, new Date(now().getTime() - LOGIN_FAILURE_WINDOW_MS));
+      if (failures >= LOGIN_MAX_FAILURES) return refuse(429, 'TOO_MANY_ATTEMPTS');
+      if (!user || !(await passwordMatches(user, body.oldPassword))) {
+        await repo.recordFailure(account, meta.ip);
+        return refuse(400, 'OLD_PASSWORD_ERROR');
+      }
+      if (user.status !== 'active' || user.orgStatus !== 'active') return refuse(403, 'ACCOUNT_DEACTIVATED');
+      await repo.changePassword(user.id, await hashPassword(body.newPassword), caller?.sessionId ?? null);
+      if (failures > 0) await repo.clearFailures(account);
+      await audit({ orgId: user.orgId, userId: user.id, account, action: 'password_change', result: 'success', ...clip(meta) });
+    },
+
+    async authenticate(token: string): Promise<Caller | null> {
+      if (token.length > 200) return null;
+      const s = await repo.sessionByHash(hashToken(token));
+      if (!s) return null;
+      const t = now();
+      if (s.period === null && t.getTime() - s.lastSeenAt.getTime() > SLIDE_EVERY_MS) {
+        await repo.slideSession(s.id, new Date(t.getTime() + sessionMs));
+      }
+      return { userId: s.userId, orgId: s.orgId, sessionId: s.id, account: s.account, isPlatformAdmin: s.isPlatformAdmin };
+    },
+
+    async logout(caller: Caller, token: string, meta: Meta): Promise<void> {
+      await repo.revokeSession(hashToken(token));
+      await audit({ orgId: caller.orgId, userId: caller.userId, account: caller.account, action: 'logout', result: 'success', ...clip(meta) });
+    },
+
+    userInfo,
+
+    purge: () => repo.purge(new Date(now().getTime() - DAY)),
+  };
+}
+
+export type AuthService = ReturnType<typeof authService>;

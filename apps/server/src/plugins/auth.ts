@@ -1,0 +1,46 @@
+// Authentication by the `access_token` header: resolves the session, slides it, and puts the
+// caller (user and organisation) on the request. Routes opt in with `preHandler: app.authenticate`.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from './errors.ts';
+import type { AuthService, Caller } from '../modules/auth/service.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: Caller | null;
+    /** The raw token of this request, when one was sent. */
+    accessToken: string | null;
+  }
+  interface FastifyInstance {
+    authenticate: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /** Like authenticate when a token is sent; without one the caller stays null. */
+    authenticateIfToken: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  }
+}
+
+export const authPlugin = fp(async (app: FastifyInstance, opts: { auth: AuthService }) => {
+  app.decorateRequest('caller', null);
+  app.decorateRequest('accessToken', null);
+  const tokenOf = (req: FastifyRequest) => {
+    const raw = req.headers['access_token'];
+    return (Array.isArray(raw) ? raw[0] : raw)?.trim();
+  };
+  const authenticate = async (req: FastifyRequest) => {
+    const token = tokenOf(req);
+    if (!token) throw new AppError(401, 'TOKEN_INVALID');
+    const caller = await opts.auth.authenticate(token);
+    if (!caller) throw new AppError(401, 'TOKEN_INVALID');
+    req.caller = caller;
+    req.accessToken = token;
+  };
+  app.decorate('authenticate', authenticate);
+  app.decorate('authenticateIfToken', async (req: FastifyRequest) => {
+    if (tokenOf(req)) await authenticate(req);
+  });
+});
+
+/** The caller of an authenticated route. */
+export function callerOf(req: FastifyRequest): Caller {
+  if (!req.caller) throw new AppError(401, 'TOKEN_INVALID');
+  return req.caller;
+}

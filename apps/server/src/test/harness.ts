@@ -1,0 +1,84 @@
+// Test harness: builds the real app on a fresh database per test file: PGlite in memory, or,
+// when DATABASE_URL is set, a throw-away PostgreSQL database created for the file and dropped after.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { buildApp } from '../app.ts';
+import { loadConfig, type AppConfig } from '../config.ts';
+import type { Envelope } from '@iotc/shared/envelope';
+
+export const ADMIN_PASSWORD = 'Admin#2026';
+export const DEMO_PASSWORD = 'Demo@2026';
+
+export interface TestApp {
+  app: FastifyInstance;
+  /** The PostgreSQL URL of this file's database, when running on PostgreSQL. */
+  databaseUrl?: string;
+  close(): Promise<void>;
+}
+
+export async function createPgDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `iotc_t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: baseUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export async function testApp(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
+  const base = loadConfig({ LOG_LEVEL: 'silent', ADMIN_PASSWORD, DEMO_PASSWORD });
+  const pgBase = process.env.DATABASE_URL;
+  const created = pgBase ? await createPgDatabase(pgBase) : undefined;
+  const app = await buildApp({ ...base, dataDir: '', databaseUrl: created?.url, mqtt: false, ...overrides });
+  return {
+    app,
+    databaseUrl: created?.url,
+    close: async () => {
+      await app.close();
+      await created?.drop();
+    },
+  };
+}
+
+export interface Answer<T> {
+  status: number;
+  body: Envelope<T>;
+}
+
+/** inject() with the product's headers; returns status and parsed envelope. */
+export async function call<T = unknown>(
+  app: FastifyInstance,
+  opts: { method: InjectOptions['method']; url: string; token?: string; lang?: 'zh-CN' | 'en-US'; body?: unknown; raw?: string },
+): Promise<Answer<T>> {
+  const headers: Record<string, string> = { language: opts.lang ?? 'en-US', timezone: 'Asia/Shanghai' };
+  if (opts.token) headers['access_token'] = opts.token;
+  if (opts.body !== undefined || opts.raw !== undefined) headers['content-type'] = 'application/json';
+  const res = await app.inject({
+    method: opts.method,
+    url: opts.url,
+    headers,
+    payload: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
+  });
+  return { status: res.statusCode, body: res.json() as Envelope<T> };
+}
+
+export async function login(app: FastifyInstance, account: string, password: string, period?: 7): Promise<string> {
+  const r = await call<{ token: string }>(app, {
+    method: 'POST',
+    url: '/iot-cloud-auth/auth/v1/login',
+    body: { account, password, ...(period ? { period } : {}) },
+  });
+  if (r.status !== 200) throw new Error(`login ${account} failed: ${r.status} ${r.body.errormsg}`);
+  return r.body.data!.token;
+}

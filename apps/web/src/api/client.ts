@@ -1,0 +1,232 @@
+// The one HTTP client (DESIGN.md, STYLE.md): sets the spec's headers, unwraps the envelope,
+// drives the progress bar, reports the first failure of a batch and handles an expired login.
+import i18next from 'i18next';
+import NProgress from 'nprogress';
+import type { Envelope } from '@iotc/shared/envelope';
+import { PROGRESS_HIDE_DELAY_MS, REQUEST_TIMEOUT_MS } from '@iotc/shared/constants';
+import { clearAuth, getToken } from '../lib/session.ts';
+import { currentLanguageHeader } from '../lib/language.ts';
+import { withFeedback } from '../lib/feedback.ts';
+import { loginPath, navigateTo } from '../lib/navigation.ts';
+
+export class ApiError extends Error {
+  /** HTTP status; 0 when no answer arrived (network failure or time-out). */
+  readonly status: number;
+  readonly errorcode: string | null;
+  readonly errormsg: string | null;
+
+  constructor(status: number, errorcode: string | null, errormsg: string | null) {
+    super(errormsg ?? errorcode ?? `HTTP ${status}`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.errorcode = errorcode;
+    this.errormsg = errormsg;
+  }
+}
+
+export type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: unknown;
+  query?: Record<string, QueryValue>;
+  signal?: AbortSignal;
+  /** The caller shows failures itself (login's inline error), so no notification. */
+  silent?: boolean;
+  /** No re-login dialog on an expired token (logging out of a session that already ended). */
+  noAuthDialog?: boolean;
+  /** The info call's rule: status 200 with errormsg set shows that message as an error. */
+  errormsgAsMessage?: boolean;
+  /** Overrides the spec's 20 s time-out (form and JSON calls) for a file download. */
+  timeoutMs?: number;
+}
+
+NProgress.configure({ showSpinner: false });
+
+let inFlight = 0;
+let batchReported = false;
+let hideTimer: ReturnType<typeof setTimeout> | undefined;
+let authDialogOpen = false;
+
+function begin(): void {
+  if (inFlight === 0) {
+    // A batch is the set of requests in flight together; a new one may report again.
+    batchReported = false;
+    clearTimeout(hideTimer);
+    NProgress.start();
+  }
+  inFlight += 1;
+}
+
+function end(): void {
+  inFlight -= 1;
+  if (inFlight === 0) hideTimer = setTimeout(() => NProgress.done(), PROGRESS_HIDE_DELAY_MS);
+}
+
+function timezone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}
+
+function buildUrl(path: string, query?: Record<string, QueryValue>): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) params.set(k, String(v));
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+function isEnvelope(value: unknown): value is Envelope<unknown> {
+  return !!value && typeof value === 'object' && 'isSuccess' in value;
+}
+
+function reportOnce(error: ApiError): void {
+  if (batchReported) return;
+  batchReported = true;
+  withFeedback(({ notification }) =>
+    notification.error({
+      title: i18next.t('error.server'),
+      description: error.errormsg ?? error.message,
+      className: 'server-error-notification',
+    }),
+  );
+}
+
+function sessionExpired(): void {
+  clearAuth();
+  if (authDialogOpen) return;
+  authDialogOpen = true;
+  withFeedback(({ modal }) =>
+    modal.confirm({
+      title: i18next.t('common.prompt'),
+      content: i18next.t('error.sessionExpired'),
+      okText: i18next.t('common.ok'),
+      cancelText: i18next.t('common.cancel'),
+      className: 'session-expired-dialog',
+      onOk: () => navigateTo(loginPath(window.location.pathname + window.location.search)),
+      afterClose: () => {
+        authDialogOpen = false;
+      },
+    }),
+  );
+}
+
+/** The spec's headers of every call: access_token (when signed in), language and Timezone. */
+export function apiHeaders(accept = 'application/json'): Record<string, string> {
+  const headers: Record<string, string> = {
+    Accept: accept,
+    language: currentLanguageHeader(),
+    Timezone: timezone(),
+  };
+  const token = getToken();
+  if (token) headers.access_token = token;
+  return headers;
+}
+
+/** A file answer (an export): the body and the Content-Disposition header naming it. */
+export interface FileAnswer {
+  blob: Blob;
+  disposition: string | null;
+}
+
+async function send<T>(path: string, opts: RequestOptions, file = false): Promise<T> {
+  const method = opts.method ?? 'GET';
+  const headers = apiHeaders(file ? '*/*' : 'application/json');
+  let body: string | undefined;
+  if (method !== 'GET') {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(opts.body ?? {});
+  }
+
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, opts.timeoutMs ?? REQUEST_TIMEOUT_MS);
+  const onCallerAbort = () => controller.abort();
+  opts.signal?.addEventListener('abort', onCallerAbort);
+
+  let response: Response;
+  let payload: unknown = null;
+  let fileAnswer: FileAnswer | undefined;
+  try {
+    response = await fetch(buildUrl(path, opts.query), {
+      method,
+      headers,
+      body,
+      signal: controller.signal,
+      credentials: 'same-origin',
+    });
+    // A file arrives as itself; a failure still arrives as an envelope.
+    const isJson = (response.headers.get('Content-Type') ?? '').includes('json');
+    if (file && response.ok && !isJson) {
+      fileAnswer = { blob: await response.blob(), disposition: response.headers.get('Content-Disposition') };
+    } else {
+      payload = await response.json().catch(() => null);
+    }
+  } catch (cause) {
+    // A caller that cancels (TanStack Query on unmount) wants no report.
+    if (opts.signal?.aborted) throw cause;
+    const error = timedOut
+      ? new ApiError(0, 'TIMEOUT', i18next.t('error.timeout'))
+      : new ApiError(0, 'NETWORK', i18next.t('error.network'));
+    console.warn(`[api] ${method} ${path}: ${error.message}`);
+    if (!opts.silent) reportOnce(error);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onCallerAbort);
+  }
+
+  if (fileAnswer) return fileAnswer as T;
+  const envelope = isEnvelope(payload) ? payload : null;
+  if (response.ok && envelope?.isSuccess === 'Y') {
+    if (opts.errormsgAsMessage && envelope.errormsg) {
+      const text = envelope.errormsg;
+      withFeedback(({ message }) => void message.error(text));
+    }
+    return envelope.data as T;
+  }
+
+  const error = new ApiError(response.status, envelope?.errorcode ?? null, envelope?.errormsg ?? null);
+  console.warn(`[api] ${method} ${path}: ${response.status} ${error.errorcode ?? ''} ${error.errormsg ?? ''}`);
+  if (response.status === 401 && error.errorcode === 'TOKEN_INVALID') {
+    if (!opts.noAuthDialog) sessionExpired();
+  } else if (opts.errormsgAsMessage && response.status === 200 && error.errormsg) {
+    const text = error.errormsg;
+    withFeedback(({ message }) => void message.error(text));
+  } else if (!opts.silent) {
+    reportOnce(error);
+  }
+  throw error;
+}
+
+/** Calls the API and answers the envelope's data; failures throw an ApiError. */
+export async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  begin();
+  try {
+    return await send<T>(path, opts);
+  } finally {
+    end();
+  }
+}
+
+/**
+ * Downloads a file (an export) with the same headers, progress bar and failure handling as
+ * `request`; an answer that is an envelope instead of a file is a failure and throws.
+ */
+export async function requestFile(path: string, opts: Omit<RequestOptions, 'method' | 'body'> = {}): Promise<FileAnswer> {
+  begin();
+  try {
+    const answer = await send<FileAnswer | null>(path, opts, true);
+    // A success envelope where a file was expected: nothing to save.
+    if (!answer || !(answer.blob instanceof Blob)) throw new ApiError(200, 'NOT_A_FILE', null);
+    return answer;
+  } finally {
+    end();
+  }
+}

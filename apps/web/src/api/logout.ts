@@ -1,0 +1,13 @@
+// GET /iot-cloud-auth/auth/v1/logout: revokes the current token on the server.
+import { useMutation } from '@tanstack/react-query';
+import { API } from '@iotc/shared/auth';
+import { request } from './client.ts';
+
+export function logout(): Promise<null> {
+  // Logging out must work even when the token has already expired: no dialog, no notification.
+  return request<null>(API.logout, { silent: true, noAuthDialog: true });
+}
+
+export function useLogout() {
+  return useMutation({ mutationKey: ['auth', 'logout'], mutationFn: logout });
+}

@@ -1,0 +1,14 @@
+// GET /api/iot/v2/my-services: the scenarios the user may open, and platform management for administrators.
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { API, type MyServices } from '@iotc/shared/auth';
+import { request } from './client.ts';
+
+export function fetchMyServices(signal?: AbortSignal): Promise<MyServices> {
+  return request<MyServices>(API.myServices, { signal });
+}
+
+export const myServicesQueryOptions = queryOptions({ queryKey: ['my-services'], queryFn: ({ signal }) => fetchMyServices(signal) });
+
+export function useMyServices() {
+  return useQuery(myServicesQueryOptions);
+}

@@ -1,0 +1,65 @@
+// The route table of the spec's section 2. Every screen is loaded lazily; console screens are
+// opened by name through the view host.
+import { createBrowserRouter, Outlet, redirect } from 'react-router-dom';
+import { DEFAULT_LANDING } from '@iotc/shared/constants';
+import { setNavigator } from '../lib/navigation.ts';
+import { NotFound } from '../components/not-found.tsx';
+import { PageSpin } from '../components/page-spin.tsx';
+import { ConsoleLayout } from './layout/console-layout.tsx';
+import { ViewHost } from './routes/view-host.tsx';
+import { ScreenLoader } from './routes/screen-loader.tsx';
+import { RouteError } from './routes/route-error.tsx';
+import { CHANGE_PASSWORD_SCREEN, LOGIN_SCREEN, PRODUCT_SERVICE_SCREEN, SUCCESS_SCREEN } from './routes/screens.ts';
+import { mainPageLoader, requireTokenLoader, rootLoader } from './routes/loaders.ts';
+
+/** Account screens of a later issue: the addresses exist, the screens are not built yet. */
+const ACCOUNT_PATHS = [
+  'view/login/newUser',
+  'view/login/retrievepasswordPage',
+  'view/login/bindUserPage',
+];
+
+export const router = createBrowserRouter([
+  {
+    id: 'root',
+    path: '/',
+    loader: rootLoader,
+    element: <Outlet />,
+    errorElement: <RouteError />,
+    hydrateFallbackElement: <PageSpin fullPage />,
+    children: [
+      { index: true, loader: mainPageLoader },
+      { path: 'login', element: <ScreenLoader name="login" importer={LOGIN_SCREEN} fullPage /> },
+      // Account screens work signed in and signed out, so they sit outside the token check.
+      {
+        path: 'view/login/confirmPassword',
+        element: <ScreenLoader name="changePassword" importer={CHANGE_PASSWORD_SCREEN} fullPage />,
+      },
+      { path: 'view/login/successPage', element: <ScreenLoader name="successPage" importer={SUCCESS_SCREEN} fullPage /> },
+      {
+        path: 'view/login/productService',
+        loader: requireTokenLoader,
+        element: <ScreenLoader name="productService" importer={PRODUCT_SERVICE_SCREEN} fullPage />,
+      },
+      ...ACCOUNT_PATHS.map((path) => ({ path, element: <NotFound standalone /> })),
+      {
+        path: 'view',
+        loader: requireTokenLoader,
+        element: <ConsoleLayout />,
+        children: [
+          { index: true, loader: () => redirect(DEFAULT_LANDING) },
+          // /view/home is the Index screen and /view/home/home an unbuilt one; both resolve
+          // through the registry like every other console address.
+          { path: ':view', element: <ViewHost /> },
+          { path: ':view/:page', element: <ViewHost /> },
+          { path: ':view/:page/:id', element: <ViewHost /> },
+          // Deeper addresses: a scenario_* prefix in front of view/page/id.
+          { path: '*', element: <ViewHost /> },
+        ],
+      },
+      { path: '*', element: <NotFound standalone /> },
+    ],
+  },
+]);
+
+setNavigator((to) => void router.navigate(to));

@@ -1,0 +1,70 @@
+// The screens the view host opens by name (`/view/<name>`), their mock-mode aliases, and how
+// an address becomes a name. A screen not listed here shows the not-found page.
+import type { ScenarioType } from '@iotc/shared/constants';
+import type { ScreenImporter } from '../../lib/screen.ts';
+
+export const LOGIN_SCREEN: ScreenImporter = () => import('../../features/auth/pages/login-page.tsx');
+export const CHANGE_PASSWORD_SCREEN: ScreenImporter = () => import('../../features/auth/pages/change-password-page.tsx');
+export const PRODUCT_SERVICE_SCREEN: ScreenImporter = () => import('../../features/auth/pages/product-service-page.tsx');
+export const SUCCESS_SCREEN: ScreenImporter = () => import('../../features/auth/pages/success-page.tsx');
+
+export const SCREENS: Record<string, ScreenImporter> = {
+  home: () => import('../../features/home/pages/index-page.tsx'),
+  'deviceManage/realTimeMonitoring': () => import('../../features/device/pages/real-time-monitoring-page.tsx'),
+  'system/auditLogs': () => import('../../features/system/pages/audit-logs-page.tsx'),
+};
+
+/**
+ * Mock-mode menu paths of the spec, pointing at the real screen names. Targets without an
+ * entry in SCREENS are not built yet and resolve to not-found like any unbuilt screen.
+ */
+export const ALIASES: Record<string, string> = {
+  Home: 'home',
+  'Warehouse/manage': 'warehouse/manage',
+  'Asset/asset': 'asset/coldChain',
+  'Asset/control': 'asset/remoteControl',
+  'Monitorwarn/warning_policy': 'alarm/policy',
+};
+
+/** Scenario prefixes of the menu urls (spec section 2); device (102) has none. */
+export const SCENARIO_PREFIXES: Record<string, ScenarioType> = {
+  scenario_transport: 101,
+  scenario_container: 103,
+  scenario_vehicle: 104,
+};
+
+export interface ResolvedScreen {
+  name: string;
+  importer: ScreenImporter;
+  id?: string;
+  scenarioType?: ScenarioType;
+}
+
+// Addresses are user input: only own keys count, never Object.prototype's.
+function own<T>(table: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
+function lookup(name: string): { name: string; importer: ScreenImporter } | undefined {
+  const real = own(ALIASES, name) ?? name;
+  const importer = own(SCREENS, real);
+  return importer ? { name: real, importer } : undefined;
+}
+
+/**
+ * Segments after /view to a screen: a known scenario_* first segment is dropped, then
+ * view/page/id is tried as a name, then view/page with the id handed to the screen.
+ */
+export function resolveScreen(segments: string[]): ResolvedScreen | undefined {
+  let rest = segments.filter(Boolean);
+  const scenarioType = rest[0] ? own(SCENARIO_PREFIXES, rest[0]) : undefined;
+  if (scenarioType) rest = rest.slice(1);
+  if (rest.length === 0 || rest.length > 3) return undefined;
+  const full = lookup(rest.join('/'));
+  if (full) return { ...full, scenarioType };
+  if (rest.length === 3) {
+    const partial = lookup(rest.slice(0, 2).join('/'));
+    if (partial) return { ...partial, id: rest[2], scenarioType };
+  }
+  return undefined;
+}

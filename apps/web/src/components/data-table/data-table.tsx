@@ -1,0 +1,205 @@
+// The shared list table (spec section 2, "data table"): rendered from a TableDescriptor, with
+// optional toolbar, serial numbers, selection, row actions, pagination and the custom-column
+// dialog. Server mode shows one page and reports paging and sorting; local mode holds every row
+// and scrolls them through antd's virtual list, so tens of thousands of rows stay smooth.
+import { useMemo, useState, type Key, type ReactNode } from 'react';
+import { Button, Empty, Result, Table, type TableProps } from 'antd';
+import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { PAGE_SIZE_DEFAULT } from '@iotc/shared/constants';
+import { dictsQueryOptions } from '../../api/dict-all.ts';
+import { useLabel } from '../../lib/label.ts';
+import { useLang } from '../../lib/language.ts';
+import { Cell, effectiveType, type CellContext } from './column-render.tsx';
+import { applyPreference, documentCookieJar, loadPreference } from './column-cookie.ts';
+import { ColumnSettings } from './column-settings.tsx';
+import { RowActions } from './row-actions.tsx';
+import { TableToolbar } from './table-toolbar.tsx';
+import { columnWidth, DEFAULT_WIDTH, formatSort, pageSizeOptions, parseSort, serialNumber } from './table-layout.ts';
+import type { CellHandlers, ColumnPreference, Row, TableColumn, TableDescriptor } from './types.ts';
+import './data-table.css';
+
+export interface DataTableProps<T extends Row> extends CellHandlers<T> {
+  descriptor: TableDescriptor<T>;
+  rows: T[];
+  /** 'server' (default): `rows` is one page of `total`; 'local': `rows` is everything, no paging or sorting. */
+  mode?: 'server' | 'local';
+  total?: number;
+  page?: number;
+  size?: number;
+  /** Current sort as `field,asc|desc`. */
+  sort?: string;
+  /** Server mode: the user paged, changed the page size or sorted (a new sort goes back to page 1). */
+  onChange?: (page: number, size: number, sort: string | undefined) => void;
+  loading?: boolean;
+  /** A failed load: shown with its text and a Retry button. */
+  error?: unknown;
+  onRetry?: () => void;
+  selectedKeys?: Key[];
+  onSelect?: (keys: Key[], rows: T[]) => void;
+  /** Height of the scrolling body in local mode. */
+  scrollY?: number;
+  toolbarExtra?: ReactNode;
+}
+
+const SERIAL_WIDTH = 70;
+const LOCAL_SCROLL_Y = 560;
+
+function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return typeof error === 'string' ? error : '';
+}
+
+export function DataTable<T extends Row>(props: DataTableProps<T>) {
+  const { descriptor: d, rows, mode = 'server', loading, error, onRetry } = props;
+  const { t } = useTranslation();
+  const label = useLabel();
+  const lang = useLang();
+  const local = mode === 'local';
+  const page = local ? 1 : (props.page ?? 1);
+  const size = local ? rows.length : (props.size ?? PAGE_SIZE_DEFAULT);
+  const settingsEnabled = d.columnSettings !== false;
+
+  const jar = useMemo(() => documentCookieJar(), []);
+  const [pref, setPref] = useState<ColumnPreference | undefined>(() => (settingsEnabled ? loadPreference(jar, d.id) : undefined));
+  const [settingsOpen, setSettingsOpen] = useState(false);
+
+  // Only tables with dictionary columns ask for the dictionaries.
+  const needsDicts = d.columns.some((c) => effectiveType(c) === 'source' && !!c.source);
+  const dicts = useQuery({ ...dictsQueryOptions(lang), enabled: needsDicts }).data;
+
+  const columns = useMemo(() => applyPreference(d.columns, pref), [d.columns, pref]);
+  const { onSwitch, onLink, onCellButton, onChange } = props;
+  const sort = local ? undefined : parseSort(props.sort);
+
+  const { antColumns, scrollX } = useMemo(() => {
+    const ctx: CellContext<T> = { dicts, onSwitch, onLink, onCellButton };
+    const visible = columns.filter((c) => !c.hidden);
+    const fixedWidths = visible.length >= 10;
+    const list: ColumnsType<T> = [];
+    if (d.serial !== false) {
+      list.push({
+        key: '__serial',
+        title: t('table.serial'),
+        width: SERIAL_WIDTH,
+        align: 'center',
+        fixed: fixedWidths ? 'left' : undefined,
+        className: 'iotc-serial-cell',
+        render: (_v, _row, index) => serialNumber(page, size, index),
+      });
+    }
+    for (const column of visible) {
+      list.push({
+        key: column.value,
+        dataIndex: column.value,
+        title: label(column.key),
+        width: columnWidth(column, visible.length),
+        // One line per row keeps the virtual list's row height constant.
+        ellipsis: local && effectiveType(column) !== 'html',
+        sorter: !local && column.sortable ? true : undefined,
+        sortOrder: sort?.field === column.value ? (sort.order === 'asc' ? 'ascend' : 'descend') : null,
+        render: (_v, row) => <Cell row={row} column={column as TableColumn<T>} ctx={ctx} />,
+      });
+    }
+    if (d.rowButtons?.length) {
+      const buttons = d.rowButtons;
+      list.push({
+        key: '__actions',
+        title: t('table.actions'),
+        width: d.actionWidth ?? (fixedWidths ? 160 : undefined),
+        fixed: fixedWidths ? 'right' : undefined,
+        className: 'iotc-actions-cell',
+        render: (_v, row) => <RowActions row={row} buttons={buttons} />,
+      });
+    }
+    const x = fixedWidths ? list.reduce((sum, c) => sum + (typeof c.width === 'number' ? c.width : DEFAULT_WIDTH), 0) : undefined;
+    return { antColumns: list, scrollX: x };
+  }, [columns, d.serial, d.rowButtons, d.actionWidth, dicts, onSwitch, onLink, onCellButton, t, label, page, size, local, sort?.field, sort?.order]);
+
+  const handleChange: TableProps<T>['onChange'] = (pagination, _filters, sorter, extra) => {
+    if (local || !onChange) return;
+    const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<T> | undefined;
+    const field = typeof s?.columnKey === 'string' ? s.columnKey : undefined;
+    const nextSort = field && s?.order ? formatSort({ field, order: s.order === 'ascend' ? 'asc' : 'desc' }) : undefined;
+    const nextSize = pagination.pageSize ?? size;
+    // A new order or page size makes the old page number meaningless.
+    const nextPage = extra.action === 'sort' || nextSize !== size ? 1 : (pagination.current ?? 1);
+    onChange(nextPage, nextSize, nextSort);
+  };
+
+  const rowKey = d.rowKey as TableProps<T>['rowKey'];
+  const hasToolbar = !!(d.topButtons?.length || d.moreButtons?.length || settingsEnabled || props.toolbarExtra);
+
+  return (
+    <div className={local ? 'iotc-data-table iotc-data-table-local' : 'iotc-data-table'} data-testid="data-table" data-table-id={d.id} data-mode={mode}>
+      {hasToolbar ? (
+        <TableToolbar
+          buttons={d.topButtons}
+          more={d.moreButtons}
+          extra={props.toolbarExtra}
+          onOpenSettings={settingsEnabled ? () => setSettingsOpen(true) : undefined}
+        />
+      ) : null}
+      {error ? (
+        <div className="iotc-table-error" data-testid="table-error" role="alert">
+          <Result
+            status="error"
+            title={t('table.loadFailed')}
+            subTitle={errorText(error)}
+            extra={
+              onRetry ? (
+                <Button type="primary" data-testid="table-retry" onClick={onRetry}>
+                  {t('common.retry')}
+                </Button>
+              ) : null
+            }
+          />
+        </div>
+      ) : (
+        <Table<T>
+          rowKey={rowKey}
+          columns={antColumns}
+          dataSource={rows}
+          loading={loading}
+          size="middle"
+          bordered
+          virtual={local}
+          scroll={local ? { x: scrollX, y: props.scrollY ?? LOCAL_SCROLL_Y } : scrollX ? { x: 'max-content' } : undefined}
+          locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('table.noData')} /> }}
+          rowSelection={
+            d.selection
+              ? {
+                  selectedRowKeys: props.selectedKeys,
+                  onChange: (keys, selected) => props.onSelect?.(keys, selected),
+                }
+              : undefined
+          }
+          pagination={
+            local
+              ? false
+              : {
+                  current: page,
+                  pageSize: size,
+                  total: props.total ?? rows.length,
+                  pageSizeOptions: pageSizeOptions(d.pageSizes),
+                  showSizeChanger: true,
+                  showQuickJumper: true,
+                  showTotal: (total) => t('table.total', { total }),
+                  className: 'iotc-pagination',
+                }
+          }
+          onChange={handleChange}
+        />
+      )}
+      {local && !error ? (
+        <div className="iotc-table-footer" data-testid="table-total">
+          {t('table.total', { total: rows.length })}
+        </div>
+      ) : null}
+      {settingsEnabled ? (
+        <ColumnSettings open={settingsOpen} tableId={d.id} columns={columns} jar={jar} onSaved={setPref} onClose={() => setSettingsOpen(false)} />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+// The not-found page: shown for unknown addresses, unknown screen names and unbuilt screens.
+import { Button, Result } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+
+export function NotFound({ standalone = false }: { standalone?: boolean }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <div className={standalone ? 'page-center' : undefined} data-testid="not-found">
+      <Result
+        status="404"
+        title={t('notFound.title')}
+        subTitle={t('notFound.subtitle')}
+        extra={
+          <Button type="primary" data-testid="not-found-home" onClick={() => navigate('/')}>
+            {t('notFound.back')}
+          </Button>
+        }
+      />
+    </div>
+  );
+}
+

@@ -1,0 +1,37 @@
+// Tabs of a screen (spec section 3, tab item): card-style tabs from { key, name, active } items,
+// controlled by the screen through `activeKey` (or the item flagged active) and onChange.
+import type { ReactNode } from 'react';
+import { Tabs } from 'antd';
+import { useLabel } from '../lib/label.ts';
+
+export interface TabItem {
+  key: string;
+  /** i18n key or text. */
+  name: string;
+  active?: boolean;
+  /** Content under the tab; screens that render one body for every tab leave it out. */
+  children?: ReactNode;
+}
+
+export interface TabBarProps {
+  items: TabItem[];
+  /** The open tab; without it the item flagged `active`, else the first. */
+  activeKey?: string;
+  onChange: (key: string) => void;
+  className?: string;
+}
+
+export function TabBar({ items, activeKey, onChange, className }: TabBarProps) {
+  const label = useLabel();
+  const current = activeKey ?? items.find((i) => i.active)?.key ?? items[0]?.key;
+  return (
+    <Tabs
+      type="card"
+      className={className}
+      data-testid="tab-bar"
+      activeKey={current}
+      onChange={onChange}
+      items={items.map((i) => ({ key: i.key, label: <span data-testid={`tab-${i.key}`}>{label(i.name)}</span>, children: i.children }))}
+    />
+  );
+}

@@ -1,0 +1,167 @@
+// The login screen (/login): account, password, stay-logged-in-for-a-week, forgot-password link,
+// language switch; server refusals shown inline; the initial-password prompt after login.
+import { useState } from 'react';
+import { Alert, Button, Card, Checkbox, Form, Input, Modal } from 'antd';
+import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { DEFAULT_LANDING, LOGIN_PERIOD_DAYS } from '@iotc/shared/constants';
+import { ERRORS, errorText, type ErrorCode } from '@iotc/shared/errors';
+import { useLogin } from '../../../api/login.ts';
+import { ApiError } from '../../../api/client.ts';
+import { useLang } from '../../../lib/language.ts';
+import { useRevalidateOnLanguage } from '../../../lib/form.ts';
+import { safeRedirect } from '../../../lib/navigation.ts';
+import { queryClient } from '../../../lib/query-client.ts';
+import { setToken, setUserinfo } from '../../../lib/session.ts';
+import { AccountFrame } from '../components/account-frame.tsx';
+
+interface LoginForm {
+  account: string;
+  password: string;
+  period?: boolean;
+}
+
+interface Failure {
+  code: string | null;
+  message: string | null;
+}
+
+// Server error codes are worded from the shared catalogue, so a language switch re-words the error.
+function isKnown(code: string | null): code is ErrorCode {
+  return code !== null && Object.hasOwn(ERRORS, code);
+}
+
+export default function LoginPage() {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const navigate = useNavigate();
+  const [search] = useSearchParams();
+  const [form] = Form.useForm<LoginForm>();
+  const login = useLogin();
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [mustChange, setMustChange] = useState(false);
+
+  const target = safeRedirect(search.get('redirect'));
+  const landing = target && !target.startsWith('/login') ? target : DEFAULT_LANDING;
+
+  useRevalidateOnLanguage(form);
+
+  const onFinish = async (values: LoginForm) => {
+    setFailure(null);
+    try {
+      const data = await login.mutateAsync({
+        account: values.account.trim(),
+        password: values.password,
+        ...(values.period ? { period: LOGIN_PERIOD_DAYS as 7 } : {}),
+      });
+      // Nothing cached for a previous user may leak into this session.
+      queryClient.clear();
+      setToken(data.token, data.period);
+      setUserinfo(data.user);
+      if (data.mustChangePassword) setMustChange(true);
+      else void navigate(landing, { replace: true });
+    } catch (error) {
+      setFailure(
+        error instanceof ApiError ? { code: error.errorcode, message: error.errormsg } : { code: null, message: null },
+      );
+    }
+  };
+
+  const failureText = (f: Failure): string => {
+    if (isKnown(f.code)) return errorText(f.code, lang);
+    if (f.code === 'TIMEOUT') return errorText('LOGIN_TIMEOUT', lang);
+    if (f.code === 'NETWORK') return t('error.network');
+    return f.message ?? errorText('LOGIN_FAILED', lang);
+  };
+
+  return (
+    <AccountFrame testId="login-page">
+      <Card className="login-card">
+        <h2 className="login-heading">{t('login.heading')}</h2>
+        {failure && (
+          <Alert
+            type="error"
+            showIcon
+            title={failureText(failure)}
+            data-testid="login-error"
+            data-errorcode={failure.code ?? undefined}
+            style={{ marginBottom: 20 }}
+          />
+        )}
+        <Form<LoginForm>
+          form={form}
+          layout="vertical"
+          size="large"
+          requiredMark={false}
+          initialValues={{ period: false }}
+          onFinish={onFinish}
+          onValuesChange={() => failure && setFailure(null)}
+        >
+          <Form.Item
+            name="account"
+            label={t('login.account')}
+            rules={[{ required: true, whitespace: true, message: t('login.accountRequired') }]}
+          >
+            <Input
+              autoFocus
+              autoComplete="username"
+              prefix={<UserOutlined />}
+              placeholder={t('login.accountPlaceholder')}
+              maxLength={64}
+            />
+          </Form.Item>
+          <Form.Item
+            name="password"
+            label={t('login.password')}
+            rules={[{ required: true, message: t('login.passwordRequired') }]}
+          >
+            <Input.Password
+              autoComplete="current-password"
+              prefix={<LockOutlined />}
+              placeholder={t('login.passwordPlaceholder')}
+              maxLength={128}
+            />
+          </Form.Item>
+          <div className="login-options">
+            <Form.Item name="period" valuePropName="checked" noStyle>
+              <Checkbox>{t('login.period')}</Checkbox>
+            </Form.Item>
+            <Link to="/view/login/retrievepasswordPage" id="forgot-password">
+              {t('login.forgot')}
+            </Link>
+          </div>
+          <Form.Item style={{ marginTop: 24, marginBottom: 0 }}>
+            <Button type="primary" htmlType="submit" block loading={login.isPending} id="login-submit">
+              {t('login.submit')}
+            </Button>
+          </Form.Item>
+        </Form>
+      </Card>
+
+      <Modal
+        open={mustChange}
+        title={t('login.mustChange.title')}
+        closable={false}
+        mask={{ closable: false }}
+        keyboard={false}
+        className="must-change-password-modal"
+        footer={[
+          <Button key="later" id="change-password-later" onClick={() => void navigate(landing, { replace: true })}>
+            {t('login.mustChange.later')}
+          </Button>,
+          <Button
+            key="now"
+            type="primary"
+            id="change-password-now"
+            onClick={() => void navigate('/view/login/confirmPassword', { replace: true })}
+          >
+            {t('login.mustChange.now')}
+          </Button>,
+        ]}
+      >
+        <p data-testid="must-change-password-text">{t('login.mustChange.content')}</p>
+      </Modal>
+    </AccountFrame>
+  );
+}

@@ -1,0 +1,42 @@
+// The colour theme (default or red, spec section 1 and 4), kept in local storage and shared
+// by every screen through a tiny store.
+import { useSyncExternalStore } from 'react';
+import { getItem, setItem } from './storage.ts';
+
+export const THEMES = ['default-theme', 'red-theme'] as const;
+export type ThemeName = (typeof THEMES)[number];
+
+export const THEME_PRIMARY: Record<ThemeName, string> = {
+  'default-theme': '#1677ff',
+  'red-theme': '#cf1322',
+};
+
+const KEY = 'theme';
+const listeners = new Set<() => void>();
+
+function read(): ThemeName {
+  const saved = getItem(KEY);
+  return THEMES.find((t) => t === saved) ?? 'default-theme';
+}
+
+let current: ThemeName = read();
+
+export function getTheme(): ThemeName {
+  return current;
+}
+
+export function setTheme(theme: ThemeName): void {
+  if (theme === current) return;
+  current = theme;
+  setItem(KEY, theme);
+  for (const notify of listeners) notify();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function useThemeName(): ThemeName {
+  return useSyncExternalStore(subscribe, getTheme);
+}

@@ -1,0 +1,71 @@
+// Rendering React into jsdom for component tests: the browser APIs antd expects and jsdom lacks,
+// the app's i18n in English, and a render helper that wraps every update in act().
+import '../app/i18n.ts';
+import i18next from 'i18next';
+import { act, type ReactNode } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+if (!window.matchMedia) {
+  window.matchMedia = (query: string) =>
+    ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addListener: () => {},
+      removeListener: () => {},
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      dispatchEvent: () => false,
+    }) as MediaQueryList;
+}
+
+if (!('ResizeObserver' in window)) {
+  (window as unknown as { ResizeObserver: unknown }).ResizeObserver = class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  };
+}
+
+// jsdom has no pseudo-element styles; antd's scrollbar measuring asks for them.
+const computedStyle = window.getComputedStyle.bind(window);
+window.getComputedStyle = (elt: Element) => computedStyle(elt);
+
+export async function setEnglish(): Promise<void> {
+  await i18next.changeLanguage('en');
+}
+
+export interface Rendered {
+  container: HTMLElement;
+  rerender: (ui: ReactNode) => void;
+  unmount: () => void;
+}
+
+/** Renders `ui` into a fresh container attached to the document (portals and focus need it). */
+export function render(ui: ReactNode): Rendered {
+  const container = document.createElement('div');
+  document.body.appendChild(container);
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const root: Root = createRoot(container);
+  const wrap = (node: ReactNode) => <QueryClientProvider client={client}>{node}</QueryClientProvider>;
+  act(() => root.render(wrap(ui)));
+  return {
+    container,
+    rerender: (next) => act(() => root.render(wrap(next))),
+    unmount: () => {
+      act(() => root.unmount());
+      container.remove();
+    },
+  };
+}
+
+/** Clicks an element inside act(). */
+export function click(el: Element | null | undefined): void {
+  if (!el) throw new Error('nothing to click');
+  act(() => {
+    (el as HTMLElement).click();
+  });
+}

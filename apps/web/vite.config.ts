@@ -1,0 +1,38 @@
+// Vite build of the console: output in apps/web/dist (served by the API server); in
+// development, API calls go through to the server on port 3000.
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// API_TARGET points the dev server at a server on another address.
+const api = process.env.API_TARGET ?? 'http://127.0.0.1:3000';
+
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // antd is one large library shared by every screen; its chunk is expected to be big.
+    chunkSizeWarningLimit: 1500,
+    rolldownOptions: {
+      output: {
+        // Named library chunks change only when the libraries do, so browsers keep them cached
+        // across releases; screens stay in chunks of their own.
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|react-router-dom|scheduler)[\\/]/ },
+            { name: 'antd', test: /node_modules[\\/](antd|@ant-design|@rc-component|rc-[^\\/]+|@emotion)[\\/]/ },
+            { name: 'vendor', test: /node_modules[\\/]/ },
+          ],
+        },
+      },
+    },
+  },
+  server: {
+    proxy: {
+      '/iot-cloud-auth': { target: api, changeOrigin: true },
+      '/api': { target: api, changeOrigin: true, ws: true },
+    },
+  },
+});

@@ -1,0 +1,89 @@
+// Browser-test harness: the real server (built web app, PGlite in a temporary DATA_DIR, an
+// OS-chosen port) and Chromium driven by playwright-core, with a profile directory of its own
+// so that closing and relaunching it is a real browser restart.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../apps/server/src/app.ts';
+import { loadConfig } from '../apps/server/src/config.ts';
+
+export const ADMIN_PASSWORD = 'Admin#2026';
+export const DEMO_PASSWORD = 'Demo@2026';
+/** The flags every headless Chromium of this project starts with (the machine has no network). */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export interface Server {
+  app: FastifyInstance;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startServer(): Promise<Server> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'iotc-e2e-'));
+  const config = {
+    ...loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, ADMIN_PASSWORD, DEMO_PASSWORD }),
+    mqtt: false,
+    webDist: resolve('apps/web/dist'),
+  };
+  const app = await buildApp(config);
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    app,
+    url,
+    close: async () => {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  profile: string;
+  /** Closes the browser (session cookies and session storage end with it) and starts it again on the same profile. */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function launchBrowser(opts: { locale?: string; profile?: string } = {}): Promise<Browser> {
+  const profile = opts.profile ?? mkdtempSync(join(tmpdir(), 'iotc-profile-'));
+  const open = () =>
+    chromium.launchPersistentContext(profile, {
+      executablePath: '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+      headless: true,
+      viewport: { width: 1440, height: 900 },
+      locale: opts.locale ?? 'en-US',
+    });
+  const b: Browser = {
+    context: await open(),
+    page: undefined as unknown as Page,
+    profile,
+    async restart() {
+      await b.context.close();
+      b.context = await open();
+      b.page = b.context.pages()[0] ?? (await b.context.newPage());
+    },
+    async close() {
+      await b.context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+  b.page = b.context.pages()[0] ?? (await b.context.newPage());
+  return b;
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  if (process.env.E2E_SHOTS) await page.screenshot({ path: join(process.env.E2E_SHOTS, `${name}.png`) });
+}

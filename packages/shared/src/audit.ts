@@ -1,0 +1,32 @@
+// Shapes of the audit log: its rows and the filters of its list.
+import { z } from 'zod';
+import { isoInstant, listQuerySchema } from './list.ts';
+
+export const AUDIT_ACTIONS = ['login', 'logout', 'password_change'] as const;
+export const AUDIT_RESULTS = ['success', 'failure'] as const;
+
+/** An empty query value (`?account=`) means no filter. */
+const blankAsUndefined = (v: unknown) => (v === '' ? undefined : v);
+
+export const auditLogQuerySchema = listQuerySchema.extend({
+  account: z.preprocess(blankAsUndefined, z.string().trim().max(64).optional()),
+  action: z.preprocess(blankAsUndefined, z.enum(AUDIT_ACTIONS).optional()),
+  result: z.preprocess(blankAsUndefined, z.enum(AUDIT_RESULTS).optional()),
+  timeFrom: z.preprocess(blankAsUndefined, isoInstant.optional()),
+  timeTo: z.preprocess(blankAsUndefined, isoInstant.optional()),
+});
+export type AuditLogQuery = z.infer<typeof auditLogQuerySchema>;
+
+export const auditLogRowSchema = z.object({
+  id: z.number().int(),
+  time: z.string(),
+  orgId: z.string(),
+  orgName: z.string(),
+  account: z.string(),
+  action: z.string(),
+  result: z.enum(AUDIT_RESULTS),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  detail: z.string().nullable(),
+});
+export type AuditLogRow = z.infer<typeof auditLogRowSchema>;

@@ -1,0 +1,35 @@
+// One Vitest configuration with three projects: shared rules, server (unit + API through
+// inject, PGlite or PostgreSQL), and e2e (Chromium against the built app on the real server).
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    // The machine has 2 cores; each server test file holds its own PGlite instance.
+    pool: 'forks',
+    maxWorkers: 2,
+    projects: [
+      { test: { name: 'shared', include: ['packages/shared/src/**/*.test.ts', 'scripts/**/*.test.ts'], environment: 'node' } },
+      // Logic and shared components of the web app, in jsdom; whole screens are covered by e2e.
+      { test: { name: 'web', include: ['apps/web/src/**/*.test.{ts,tsx}'], environment: 'jsdom' } },
+      {
+        test: {
+          name: 'server',
+          include: ['apps/server/src/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
