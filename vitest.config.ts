@@ -28,6 +28,9 @@ export default defineConfig({
           testTimeout: 90_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // A browser test that fails is run once more before it fails the suite: a real defect
+          // fails twice, a one-off scheduling stall on a loaded 2-core CI machine does not.
+          retry: 1,
         },
       },
     ],
