@@ -26,6 +26,13 @@ import { auditService } from './modules/audit/service.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { captchaService, type CaptchaService } from './modules/captcha/service.ts';
 import { captchaRoutes } from './modules/captcha/routes.ts';
+import { orgUserRepo } from './modules/org-user/repo.ts';
+import { accountRepo } from './modules/account/repo.ts';
+import { accountService, type AccountService } from './modules/account/service.ts';
+import { accountRoutes } from './modules/account/routes.ts';
+import { httpSmsGateway, messenger, type Messenger, type SmsGateway } from './lib/messenger.ts';
+import { orgUserService } from './modules/org-user/service.ts';
+import { orgUserRoutes } from './modules/org-user/routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -33,13 +40,18 @@ declare module 'fastify' {
     seedResult: SeedResult;
     authService: AuthService;
     captchaService: CaptchaService;
+    accountService: AccountService;
+    messenger: Messenger;
   }
 }
 
 /** Paths that belong to the API; everything else is the web app's. */
 const API_PREFIXES = ['/iot-cloud-auth/', '/api/'];
 
-export async function buildApp(config: AppConfig, opts: { database?: Database } = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  config: AppConfig,
+  opts: { database?: Database; /** Replaces the HTTP SMS adapter (another vendor's, or a test's). */ sms?: SmsGateway } = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -86,6 +98,18 @@ export async function buildApp(config: AppConfig, opts: { database?: Database } 
   const auth = authService(authRepo(database.db), { sessionHours: config.sessionHours, audit: audit.record, captchas });
   app.decorate('authService', auth);
 
+  const messages = messenger({
+    db: database.db,
+    log: app.log,
+    smtpUrl: config.smtpUrl,
+    mailFrom: config.mailFrom,
+    sms: opts.sms ?? (config.smsGatewayUrl ? httpSmsGateway(config.smsGatewayUrl, config.smsGatewayToken) : undefined),
+  });
+  app.decorate('messenger', messages);
+  app.addHook('onClose', async () => messages.close());
+  const accounts = accountService(accountRepo(database.db), { messenger: messages, audit: audit.record, captchas });
+  app.decorate('accountService', accounts);
+
   await app.register(errorsPlugin);
   await app.register(authPlugin, { auth });
   await app.register(fastifySwagger, {
@@ -101,6 +125,10 @@ export async function buildApp(config: AppConfig, opts: { database?: Database } 
   await app.register(dictRoutes, { dicts: dictRepo(database.db) });
   await app.register(auditRoutes, { audit });
   await app.register(captchaRoutes, { captchas });
+  await app.register(accountRoutes, { accounts });
+  await app.register(orgUserRoutes, {
+    service: orgUserService(orgUserRepo(database.db), { permissionsOf: auth.permissionsOf, audit: audit.record }),
+  });
   app.get('/api/docs/json', { schema: { hide: true } }, async () => app.swagger());
 
   const webDist = config.webDist && existsSync(join(config.webDist, 'index.html')) ? resolve(config.webDist) : undefined;

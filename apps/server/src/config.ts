@@ -26,6 +26,19 @@ export const envSchema = z.object({
   MQTT_PORT: port.default(1884),
   MQTT_URL: optionalUrl(['mqtt:', 'mqtts:', 'tcp:', 'ssl:', 'ws:', 'wss:']),
   SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
+  /** Sender of the platform's mail. */
+  MAIL_FROM: z.string().trim().min(3).default('IoT Cloud Console <no-reply@iot-console.local>'),
+  /** HTTP SMS gateway: POST {to, text} as JSON; without it texts go to the outbox and the log. */
+  SMS_GATEWAY_URL: optionalUrl(['http:', 'https:']),
+  SMS_GATEWAY_TOKEN: z.string().trim().optional(),
+  /** OpenID Connect provider for external sign-in (its issuer URL); off when empty. */
+  OIDC_ISSUER: optionalUrl(['http:', 'https:']),
+  OIDC_CLIENT_ID: z.string().trim().optional(),
+  OIDC_CLIENT_SECRET: z.string().trim().optional(),
+  /** The provider's name on the login button. */
+  OIDC_NAME: z.string().trim().min(1).max(40).default('SSO'),
+  /** The address users reach the console at (for the provider's redirect); else taken from each request. */
+  PUBLIC_URL: optionalUrl(['http:', 'https:']),
   REDIS_URL: optionalUrl(['redis:', 'rediss:']),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ADMIN_PASSWORD: z
@@ -46,6 +59,10 @@ export const envSchema = z.object({
       message: 'must be 8-20 characters with at least two of letters, digits and symbols, no spaces',
     })
     .transform((v) => (v ? v : 'Demo@2026')),
+}).superRefine((e, ctx) => {
+  if (e.OIDC_ISSUER && !e.OIDC_CLIENT_ID) {
+    ctx.addIssue({ code: 'custom', path: ['OIDC_CLIENT_ID'], message: 'is required when OIDC_ISSUER is set' });
+  }
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -58,6 +75,11 @@ export interface AppConfig {
   mqttPort: number;
   mqttUrl?: string;
   smtpUrl?: string;
+  mailFrom: string;
+  smsGatewayUrl?: string;
+  smsGatewayToken?: string;
+  oidc?: { issuer: string; clientId: string; clientSecret?: string; name: string };
+  publicUrl?: string;
   redisUrl?: string;
   logLevel: Env['LOG_LEVEL'];
   adminPassword?: string;
@@ -79,7 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0] ?? 'environment');
     const value = env[name];
-    const shown = name.endsWith('PASSWORD') || value === undefined ? '' : ` (got "${value}")`;
+    const shown = /(PASSWORD|SECRET|TOKEN)$/.test(name) || value === undefined ? '' : ` (got "${value}")`;
     throw new ConfigError(`Invalid setting ${name}${shown}: ${issue.message}`);
   }
   const e = parsed.data;
@@ -91,6 +113,13 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     mqttPort: e.MQTT_PORT,
     mqttUrl: e.MQTT_URL,
     smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    smsGatewayUrl: e.SMS_GATEWAY_URL,
+    smsGatewayToken: e.SMS_GATEWAY_TOKEN || undefined,
+    oidc: e.OIDC_ISSUER
+      ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID!, clientSecret: e.OIDC_CLIENT_SECRET || undefined, name: e.OIDC_NAME }
+      : undefined,
+    publicUrl: e.PUBLIC_URL,
     redisUrl: e.REDIS_URL,
     logLevel: e.LOG_LEVEL,
     adminPassword: e.ADMIN_PASSWORD,

@@ -24,7 +24,7 @@ const link = await startMqtt({ url: config.mqttUrl, port: config.mqttPort, host:
 
 const HOUR = 3_600_000;
 const housekeeping = setInterval(() => {
-  Promise.all([app.authService.purge(), app.captchaService.purge()]).catch((err) => app.log.warn({ err }, 'housekeeping failed'));
+  Promise.all([app.authService.purge(), app.captchaService.purge(), app.accountService.purge()]).catch((err) => app.log.warn({ err }, 'housekeeping failed'));
 }, HOUR);
 housekeeping.unref();
 
@@ -36,6 +36,9 @@ const lines = [
   `IoT Cloud Console is running at http://${host}:${port}`,
   `  Database: ${app.database.kind === 'pglite' ? `PGlite under ${join(config.dataDir, 'pglite')}` : 'PostgreSQL (DATABASE_URL)'}`,
   `  MQTT: ${link.mode === 'embedded' ? `embedded broker on mqtt://${host}:${link.port}` : 'external broker (MQTT_URL)'}`,
+  `  Mail: ${app.messenger.transports.email === 'smtp' ? 'SMTP (SMTP_URL)' : 'outbox table and this log (set SMTP_URL to send)'}; SMS: ${
+    app.messenger.transports.sms === 'gateway' ? 'HTTP gateway (SMS_GATEWAY_URL)' : 'outbox table and this log'
+  }`,
 ];
 if (s.demo) {
   lines.push(

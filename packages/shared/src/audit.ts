@@ -2,7 +2,32 @@
 import { z } from 'zod';
 import { isoInstant, listQuerySchema } from './list.ts';
 
-export const AUDIT_ACTIONS = ['login', 'logout', 'password_change'] as const;
+export const AUDIT_ACTIONS = [
+  'login',
+  'logout',
+  'password_change',
+  'register',
+  'code_send',
+  'code_verify',
+  'password_reset',
+  'sso_login',
+  'sso_bind',
+  'org_create',
+  'org_update',
+  'org_deactivate',
+  'org_activate',
+  'org_delete',
+  'user_create',
+  'user_update',
+  'user_deactivate',
+  'user_activate',
+  'user_reset_password',
+  'user_roles',
+  'role_create',
+  'role_update',
+  'role_delete',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_RESULTS = ['success', 'failure'] as const;
 
 /** An empty query value (`?account=`) means no filter. */

@@ -20,6 +20,8 @@ export const userInfoSchema = z.object({
   email: z.string().nullable(),
   phone: z.string().nullable(),
   roles: z.array(z.string()),
+  /** The actions the user's roles grant (every action for a platform administrator). */
+  permissions: z.array(z.string()),
   isPlatformAdmin: z.boolean(),
   mustChangePassword: z.boolean(),
 });
@@ -103,7 +105,7 @@ export type ServiceKey = (typeof SERVICE_KEYS)[number];
 
 export const myServicesSchema = z.object({
   services: z.array(z.object({ key: z.enum(SERVICE_KEYS), type: z.number().int(), url: z.string() })),
-  /** The platform-management entry beside the services: platform administrators only. */
+  /** The platform-management entry beside the services: users granted a management screen only. */
   platformManagement: z.object({ type: z.number().int(), url: z.string() }).nullable(),
 });
 export type MyServices = z.infer<typeof myServicesSchema>;

@@ -30,3 +30,12 @@ export const DEFAULT_LANDING = '/view/deviceManage/realTimeMonitoring';
 export const SCENARIO_TYPES = [101, 102, 103, 104] as const;
 export type ScenarioType = (typeof SCENARIO_TYPES)[number];
 export const DEFAULT_SCENARIO: ScenarioType = 102;
+/** Password retrieval: a four-digit code lives 10 minutes, allows 5 wrong tries, 5 sends an hour, one a minute. */
+export const CODE_TTL_MS = 10 * 60_000;
+export const CODE_MAX_ATTEMPTS = 5;
+export const CODE_MAX_SENDS_PER_HOUR = 5;
+export const CODE_RESEND_MS = 60_000;
+/** A verified code allows setting a new password within 15 minutes. */
+export const RESET_TICKET_TTL_MS = 15 * 60_000;
+/** A pending external sign-in waits 10 minutes for its binding. */
+export const SSO_PENDING_TTL_MS = 10 * 60_000;

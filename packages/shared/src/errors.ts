@@ -50,6 +50,79 @@ export const ERRORS = {
   LETTERS_DIGITS_CHINESE: { en: 'Only letters, digits and Chinese characters are allowed', zh: '只能输入字母、数字和中文' },
   MOBILE_FORMAT: { en: 'Please enter a valid mainland mobile number', zh: '请输入正确的手机号码' },
   LANDLINE_FORMAT: { en: 'Please enter a valid landline number', zh: '请输入正确的固定电话号码' },
+  ACCOUNT_FORMAT: {
+    en: 'The account must be 4-32 letters, digits or the symbols _ . - @',
+    zh: '账号须为 4-32 位字母、数字或 _ . - @ 符号',
+  },
+  ACCOUNT_TAKEN: { en: 'This account already exists, please choose another one', zh: '该账号已存在，请更换' },
+  NAME_REQUIRED: { en: 'Name cannot be empty', zh: '名称不能为空' },
+  ORG_NAME_REQUIRED: { en: 'Organisation name cannot be empty', zh: '组织名称不能为空' },
+  EMAIL_FORMAT: { en: 'Please enter a valid e-mail address', zh: '请输入正确的邮箱地址' },
+  EMAIL_UNBOUND: {
+    en: 'The email address bound to the account is empty or incorrectly formatted',
+    zh: '账号绑定的邮箱为空或格式有误',
+  },
+  SEND_MAIL_FAILED: {
+    en: 'Verification code failed to send, please bind the correct mailbox!',
+    zh: '验证码发送失败，请绑定正确的邮箱！',
+  },
+  SEND_SMS_FAILED: {
+    en: 'Verification code failed to send, please bind the correct cell phone number!',
+    zh: '验证码发送失败，请绑定正确的手机号码！',
+  },
+  CODE_ERROR: {
+    en: 'There is an error in the input of the verification code, please re-enter',
+    zh: '验证码输入有误，请重新输入',
+  },
+  CODE_EXPIRED: {
+    en: 'The verification code has expired or has already been used, please get a new one',
+    zh: '验证码已过期或已使用，请重新获取',
+  },
+  CODE_TOO_MANY_ATTEMPTS: {
+    en: 'Too many wrong verification codes, please get a new one',
+    zh: '验证码错误次数过多，请重新获取',
+  },
+  CODE_SEND_LIMIT: {
+    en: 'Too many verification codes have been sent, please try again in an hour',
+    zh: '验证码发送次数过多，请一小时后再试',
+  },
+  CODE_RESEND_WAIT: {
+    en: 'A code was sent less than a minute ago, please wait before asking again',
+    zh: '验证码刚刚已发送，请稍后再获取',
+  },
+  RESET_EXPIRED: {
+    en: 'The verification has expired, please verify again',
+    zh: '身份验证已过期，请重新验证',
+  },
+  SSO_DISABLED: { en: 'External sign-in is not configured', zh: '未配置第三方登录' },
+  SSO_FAILED: { en: 'External sign-in failed, please try again', zh: '第三方登录失败，请重试' },
+  BIND_EXPIRED: {
+    en: 'The external sign-in has expired, please sign in with the external account again',
+    zh: '第三方登录已过期，请重新使用第三方账号登录',
+  },
+  ALREADY_BOUND: {
+    en: 'This account is already bound to another external identity',
+    zh: '该账号已绑定其他第三方账号',
+  },
+  ORG_NOT_EMPTY: {
+    en: 'The organisation still has users or sub-organisations and cannot be deleted',
+    zh: '该组织下仍有用户或下级组织，无法删除',
+  },
+  ROLE_IN_USE: { en: 'The role is still assigned to users and cannot be deleted', zh: '该角色仍分配给用户，无法删除' },
+  ROLE_CODE_TAKEN: { en: 'This role code already exists in the organisation', zh: '该组织下已存在此角色编码' },
+  ORG_CODE_TAKEN: { en: 'This organisation code already exists', zh: '该组织编码已存在' },
+  CODE_FORMAT_KEY: {
+    en: 'The code must be 2-32 letters, digits, _ or -',
+    zh: '编码须为 2-32 位字母、数字、_ 或 -',
+  },
+  NOT_YOURSELF: {
+    en: 'You cannot deactivate, reset or change the roles of your own account here',
+    zh: '不能在此停用、重置或修改自己账号的角色',
+  },
+  NOT_YOUR_ORG: {
+    en: 'You cannot deactivate or delete your own organisation',
+    zh: '不能停用或删除自己所在的组织',
+  },
   VALIDATION: { en: 'The request is invalid', zh: '请求参数有误' },
   NOT_FOUND: { en: 'The requested resource does not exist', zh: '请求的资源不存在' },
   BODY_TOO_LARGE: { en: 'The request body is too large', zh: '请求内容过大' },

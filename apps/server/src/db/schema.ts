@@ -199,3 +199,91 @@ export const captchas = pgTable(
   },
   (t) => [index('captchas_expires_idx').on(t.expiresAt)],
 );
+
+/** The actions a role grants (permission codes of packages/shared platform.ts). */
+export const rolePermissions = pgTable(
+  'role_permissions',
+  {
+    roleId: uuid('role_id')
+      .notNull()
+      .references(() => roles.id, { onDelete: 'cascade' }),
+    permission: text('permission').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.roleId, t.permission] })],
+);
+
+/**
+ * Four-digit codes of the password retrieval: kept as hashes, single use (used_at), short-lived,
+ * a bounded number of wrong tries (attempts). A right code yields a reset ticket (its hash).
+ */
+export const verificationCodes = pgTable(
+  'verification_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    channel: text('channel', { enum: ['email', 'sms'] }).notNull(),
+    codeHash: text('code_hash').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    ticketHash: text('ticket_hash').unique(),
+    ticketExpiresAt: timestamp('ticket_expires_at', { withTimezone: true }),
+    ticketUsedAt: timestamp('ticket_used_at', { withTimezone: true }),
+  },
+  (t) => [index('verification_codes_user_created_idx').on(t.userId, t.createdAt)],
+);
+
+/** Every message the platform sends (mail, SMS): the default delivery, and the record of real ones. */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orgId: uuid('org_id').references(() => orgs.id, { onDelete: 'set null' }),
+    channel: text('channel', { enum: ['email', 'sms'] }).notNull(),
+    recipient: text('recipient').notNull(),
+    subject: text('subject'),
+    body: text('body').notNull(),
+    /** outbox: kept here only (no transport configured); sent: handed to SMTP / the gateway; failed. */
+    status: text('status', { enum: ['outbox', 'sent', 'failed'] }).notNull(),
+    error: text('error'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('outbox_recipient_idx').on(t.recipient, t.createdAt)],
+);
+
+/** External (OpenID Connect) identities bound to accounts: one per provider and account. */
+export const userIdentities = pgTable(
+  'user_identities',
+  {
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.issuer, t.subject] }), uniqueIndex('user_identities_user_issuer_uq').on(t.userId, t.issuer)],
+);
+
+/**
+ * External sign-ins in flight: `state` rows wait for the provider's answer (nonce, PKCE
+ * verifier); `pending` rows hold a verified identity that waits for its account binding.
+ */
+export const ssoFlows = pgTable(
+  'sso_flows',
+  {
+    idHash: text('id_hash').primaryKey(),
+    kind: text('kind', { enum: ['state', 'pending'] }).notNull(),
+    issuer: text('issuer').notNull(),
+    nonce: text('nonce'),
+    codeVerifier: text('code_verifier'),
+    subject: text('subject'),
+    redirect: text('redirect'),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('sso_flows_expires_idx').on(t.expiresAt)],
+);

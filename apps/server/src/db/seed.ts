@@ -4,7 +4,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { SCENARIO_TYPES } from '@iotc/shared/constants';
 import type { Db } from './client.ts';
-import { dictItems, dictTypes, menus, orgs, roleMenus, roles, userRoles, users } from './schema.ts';
+import { PERMISSION_CODES } from '@iotc/shared/platform';
+import { dictItems, dictTypes, menus, orgs, roleMenus, rolePermissions, roles, userRoles, users } from './schema.ts';
 import { DICTS, menuTree, type MenuNode } from './seed-data.ts';
 import { generatePassword, hashPassword, verifyPassword } from '../modules/auth/password.ts';
 
@@ -89,6 +90,7 @@ export async function seed(db: Db, opts: SeedOptions): Promise<SeedResult> {
     const platformOrg = await upsertOrg(tx, { code: PLATFORM_ORG, name: 'IoT Cloud Platform', kind: 'platform', parentId: null });
     const adminRole = await upsertRole(tx, platformOrg, 'platform_admin', '平台管理员', 'Platform administrator');
     await grant(tx, adminRole, menuRows.map((m) => m.id!));
+    await grantActions(tx, adminRole, PERMISSION_CODES);
 
     const [admin] = await tx.select({ id: users.id }).from(users).where(sql`lower(${users.account}) = 'admin'`);
     if (!admin) {
@@ -105,6 +107,10 @@ export async function seed(db: Db, opts: SeedOptions): Promise<SeedResult> {
       const demoOrg = await upsertOrg(tx, { code: DEMO_ORG, name: 'Demo Cold Chain Co.', kind: 'tenant', parentId: platformOrg });
       const operatorRole = await upsertRole(tx, demoOrg, 'operator', '运营人员', 'Operator');
       await grant(tx, operatorRole, menuRows.filter((m) => !m.platformOnly).map((m) => m.id!));
+      // The organisation's own administrator role: every screen and action within the organisation.
+      const orgAdminRole = await upsertRole(tx, demoOrg, ORG_ADMIN_ROLE.code, ORG_ADMIN_ROLE.zh, ORG_ADMIN_ROLE.en);
+      await grant(tx, orgAdminRole, menuRows.map((m) => m.id!));
+      await grantActions(tx, orgAdminRole, PERMISSION_CODES);
       const [demo] = await tx
         .select({ id: users.id, passwordHash: users.passwordHash })
         .from(users)
@@ -125,7 +131,7 @@ export async function seed(db: Db, opts: SeedOptions): Promise<SeedResult> {
   });
 }
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 async function upsertOrg(
   tx: Tx,
@@ -147,7 +153,18 @@ async function upsertRole(tx: Tx, orgId: string, code: string, nameZh: string, n
   return row!.id;
 }
 
-async function grant(tx: Tx, roleId: string, menuIds: string[]): Promise<void> {
+/** The role a registered organisation's first account receives (and the demo organisation offers). */
+export const ORG_ADMIN_ROLE = { code: 'org_admin', zh: '组织管理员', en: 'Organisation administrator' } as const;
+
+export async function grantActions(tx: Tx | Db, roleId: string, permissions: readonly string[]): Promise<void> {
+  if (permissions.length === 0) return;
+  await tx
+    .insert(rolePermissions)
+    .values(permissions.map((permission) => ({ roleId, permission })))
+    .onConflictDoNothing();
+}
+
+export async function grant(tx: Tx | Db, roleId: string, menuIds: string[]): Promise<void> {
   if (menuIds.length === 0) return;
   await tx
     .insert(roleMenus)

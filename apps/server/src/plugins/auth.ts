@@ -2,6 +2,7 @@
 // caller (user and organisation) on the request. Routes opt in with `preHandler: app.authenticate`.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Permission } from '@iotc/shared/platform';
 import { AppError } from './errors.ts';
 import type { AuthService, Caller } from '../modules/auth/service.ts';
 
@@ -15,6 +16,8 @@ declare module 'fastify' {
     authenticate: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
     /** Like authenticate when a token is sent; without one the caller stays null. */
     authenticateIfToken: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /** Authenticates, then answers 403 'No permission' unless the caller's roles grant the action. */
+    requirePermission: (permission: Permission) => (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
   }
 }
 
@@ -34,6 +37,11 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { auth: AuthServ
     req.accessToken = token;
   };
   app.decorate('authenticate', authenticate);
+  app.decorate('requirePermission', (permission: Permission) => async (req: FastifyRequest) => {
+    await authenticate(req);
+    const granted = await opts.auth.permissionsOf(req.caller!);
+    if (!granted.includes(permission)) throw new AppError(403, 'NO_PERMISSION');
+  });
   app.decorate('authenticateIfToken', async (req: FastifyRequest) => {
     if (tokenOf(req)) await authenticate(req);
   });

@@ -2,6 +2,7 @@
 // opens the given menu items.
 import { hashPassword } from '../modules/auth/password.ts';
 import type { Db } from '../db/client.ts';
+import { eq } from 'drizzle-orm';
 import { orgs, roleMenus, roles, userRoles, users } from '../db/schema.ts';
 
 export async function createTenantUser(
@@ -27,4 +28,27 @@ export async function createTenantUser(
     .returning();
   await db.insert(userRoles).values({ userId: user!.id, roleId: role!.id });
   return { org: org!, role: role!, user: user! };
+}
+
+/** One more user in an existing organisation, holding that organisation's roles of the given codes. */
+export async function addOrgUser(
+  db: Db,
+  opts: { orgId: string; account: string; password: string; roleCodes: string[]; email?: string; phone?: string; mustChangePassword?: boolean },
+) {
+  const [user] = await db
+    .insert(users)
+    .values({
+      orgId: opts.orgId,
+      account: opts.account,
+      name: `User ${opts.account}`,
+      email: opts.email ?? null,
+      phone: opts.phone ?? null,
+      passwordHash: await hashPassword(opts.password),
+      mustChangePassword: opts.mustChangePassword ?? false,
+    })
+    .returning();
+  const held = (await db.select().from(roles).where(eq(roles.orgId, opts.orgId))).filter((r) => opts.roleCodes.includes(r.code));
+  if (held.length !== opts.roleCodes.length) throw new Error(`roles ${opts.roleCodes.join(',')} not all found in the organisation`);
+  if (held.length) await db.insert(userRoles).values(held.map((r) => ({ userId: user!.id, roleId: r.id })));
+  return user!;
 }

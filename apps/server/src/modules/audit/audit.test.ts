@@ -7,6 +7,7 @@ import type { Page } from '@iotc/shared/envelope';
 import type { AuditLogRow } from '@iotc/shared/audit';
 import { ADMIN_PASSWORD, call, DEMO_PASSWORD, login, testApp, type TestApp } from '../../test/harness.ts';
 import { auditLogs, orgs } from '../../db/schema.ts';
+import { addOrgUser } from '../../test/fixtures.ts';
 
 const LIST = '/api/iot/v2/audit-logs';
 let t: TestApp;
@@ -41,7 +42,9 @@ beforeAll(async () => {
       result: 'success' as const,
     })),
   ]);
-  demo = await login(t.app, 'demo', DEMO_PASSWORD);
+  // The demo organisation's administrator reads its log; the demo operator's role grants no log access.
+  await addOrgUser(db, { orgId: demoOrg, account: 'demo-admin', password: DEMO_PASSWORD, roleCodes: ['org_admin'] });
+  demo = await login(t.app, 'demo-admin', DEMO_PASSWORD);
   admin = await login(t.app, 'admin', ADMIN_PASSWORD);
 });
 afterAll(async () => {
@@ -52,6 +55,15 @@ const list = (token: string, query: string, lang?: 'zh-CN' | 'en-US') =>
   call<Page<AuditLogRow>>(t.app, { method: 'GET', url: `${LIST}?${query}`, token, lang });
 
 describe('audit-logs list', () => {
+  it('answers 403 No permission to a user whose roles do not grant the audit log', async () => {
+    const operator = await login(t.app, 'demo', DEMO_PASSWORD);
+    const r = await list(operator, '', 'zh-CN');
+    expect(r.status).toBe(403);
+    expect(r.body).toMatchObject({ isSuccess: 'N', errorcode: 'NO_PERMISSION', errormsg: '暂无权限' });
+    const file = await t.app.inject({ method: 'GET', url: `${LIST}/export?format=csv`, headers: { access_token: operator } });
+    expect(file.statusCode).toBe(403);
+  });
+
   it('records sign-in and sign-out with who, when and from where', async () => {
     const token = await login(t.app, 'demo', DEMO_PASSWORD);
     await call(t.app, { method: 'GET', url: '/iot-cloud-auth/auth/v1/logout', token });

@@ -18,7 +18,7 @@ export const auditRoutes: FastifyPluginAsyncZod<{ audit: AuditService }> = async
         querystring: auditLogQuerySchema,
         response: { 200: envelopeSchema(pageSchema(auditLogRowSchema)) },
       },
-      preHandler: app.authenticate,
+      preHandler: app.requirePermission('audit:read'),
     },
     async (req) => ok(await audit.list(callerOf(req), req.query)),
   );
@@ -31,7 +31,7 @@ export const auditRoutes: FastifyPluginAsyncZod<{ audit: AuditService }> = async
         summary: 'The same query as a CSV or Excel file, in the request language and time zone',
         querystring: auditLogQuerySchema.extend({ format: exportFormatSchema.default('xlsx') }),
       },
-      preHandler: app.authenticate,
+      preHandler: app.requirePermission('audit:export'),
     },
     async (req, reply) => {
       const tzHeader = req.headers['timezone'];

@@ -1,7 +1,7 @@
 // SQL of the auth area: users by account, sessions by token hash, failed-login counts.
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { loginFailures, orgs, roleMenus, roles, sessions, userRoles, users } from '../../db/schema.ts';
+import { loginFailures, orgs, roleMenus, rolePermissions, roles, sessions, userRoles, users } from '../../db/schema.ts';
 
 export function authRepo(db: Db) {
   let platformOrg: string | undefined;
@@ -54,6 +54,16 @@ export function authRepo(db: Db) {
         .innerJoin(roleMenus, eq(roleMenus.roleId, userRoles.roleId))
         .where(eq(userRoles.userId, userId));
       return (row?.n ?? 0) > 0;
+    },
+
+    /** The actions the user's roles grant. */
+    async permissionsOf(userId: string): Promise<string[]> {
+      const rows = await db
+        .selectDistinct({ p: rolePermissions.permission })
+        .from(userRoles)
+        .innerJoin(rolePermissions, eq(rolePermissions.roleId, userRoles.roleId))
+        .where(eq(userRoles.userId, userId));
+      return rows.map((r) => r.p).sort();
     },
 
     async createSession(s: typeof sessions.$inferInsert) {

@@ -4,6 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { LOGIN_FAILURE_WINDOW_MS, LOGIN_MAX_FAILURES, LOGIN_PERIOD_DAYS } from '@iotc/shared/constants';
 import type { ChangePasswordBody, LoginBody, LoginData, UserInfo } from '@iotc/shared/auth';
 import type { ErrorCode } from '@iotc/shared/errors';
+import { PERMISSION_CODES, type Permission } from '@iotc/shared/platform';
 import { AppError } from '../../plugins/errors.ts';
 import type { AuthRepo } from './repo.ts';
 import type { AuditEntry } from '../audit/repo.ts';
@@ -65,10 +66,16 @@ export function authService(repo: AuthRepo, opts: AuthOptions) {
   // Unknown accounts still cost one verification, so timing does not tell which accounts exist.
   let dummyHash: Promise<string> | undefined;
 
+  async function permissionsOf(user: { userId: string; isPlatformAdmin: boolean }): Promise<Permission[]> {
+    if (user.isPlatformAdmin) return [...PERMISSION_CODES];
+    const granted = new Set(await repo.permissionsOf(user.userId));
+    return PERMISSION_CODES.filter((p) => granted.has(p));
+  }
+
   async function userInfo(userId: string): Promise<UserInfo> {
     const u = await repo.userInfo(userId);
     if (!u) throw new AppError(401, 'TOKEN_INVALID');
-    return u;
+    return { ...u, permissions: await permissionsOf({ userId, isPlatformAdmin: u.isPlatformAdmin }) };
   }
 
   return {
@@ -145,6 +152,7 @@ export function authService(repo: AuthRepo, opts: AuthOptions) {
     },
 
     userInfo,
+    permissionsOf,
 
     purge: () => repo.purge(new Date(now().getTime() - DAY)),
   };

@@ -1,5 +1,5 @@
 // Builds the user's menu tree: granted items plus the parents they need, names in the
-// request's language; platform-only items for platform administrators alone.
+// request's language. Management items (platformOnly) show to whoever's roles grant them.
 import type { MenuItem, MyServices, ServiceKey } from '@iotc/shared/auth';
 import type { Lang } from '@iotc/shared/i18n';
 import type { Caller } from '../auth/service.ts';
@@ -72,14 +72,17 @@ export function menuService(repo: MenuRepo) {
         const landing = leaves.find((r) => r.url!.endsWith('deviceManage/realTimeMonitoring')) ?? leaves[0];
         if (landing) services.push({ key: s.key, type: s.type, url: landing.url! });
       }
-      return { services, platformManagement: caller.isPlatformAdmin ? { type: 102, url: PLATFORM_URL } : null };
+      if (caller.isPlatformAdmin) return { services, platformManagement: { type: 102, url: PLATFORM_URL } };
+      // Management screens granted by the user's roles open the platform-management entry at the first of them.
+      const management = (await repo.ofType(102)).find((r) => r.url && r.platformOnly && granted!.has(r.id));
+      return { services, platformManagement: management ? { type: 102, url: management.url! } : null };
     },
 
     async load(caller: Caller, type: number, lang: Lang): Promise<MenuItem[]> {
       const rows = await repo.ofType(type);
       if (caller.isPlatformAdmin) return buildTree(rows, () => true, lang);
       const granted = await repo.grantedIds(caller.userId);
-      return buildTree(rows, (r) => granted.has(r.id) && !r.platformOnly, lang);
+      return buildTree(rows, (r) => granted.has(r.id), lang);
     },
   };
 }
