@@ -3,7 +3,7 @@ import { and, asc, count, eq, ilike, inArray, isNull, or, sql } from 'drizzle-or
 import type { RoleQuery, UserQuery } from '@iotc/shared/platform';
 import type { Db } from '../../db/client.ts';
 import { containsPattern, inOrgs, limitOffset, orderBy, orgTree, type Sortable } from '../../db/list.ts';
-import { menus, orgs, roleMenus, rolePermissions, roles, sessions, userRoles, users } from '../../db/schema.ts';
+import { auditLogs, menus, orgs, roleMenus, rolePermissions, roles, sessions, userRoles, users } from '../../db/schema.ts';
 
 export type OrgRow = typeof orgs.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -95,9 +95,13 @@ export function orgUserRepo(db: Db) {
       return Number(u?.n ?? 0) === 0 && Number(c?.n ?? 0) === 0;
     },
 
-    /** An empty organisation, with its roles (none assigned: it has no users). */
-    async deleteOrg(id: string) {
+    /**
+     * An empty organisation, with its roles (none assigned: it has no users). Its audit history
+     * is kept: it moves to the parent organisation.
+     */
+    async deleteOrg(id: string, parentId: string) {
       await db.transaction(async (tx) => {
+        await tx.update(auditLogs).set({ orgId: parentId }).where(eq(auditLogs.orgId, id));
         await tx.delete(roles).where(eq(roles.orgId, id));
         await tx.delete(orgs).where(eq(orgs.id, id));
       });

@@ -206,8 +206,8 @@ export function orgUserService(repo: OrgUserRepo, deps: Deps) {
       if (id === caller.orgId || org.kind === 'platform') throw new AppError(409, 'NOT_YOUR_ORG');
       if (!(await repo.orgIsEmpty(id))) throw new AppError(409, 'ORG_NOT_EMPTY');
       // The record goes to the parent: the organisation itself is gone.
-      await repo.deleteOrg(id);
-      await record(caller, org.parentId ?? caller.orgId, 'org_delete', `${org.code} ${org.name}`, meta);
+      await repo.deleteOrg(id, org.parentId!);
+      await record(caller, org.parentId!, 'org_delete', `${org.code} ${org.name}`, meta);
     },
 
     // ---- users
