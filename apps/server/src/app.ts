@@ -30,6 +30,8 @@ import { orgUserRepo } from './modules/org-user/repo.ts';
 import { accountRepo } from './modules/account/repo.ts';
 import { accountService, type AccountService } from './modules/account/service.ts';
 import { accountRoutes } from './modules/account/routes.ts';
+import { ssoService, type SsoService } from './modules/sso/service.ts';
+import { ssoRoutes } from './modules/sso/routes.ts';
 import { httpSmsGateway, messenger, type Messenger, type SmsGateway } from './lib/messenger.ts';
 import { orgUserService } from './modules/org-user/service.ts';
 import { orgUserRoutes } from './modules/org-user/routes.ts';
@@ -42,6 +44,7 @@ declare module 'fastify' {
     captchaService: CaptchaService;
     accountService: AccountService;
     messenger: Messenger;
+    ssoService: SsoService;
   }
 }
 
@@ -126,6 +129,9 @@ export async function buildApp(
   await app.register(auditRoutes, { audit });
   await app.register(captchaRoutes, { captchas });
   await app.register(accountRoutes, { accounts });
+  const sso = ssoService(database.db, auth, audit.record, config.oidc);
+  app.decorate('ssoService', sso);
+  await app.register(ssoRoutes, { sso, publicUrl: config.publicUrl });
   await app.register(orgUserRoutes, {
     service: orgUserService(orgUserRepo(database.db), { permissionsOf: auth.permissionsOf, audit: audit.record }),
   });

@@ -24,7 +24,7 @@ const link = await startMqtt({ url: config.mqttUrl, port: config.mqttPort, host:
 
 const HOUR = 3_600_000;
 const housekeeping = setInterval(() => {
-  Promise.all([app.authService.purge(), app.captchaService.purge(), app.accountService.purge()]).catch((err) => app.log.warn({ err }, 'housekeeping failed'));
+  Promise.all([app.authService.purge(), app.captchaService.purge(), app.accountService.purge(), app.ssoService.purge()]).catch((err) => app.log.warn({ err }, 'housekeeping failed'));
 }, HOUR);
 housekeeping.unref();
 

@@ -3,6 +3,17 @@ import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { loginFailures, orgs, roleMenus, rolePermissions, roles, sessions, userRoles, users } from '../../db/schema.ts';
 
+const userFields = {
+  id: users.id,
+  orgId: users.orgId,
+  account: users.account,
+  passwordHash: users.passwordHash,
+  status: users.status,
+  orgStatus: orgs.status,
+  isPlatformAdmin: users.isPlatformAdmin,
+  mustChangePassword: users.mustChangePassword,
+};
+
 export function authRepo(db: Db) {
   let platformOrg: string | undefined;
   return {
@@ -12,6 +23,11 @@ export function authRepo(db: Db) {
       const [row] = await db.select({ id: orgs.id }).from(orgs).where(eq(orgs.kind, 'platform')).limit(1);
       if (!row) throw new Error('the platform organisation is missing: the seed did not run');
       return (platformOrg = row.id);
+    },
+
+    async userById(id: string) {
+      const [row] = await db.select(userFields).from(users).innerJoin(orgs, eq(orgs.id, users.orgId)).where(eq(users.id, id));
+      return row;
     },
 
     async userByAccount(account: string) {

@@ -78,6 +78,20 @@ export function authService(repo: AuthRepo, opts: AuthOptions) {
     return { ...u, permissions: await permissionsOf({ userId, isPlatformAdmin: u.isPlatformAdmin }) };
   }
 
+  async function issue(
+    user: { id: string; orgId: string; account: string; mustChangePassword: boolean },
+    period: number | null,
+    meta: Meta,
+    action: string,
+  ): Promise<LoginData> {
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(now().getTime() + (period ? LOGIN_PERIOD_DAYS * DAY : sessionMs));
+    await repo.createSession({ tokenHash: hashToken(token), userId: user.id, orgId: user.orgId, period, expiresAt, ...clip(meta) });
+    await audit({ orgId: user.orgId, userId: user.id, account: user.account, action, result: 'success', detail: period ? 'period=7' : null, ...clip(meta) });
+    const info = await userInfo(user.id);
+    return { token, period, expiresAt: expiresAt.toISOString(), mustChangePassword: user.mustChangePassword, user: info };
+  }
+
   return {
     async login(body: LoginBody, meta: Meta): Promise<LoginData> {
       const account = body.account.trim();
@@ -95,21 +109,20 @@ export function authService(repo: AuthRepo, opts: AuthOptions) {
       if (!user.isPlatformAdmin && !(await repo.hasAnyMenu(user.id))) return refuse(403, 'NO_PERMISSION');
       // Only recent failures are counted, so older rows may stay for the hourly purge.
       if (failures > 0) await repo.clearFailures(account);
+      return issue({ ...user, account }, body.period ?? null, meta, 'login');
+    },
 
-      const token = randomBytes(32).toString('base64url');
-      const period = body.period ?? null;
-      const expiresAt = new Date(now().getTime() + (period ? LOGIN_PERIOD_DAYS * DAY : sessionMs));
-      await repo.createSession({
-        tokenHash: hashToken(token),
-        userId: user.id,
-        orgId: user.orgId,
-        period,
-        expiresAt,
-        ...clip(meta),
-      });
-      await audit({ orgId: user.orgId, userId: user.id, account, action: 'login', result: 'success', detail: period ? 'period=7' : null, ...clip(meta) });
-      const info = await userInfo(user.id);
-      return { token, period, expiresAt: expiresAt.toISOString(), mustChangePassword: user.mustChangePassword, user: info };
+    /**
+     * A session for an account proven another way (an external identity): the same checks as
+     * a sign-in after the password, the same kind of session, recorded under `action`.
+     */
+    async signInUser(userId: string, meta: Meta, action: string): Promise<LoginData> {
+      const user = await repo.userById(userId);
+      if (!user) throw new AppError(403, 'ACCOUNT_DEACTIVATED');
+      const refuse = refuser(user.account, user, action, meta);
+      if (user.status !== 'active' || user.orgStatus !== 'active') return refuse(403, 'ACCOUNT_DEACTIVATED');
+      if (!user.isPlatformAdmin && !(await repo.hasAnyMenu(user.id))) return refuse(403, 'NO_PERMISSION');
+      return issue(user, null, meta, action);
     },
 
     /**
@@ -153,6 +166,8 @@ export function authService(repo: AuthRepo, opts: AuthOptions) {
 
     userInfo,
     permissionsOf,
+    /** Ends one session without a record (a sign-in undone by the caller). */
+    logoutToken: (token: string) => repo.revokeSession(hashToken(token)),
 
     purge: () => repo.purge(new Date(now().getTime() - DAY)),
   };

@@ -1,0 +1,166 @@
+// External sign-in with a standard OpenID Connect provider (authorization code flow with PKCE,
+// state and nonce, by openid-client). A known identity signs straight in; an unknown one is held
+// as a pending sign-in for ten minutes while the user binds it to an account with its password.
+import { createHash, randomBytes } from 'node:crypto';
+import * as oidc from 'openid-client';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { SSO_PENDING_TTL_MS } from '@iotc/shared/constants';
+import type { BindUserQuery, SsoConfig } from '@iotc/shared/account';
+import type { LoginData } from '@iotc/shared/auth';
+import { ACCOUNT_API } from '@iotc/shared/account';
+import type { Db } from '../../db/client.ts';
+import { ssoFlows, userIdentities, users } from '../../db/schema.ts';
+import { AppError } from '../../plugins/errors.ts';
+import type { AuthService } from '../auth/service.ts';
+import type { AuditEntry } from '../audit/repo.ts';
+
+type Meta = { ip: string | null; userAgent: string | null };
+
+export interface SsoOptions {
+  issuer: string;
+  clientId: string;
+  clientSecret?: string;
+  name: string;
+}
+
+const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
+
+/** Only a path of this site is a valid place to land after signing in (no open redirect). */
+export function safeRedirect(value: string | undefined): string | null {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
+  return value.slice(0, 500);
+}
+
+export type CallbackOutcome = { kind: 'signedIn'; data: LoginData; redirect: string | null } | { kind: 'bind'; openid: string };
+
+export function ssoService(db: Db, auth: AuthService, audit: (e: AuditEntry) => Promise<void>, opts?: SsoOptions) {
+  let discovered: Promise<oidc.Configuration> | undefined;
+
+  /** The provider's metadata, fetched on first use and kept; a failed fetch is tried again next time. */
+  function provider(): Promise<oidc.Configuration> {
+    if (!opts) throw new AppError(404, 'SSO_DISABLED');
+    discovered ??= oidc
+      .discovery(new URL(opts.issuer), opts.clientId, opts.clientSecret, undefined, {
+        // A plain-http issuer is only accepted when configured so (a provider on the local network, tests).
+        execute: new URL(opts.issuer).protocol === 'http:' ? [oidc.allowInsecureRequests] : [],
+        timeout: 10,
+      })
+      .catch((error: unknown) => {
+        discovered = undefined;
+        throw error;
+      });
+    return discovered;
+  }
+
+  return {
+    config(): SsoConfig {
+      return { enabled: Boolean(opts), name: opts?.name ?? null, startUrl: ACCOUNT_API.oauth };
+    },
+
+    /** Where to send the browser to sign in at the provider. */
+    async start(callbackUrl: string, redirect: string | undefined): Promise<string> {
+      const config = await provider();
+      const state = oidc.randomState();
+      const nonce = oidc.randomNonce();
+      const codeVerifier = oidc.randomPKCECodeVerifier();
+      await db.insert(ssoFlows).values({
+        idHash: sha256(state),
+        kind: 'state',
+        issuer: config.serverMetadata().issuer,
+        nonce,
+        codeVerifier,
+        redirect: safeRedirect(redirect),
+        expiresAt: new Date(Date.now() + SSO_PENDING_TTL_MS),
+      });
+      return oidc
+        .buildAuthorizationUrl(config, {
+          redirect_uri: callbackUrl,
+          scope: 'openid profile email',
+          state,
+          nonce,
+          code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
+          code_challenge_method: 'S256',
+        })
+        .toString();
+    },
+
+    /** The provider's answer: signs a bound identity in, or holds an unbound one for binding. */
+    async callback(currentUrl: URL, meta: Meta): Promise<CallbackOutcome> {
+      const config = await provider();
+      const state = currentUrl.searchParams.get('state');
+      if (!state) throw new AppError(400, 'SSO_FAILED');
+      // The state is single use: taken out of the table before anything else.
+      const [flow] = await db
+        .delete(ssoFlows)
+        .where(and(eq(ssoFlows.idHash, sha256(state)), eq(ssoFlows.kind, 'state'), gt(ssoFlows.expiresAt, sql`now()`)))
+        .returning();
+      if (!flow) throw new AppError(400, 'BIND_EXPIRED');
+      let subject: string;
+      try {
+        const tokens = await oidc.authorizationCodeGrant(config, currentUrl, {
+          pkceCodeVerifier: flow.codeVerifier!,
+          expectedState: state,
+          expectedNonce: flow.nonce!,
+          idTokenExpected: true,
+        });
+        subject = tokens.claims()!.sub;
+      } catch {
+        throw new AppError(400, 'SSO_FAILED');
+      }
+      const [bound] = await db
+        .select({ userId: userIdentities.userId })
+        .from(userIdentities)
+        .where(and(eq(userIdentities.issuer, flow.issuer), eq(userIdentities.subject, subject)));
+      if (bound) return { kind: 'signedIn', data: await auth.signInUser(bound.userId, meta, 'sso_login'), redirect: flow.redirect };
+      const openid = randomBytes(32).toString('base64url');
+      await db.insert(ssoFlows).values({
+        idHash: sha256(openid),
+        kind: 'pending',
+        issuer: flow.issuer,
+        subject,
+        redirect: flow.redirect,
+        expiresAt: new Date(Date.now() + SSO_PENDING_TTL_MS),
+      });
+      return { kind: 'bind', openid };
+    },
+
+    /** Binds the pending identity to the account whose password is given, and signs in. */
+    async bind(q: BindUserQuery, meta: Meta): Promise<LoginData> {
+      const [pending] = await db
+        .select()
+        .from(ssoFlows)
+        .where(and(eq(ssoFlows.idHash, sha256(q.openid)), eq(ssoFlows.kind, 'pending'), gt(ssoFlows.expiresAt, sql`now()`)));
+      if (!pending) throw new AppError(400, 'BIND_EXPIRED');
+      const [target] = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(sql`lower(${users.account}) = ${q.userCode.trim().toLowerCase()}`);
+      if (target) {
+        const [already] = await db
+          .select()
+          .from(userIdentities)
+          .where(and(eq(userIdentities.userId, target.id), eq(userIdentities.issuer, pending.issuer)));
+        if (already) throw new AppError(409, 'ALREADY_BOUND');
+      }
+      // The password check of a sign-in: the same messages, lock-out and audit.
+      const data = await auth.login({ account: q.userCode, password: q.password }, meta);
+      const inserted = await db
+        .insert(userIdentities)
+        .values({ issuer: pending.issuer, subject: pending.subject!, userId: data.user.id })
+        .onConflictDoNothing()
+        .returning();
+      await db.delete(ssoFlows).where(eq(ssoFlows.idHash, pending.idHash));
+      if (inserted.length !== 1) {
+        await auth.logoutToken(data.token);
+        throw new AppError(409, 'ALREADY_BOUND');
+      }
+      await audit({ orgId: data.user.orgId, userId: data.user.id, account: data.user.account, action: 'sso_bind', result: 'success', detail: pending.issuer, ...meta });
+      return data;
+    },
+
+    async purge() {
+      await db.delete(ssoFlows).where(lt(ssoFlows.expiresAt, new Date()));
+    },
+  };
+}
+export type SsoService = ReturnType<typeof ssoService>;
