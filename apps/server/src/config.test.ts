@@ -23,6 +23,14 @@ describe('config', () => {
       LOG_LEVEL: 'warn',
       ADMIN_PASSWORD: 'Admin#2026',
       SESSION_HOURS: '8',
+      MAIL_FROM: 'Console <ops@example.com>',
+      SMS_GATEWAY_URL: 'https://sms.example.com/send',
+      SMS_GATEWAY_TOKEN: 'tok',
+      OIDC_ISSUER: 'https://id.example.com',
+      OIDC_CLIENT_ID: 'console',
+      OIDC_CLIENT_SECRET: 's3cret',
+      OIDC_NAME: 'Company SSO',
+      PUBLIC_URL: 'https://console.example.com',
     });
     expect(c).toMatchObject({
       port: 8080,
@@ -36,7 +44,17 @@ describe('config', () => {
       logLevel: 'warn',
       adminPassword: 'Admin#2026',
       sessionHours: 8,
+      mailFrom: 'Console <ops@example.com>',
+      smsGatewayUrl: 'https://sms.example.com/send',
+      smsGatewayToken: 'tok',
+      oidc: { issuer: 'https://id.example.com', clientId: 'console', clientSecret: 's3cret', name: 'Company SSO' },
+      publicUrl: 'https://console.example.com',
     });
+  });
+
+  it('needs the client id of an OpenID Connect provider, and never prints a secret', () => {
+    expect(() => loadConfig({ OIDC_ISSUER: 'https://id.example.com' })).toThrow('Invalid setting OIDC_CLIENT_ID: is required when OIDC_ISSUER is set');
+    expect(loadConfig({}).oidc).toBeUndefined();
   });
 
   it.each([
@@ -51,6 +69,9 @@ describe('config', () => {
     ['LOG_LEVEL', 'loud'],
     ['ADMIN_PASSWORD', 'short'],
     ['SESSION_HOURS', '0'],
+    ['SMS_GATEWAY_URL', 'ftp://sms'],
+    ['OIDC_ISSUER', 'id.example.com'],
+    ['PUBLIC_URL', 'console'],
   ])('stops on a bad %s with one line naming it', (name, value) => {
     let err: unknown;
     try {

@@ -41,3 +41,14 @@ describe('web app serving', () => {
     expect(res.json()).toMatchObject({ isSuccess: 'N', errorcode: 'NOT_FOUND' });
   });
 });
+
+describe('request log', () => {
+  it('never carries a password, token or authorization code from the address', async () => {
+    const { redactUrl } = await import('./app.ts');
+    expect(redactUrl('/api/iot/v2/sso/auth/bindUser?openid=abc&userCode=demo&password=Demo%402026')).toBe(
+      '/api/iot/v2/sso/auth/bindUser?openid=abc&userCode=demo&password=***',
+    );
+    expect(redactUrl('/view/x?token=secret&type=102')).toBe('/view/x?token=***&type=102');
+    expect(redactUrl('/iot-cloud-auth/auth/v1/oauth/callback?code=c0de&state=st4te')).toBe('/iot-cloud-auth/auth/v1/oauth/callback?code=***&state=***');
+  });
+});
