@@ -52,3 +52,9 @@ export function callerOf(req: FastifyRequest): Caller {
   if (!req.caller) throw new AppError(401, 'TOKEN_INVALID');
   return req.caller;
 }
+
+/** Who is asking, as the audit log keeps it: address and (shortened) user agent. */
+export function clientOf(req: FastifyRequest): { ip: string | null; userAgent: string | null } {
+  const ua = req.headers['user-agent'];
+  return { ip: req.ip ?? null, userAgent: typeof ua === 'string' ? ua.slice(0, 300) : null };
+}

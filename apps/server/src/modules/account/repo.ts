@@ -4,35 +4,25 @@ import { randomBytes } from 'node:crypto';
 import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { PERMISSION_CODES } from '@iotc/shared/platform';
 import type { Db } from '../../db/client.ts';
+import { accountTaken, userByAccount } from '../../db/users.ts';
 import { loginFailures, menus, orgs, roles, sessions, userRoles, users, verificationCodes } from '../../db/schema.ts';
 import { grant, grantActions, ORG_ADMIN_ROLE } from '../../db/seed.ts';
 
 export type CodeRow = typeof verificationCodes.$inferSelect;
 
+/** A reset ticket of this user, not used and not expired. */
+const liveTicket = (userId: string, ticketHash: string) =>
+  and(
+    eq(verificationCodes.ticketHash, ticketHash),
+    eq(verificationCodes.userId, userId),
+    isNull(verificationCodes.ticketUsedAt),
+    gt(verificationCodes.ticketExpiresAt, sql`now()`),
+  );
+
 export function accountRepo(db: Db) {
   return {
-    async userByAccount(account: string) {
-      const [row] = await db
-        .select({
-          id: users.id,
-          orgId: users.orgId,
-          account: users.account,
-          email: users.email,
-          phone: users.phone,
-          passwordHash: users.passwordHash,
-          status: users.status,
-          orgStatus: orgs.status,
-        })
-        .from(users)
-        .innerJoin(orgs, eq(orgs.id, users.orgId))
-        .where(sql`lower(${users.account}) = ${account.toLowerCase()}`);
-      return row;
-    },
-
-    async accountTaken(account: string): Promise<boolean> {
-      const [row] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.account}) = ${account.toLowerCase()}`);
-      return Boolean(row);
-    },
+    userByAccount: (account: string) => userByAccount(db, account),
+    accountTaken: (account: string) => accountTaken(db, account),
 
     /** A new tenant organisation under the platform, its administrator role (every screen and action) and its first user. */
     async register(u: { account: string; name: string; email: string; phone: string | null; passwordHash: string }, orgName: string) {
@@ -123,14 +113,7 @@ export function accountRepo(db: Db) {
         const used = await tx
           .update(verificationCodes)
           .set({ ticketUsedAt: new Date() })
-          .where(
-            and(
-              eq(verificationCodes.ticketHash, ticketHash),
-              eq(verificationCodes.userId, userId),
-              isNull(verificationCodes.ticketUsedAt),
-              gt(verificationCodes.ticketExpiresAt, sql`now()`),
-            ),
-          )
+          .where(liveTicket(userId, ticketHash))
           .returning({ id: verificationCodes.id });
         if (used.length !== 1) return false;
         await tx.update(users).set({ passwordHash, mustChangePassword: false, passwordChangedAt: new Date() }).where(eq(users.id, userId));
@@ -145,17 +128,7 @@ export function accountRepo(db: Db) {
 
     /** Whether a ticket is still good (checked before the password rules, so a stale form says so first). */
     async ticketValid(userId: string, ticketHash: string): Promise<boolean> {
-      const [row] = await db
-        .select({ id: verificationCodes.id })
-        .from(verificationCodes)
-        .where(
-          and(
-            eq(verificationCodes.ticketHash, ticketHash),
-            eq(verificationCodes.userId, userId),
-            isNull(verificationCodes.ticketUsedAt),
-            gt(verificationCodes.ticketExpiresAt, sql`now()`),
-          ),
-        );
+      const [row] = await db.select({ id: verificationCodes.id }).from(verificationCodes).where(liveTicket(userId, ticketHash));
       return Boolean(row);
     },
 

@@ -1,6 +1,5 @@
 // Registration (POST /api/iot/v2/registrations) and the spec's password-retrieval calls:
 // sysUserModel, sendMail, mailVerify, forgot. All open without a token.
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -16,13 +15,10 @@ import {
   verifyCodeDataSchema,
 } from '@iotc/shared/account';
 import { envelopeSchema } from '@iotc/shared/envelope';
+import { clientOf } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/errors.ts';
 import type { AccountService } from './service.ts';
 
-function metaOf(req: FastifyRequest) {
-  const ua = req.headers['user-agent'];
-  return { ip: req.ip ?? null, userAgent: ua ? ua.slice(0, 300) : null };
-}
 
 export const accountRoutes: FastifyPluginAsyncZod<{ accounts: AccountService }> = async (app, { accounts }) => {
   app.post(
@@ -35,7 +31,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ accounts: AccountService }> 
         response: { 200: envelopeSchema(registerDataSchema) },
       },
     },
-    async (req) => ok(await accounts.register(req.body, metaOf(req))),
+    async (req) => ok(await accounts.register(req.body, clientOf(req))),
   );
 
   app.post(
@@ -61,7 +57,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ accounts: AccountService }> 
         response: { 200: envelopeSchema(sendCodeDataSchema) },
       },
     },
-    async (req) => ok(await accounts.sendCode(req.body, req.lang, metaOf(req))),
+    async (req) => ok(await accounts.sendCode(req.body, req.lang, clientOf(req))),
   );
 
   app.post(
@@ -74,7 +70,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ accounts: AccountService }> 
         response: { 200: envelopeSchema(verifyCodeDataSchema) },
       },
     },
-    async (req) => ok(await accounts.verifyCode(req.body, metaOf(req))),
+    async (req) => ok(await accounts.verifyCode(req.body, clientOf(req))),
   );
 
   app.post(
@@ -87,6 +83,6 @@ export const accountRoutes: FastifyPluginAsyncZod<{ accounts: AccountService }> 
         response: { 200: envelopeSchema(z.null()) },
       },
     },
-    async (req) => ok(await accounts.forgot(req.body, metaOf(req)).then(() => null)),
+    async (req) => ok(await accounts.forgot(req.body, clientOf(req)).then(() => null)),
   );
 };

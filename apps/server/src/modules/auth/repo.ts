@@ -1,18 +1,8 @@
 // SQL of the auth area: users by account, sessions by token hash, failed-login counts.
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { userByAccount, userById } from '../../db/users.ts';
 import { loginFailures, orgs, roleMenus, rolePermissions, roles, sessions, userRoles, users } from '../../db/schema.ts';
-
-const userFields = {
-  id: users.id,
-  orgId: users.orgId,
-  account: users.account,
-  passwordHash: users.passwordHash,
-  status: users.status,
-  orgStatus: orgs.status,
-  isPlatformAdmin: users.isPlatformAdmin,
-  mustChangePassword: users.mustChangePassword,
-};
 
 export function authRepo(db: Db) {
   let platformOrg: string | undefined;
@@ -25,27 +15,9 @@ export function authRepo(db: Db) {
       return (platformOrg = row.id);
     },
 
-    async userById(id: string) {
-      const [row] = await db.select(userFields).from(users).innerJoin(orgs, eq(orgs.id, users.orgId)).where(eq(users.id, id));
-      return row;
-    },
+    userById: (id: string) => userById(db, id),
 
-    async userByAccount(account: string) {
-      const [row] = await db
-        .select({
-          id: users.id,
-          orgId: users.orgId,
-          passwordHash: users.passwordHash,
-          status: users.status,
-          orgStatus: orgs.status,
-          isPlatformAdmin: users.isPlatformAdmin,
-          mustChangePassword: users.mustChangePassword,
-        })
-        .from(users)
-        .innerJoin(orgs, eq(orgs.id, users.orgId))
-        .where(sql`lower(${users.account}) = ${account.toLowerCase()}`);
-      return row;
-    },
+    userByAccount: (account: string) => userByAccount(db, account),
 
     async recentFailures(account: string, since: Date): Promise<number> {
       const [row] = await db

@@ -1,17 +1,12 @@
 // The spec's auth calls: login, logout, info.
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { API, changePasswordBodySchema, loginBodySchema, loginDataSchema, userInfoSchema } from '@iotc/shared/auth';
 import { envelopeSchema } from '@iotc/shared/envelope';
-import { callerOf } from '../../plugins/auth.ts';
+import { callerOf, clientOf } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/errors.ts';
 import type { AuthService } from './service.ts';
 
-function clientOf(req: FastifyRequest) {
-  const ua = req.headers['user-agent'];
-  return { ip: req.ip ?? null, userAgent: typeof ua === 'string' ? ua : null };
-}
 
 export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, { auth }) => {
   app.post(

@@ -2,6 +2,7 @@
 import { and, asc, count, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { RoleQuery, UserQuery } from '@iotc/shared/platform';
 import type { Db } from '../../db/client.ts';
+import { accountTaken } from '../../db/users.ts';
 import { containsPattern, inOrgs, limitOffset, orderBy, orgTree, type Sortable } from '../../db/list.ts';
 import { auditLogs, menus, orgs, roleMenus, rolePermissions, roles, sessions, userRoles, users } from '../../db/schema.ts';
 
@@ -140,10 +141,7 @@ export function orgUserRepo(db: Db) {
       return row;
     },
 
-    async accountTaken(account: string): Promise<boolean> {
-      const [row] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.account}) = ${account.toLowerCase()}`);
-      return Boolean(row);
-    },
+    accountTaken: (account: string) => accountTaken(db, account),
 
     /** Roles of the given users, as (userId, role) pairs. */
     async rolesOfUsers(userIds: string[]) {

@@ -1,6 +1,5 @@
 // Platform management calls: /api/iot/v2/orgs, /users, /roles and /permissions. Each call
 // requires its action (403 'No permission' otherwise); the service scopes it to the caller's tree.
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelopeSchema } from '@iotc/shared/envelope';
@@ -23,16 +22,12 @@ import {
   userRowSchema,
   userUpdateBodySchema,
 } from '@iotc/shared/platform';
-import { callerOf } from '../../plugins/auth.ts';
+import { callerOf, clientOf } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/errors.ts';
-import type { Meta, OrgUserService } from './service.ts';
+import type { OrgUserService } from './service.ts';
 
 const nothing = envelopeSchema(z.null());
 
-function metaOf(req: FastifyRequest): Meta {
-  const ua = req.headers['user-agent'];
-  return { ip: req.ip ?? null, userAgent: ua ? ua.slice(0, 300) : null };
-}
 
 export const orgUserRoutes: FastifyPluginAsyncZod<{ service: OrgUserService }> = async (app, { service }) => {
   const can = app.requirePermission;
@@ -52,7 +47,7 @@ export const orgUserRoutes: FastifyPluginAsyncZod<{ service: OrgUserService }> =
       schema: { tags: ['platform'], summary: 'Create a child organisation', body: orgCreateBodySchema, response: { 200: envelopeSchema(orgNodeSchema) } },
       preHandler: can('org:write'),
     },
-    async (req) => ok(await service.createOrg(callerOf(req), req.body, metaOf(req))),
+    async (req) => ok(await service.createOrg(callerOf(req), req.body, clientOf(req))),
   );
   app.put(
     `${PLATFORM_API.orgs}/:id`,
@@ -60,7 +55,7 @@ export const orgUserRoutes: FastifyPluginAsyncZod<{ service: OrgUserService }> =
       schema: { tags: ['platform'], summary: 'Rename an organisation', params: idParamsSchema, body: orgUpdateBodySchema, response: { 200: nothing } },
       preHandler: can('org:write'),
     },
-    async (req) => ok(await service.updateOrg(callerOf(req), req.params.id, req.body, metaOf(req)).then(() => null)),
+    async (req) => ok(await service.updateOrg(callerOf(req), req.params.id, req.body, clientOf(req)).then(() => null)),
   );
   for (const [verb, status] of [
     ['deactivate', 'disabled'],
@@ -72,7 +67,7 @@ export const orgUserRoutes: FastifyPluginAsyncZod<{ service: OrgUserService }> =
         schema: { tags: ['platform'], summary: `${verb === 'activate' ? 'Activate' : 'Deactivate'} an organisation and its subtree`, params: idParamsSchema, response: { 200: nothing } },
         preHandler: can('org:write'),
       },
-      async (req) => ok(await service.setOrgStatus(callerOf(req), req.params.id, status, metaOf(req)).then(() => null)),
+      async (req) => ok(await service.setOrgStatus(callerOf(req), req.params.id, status, clientOf(req)).then(() => null)),
     );
   }
   app.delete(
@@ -81,7 +76,7 @@ export const orgUserRoutes: FastifyPluginAsyncZod<{ service: OrgUserService }> =
       schema: { tags: ['platform'], summary: 'Delete an empty organisation', params: idParamsSchema, response: { 200: nothing } },
       preHandler: can('org:write'),
     },
-    async (req) => ok(await service.deleteOrg(callerOf(req), req.params.id, metaOf(req)).then(() => null)),
+    async (req) => ok(await service.deleteOrg(callerOf(req), req.params.id, clientOf(req)).then(() => null)),
   );
 
   // ---- users
@@ -104,7 +99,7 @@ export const orgUserRoutes: FastifyPluginAsyncZod<{ service: OrgUserService }> =
       },
       preHandler: can('user:write'),
     },
-    async (req) => ok(await service.createUser(callerOf(req), req.body, metaOf(req))),
+    async (req) => ok(await service.createUser(callerOf(req), req.body, clientOf(req))),
   );
   app.put(
     `${PLATFORM_API.users}/:id`,
@@ -112,7 +107,7 @@ export const orgUserRoutes: FastifyPluginAsyncZod<{ service: OrgUserService }> =
       schema: { tags: ['platform'], summary: 'Change a user’s name, e-mail and mobile', params: idParamsSchema, body: userUpdateBodySchema, response: { 200: nothing } },
       preHandler: can('user:write'),
     },
-    async (req) => ok(await service.updateUser(callerOf(req), req.params.id, req.body, metaOf(req)).then(() => null)),
+    async (req) => ok(await service.updateUser(callerOf(req), req.params.id, req.body, clientOf(req)).then(() => null)),
   );
   for (const [verb, status] of [
     ['deactivate', 'disabled'],
@@ -124,7 +119,7 @@ export const orgUserRoutes: FastifyPluginAsyncZod<{ service: OrgUserService }> =
         schema: { tags: ['platform'], summary: `${verb === 'activate' ? 'Activate' : 'Deactivate (and sign out)'} a user`, params: idParamsSchema, response: { 200: nothing } },
         preHandler: can('user:write'),
       },
-      async (req) => ok(await service.setUserStatus(callerOf(req), req.params.id, status, metaOf(req)).then(() => null)),
+      async (req) => ok(await service.setUserStatus(callerOf(req), req.params.id, status, clientOf(req)).then(() => null)),
     );
   }
   app.post(
@@ -138,7 +133,7 @@ export const orgUserRoutes: FastifyPluginAsyncZod<{ service: OrgUserService }> =
       },
       preHandler: can('user:write'),
     },
-    async (req) => ok(await service.resetPassword(callerOf(req), req.params.id, metaOf(req))),
+    async (req) => ok(await service.resetPassword(callerOf(req), req.params.id, clientOf(req))),
   );
   app.put(
     `${PLATFORM_API.users}/:id/roles`,
@@ -146,7 +141,7 @@ export const orgUserRoutes: FastifyPluginAsyncZod<{ service: OrgUserService }> =
       schema: { tags: ['platform'], summary: 'Assign roles to a user', params: idParamsSchema, body: userRolesBodySchema, response: { 200: nothing } },
       preHandler: can('user:write'),
     },
-    async (req) => ok(await service.setUserRoles(callerOf(req), req.params.id, req.body, metaOf(req)).then(() => null)),
+    async (req) => ok(await service.setUserRoles(callerOf(req), req.params.id, req.body, clientOf(req)).then(() => null)),
   );
 
   // ---- roles
@@ -172,7 +167,7 @@ export const orgUserRoutes: FastifyPluginAsyncZod<{ service: OrgUserService }> =
       schema: { tags: ['platform'], summary: 'Create a role granting actions and menu items', body: roleCreateBodySchema, response: { 200: envelopeSchema(roleRowSchema) } },
       preHandler: can('role:write'),
     },
-    async (req) => ok(await service.createRole(callerOf(req), req.body, req.lang, metaOf(req))),
+    async (req) => ok(await service.createRole(callerOf(req), req.body, req.lang, clientOf(req))),
   );
   app.put(
     `${PLATFORM_API.roles}/:id`,
@@ -180,7 +175,7 @@ export const orgUserRoutes: FastifyPluginAsyncZod<{ service: OrgUserService }> =
       schema: { tags: ['platform'], summary: 'Change a role’s names and grants', params: idParamsSchema, body: roleUpdateBodySchema, response: { 200: envelopeSchema(roleRowSchema) } },
       preHandler: can('role:write'),
     },
-    async (req) => ok(await service.updateRole(callerOf(req), req.params.id, req.body, req.lang, metaOf(req))),
+    async (req) => ok(await service.updateRole(callerOf(req), req.params.id, req.body, req.lang, clientOf(req))),
   );
   app.delete(
     `${PLATFORM_API.roles}/:id`,
@@ -188,7 +183,7 @@ export const orgUserRoutes: FastifyPluginAsyncZod<{ service: OrgUserService }> =
       schema: { tags: ['platform'], summary: 'Delete a role no user holds', params: idParamsSchema, response: { 200: nothing } },
       preHandler: can('role:write'),
     },
-    async (req) => ok(await service.deleteRole(callerOf(req), req.params.id, req.lang, metaOf(req)).then(() => null)),
+    async (req) => ok(await service.deleteRole(callerOf(req), req.params.id, req.lang, clientOf(req)).then(() => null)),
   );
   app.get(
     PLATFORM_API.grantables,

@@ -7,13 +7,10 @@ import { ACCOUNT_API, bindUserQuerySchema, ssoConfigSchema } from '@iotc/shared/
 import { loginDataSchema } from '@iotc/shared/auth';
 import { DEFAULT_LANDING } from '@iotc/shared/constants';
 import { envelopeSchema } from '@iotc/shared/envelope';
+import { clientOf } from '../../plugins/auth.ts';
 import { AppError, ok } from '../../plugins/errors.ts';
 import type { SsoService } from './service.ts';
 
-function metaOf(req: FastifyRequest) {
-  const ua = req.headers['user-agent'];
-  return { ip: req.ip ?? null, userAgent: ua ? ua.slice(0, 300) : null };
-}
 
 /** Browser-facing failures go back to the login page, which shows the code's text. */
 function backToLogin(reply: FastifyReply, req: FastifyRequest, error: unknown) {
@@ -54,7 +51,7 @@ export const ssoRoutes: FastifyPluginAsyncZod<{ sso: SsoService; publicUrl?: str
     { schema: { tags: ['sso'], summary: "The provider's answer: signs in, or leads to the bind page" } },
     async (req, reply) => {
       try {
-        const outcome = await sso.callback(new URL(req.url, origin(req)), metaOf(req));
+        const outcome = await sso.callback(new URL(req.url, origin(req)), clientOf(req));
         if (outcome.kind === 'bind') return reply.redirect(`/view/login/bindUserPage?openid=${encodeURIComponent(outcome.openid)}`, 302);
         // The console takes a token from the address (spec section 4) and drops it from the address at once.
         return reply.redirect(`${DEFAULT_LANDING}?token=${encodeURIComponent(outcome.data.token)}`, 302);
@@ -74,6 +71,6 @@ export const ssoRoutes: FastifyPluginAsyncZod<{ sso: SsoService; publicUrl?: str
         response: { 200: envelopeSchema(loginDataSchema) },
       },
     },
-    async (req) => ok(await sso.bind(req.query, metaOf(req))),
+    async (req) => ok(await sso.bind(req.query, clientOf(req))),
   );
 };
