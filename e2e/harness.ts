@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
+import { loadConfig, type AppConfig } from '../apps/server/src/config.ts';
 
 export const ADMIN_PASSWORD = 'Admin#2026';
 export const DEMO_PASSWORD = 'Demo@2026';
@@ -28,12 +28,13 @@ export interface Server {
   close(): Promise<void>;
 }
 
-export async function startServer(): Promise<Server> {
+export async function startServer(overrides: Partial<AppConfig> = {}): Promise<Server> {
   const dataDir = mkdtempSync(join(tmpdir(), 'iotc-e2e-'));
   const config = {
     ...loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, ADMIN_PASSWORD, DEMO_PASSWORD }),
     mqtt: false,
     webDist: resolve('apps/web/dist'),
+    ...overrides,
   };
   const app = await buildApp(config);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });

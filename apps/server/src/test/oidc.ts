@@ -7,28 +7,37 @@ import Provider from 'oidc-provider';
 
 export const OIDC_CLIENT = { id: 'iot-console', secret: 'iot-console-secret' };
 
-export async function startOidcProvider(redirectUris: string[]) {
+/**
+ * `redirectUris` may be a function: the provider is made at its first request, so a console
+ * whose address is known only after it listens can be registered.
+ */
+export async function startOidcProvider(redirectUris: string[] | (() => string[])) {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const provider = new Provider(issuer, {
-    clients: [
-      {
-        client_id: OIDC_CLIENT.id,
-        client_secret: OIDC_CLIENT.secret,
-        redirect_uris: redirectUris,
-        grant_types: ['authorization_code'],
-        response_types: ['code'],
-      },
-    ],
-    pkce: { required: () => true },
-    features: { devInteractions: { enabled: true } },
-    cookies: { keys: ['iot-console-test-cookie-key'] },
-    findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub, email: `${sub}@idp.example` }) }),
+  let handler: ReturnType<Provider['callback']> | undefined;
+  const make = () => {
+    const provider = new Provider(issuer, {
+      clients: [
+        {
+          client_id: OIDC_CLIENT.id,
+          client_secret: OIDC_CLIENT.secret,
+          redirect_uris: typeof redirectUris === 'function' ? redirectUris() : redirectUris,
+          grant_types: ['authorization_code'],
+          response_types: ['code'],
+        },
+      ],
+      pkce: { required: () => true },
+      features: { devInteractions: { enabled: true } },
+      cookies: { keys: ['iot-console-test-cookie-key'] },
+      findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub, email: `${sub}@idp.example` }) }),
+    });
+    return provider.callback();
+  };
+  server.on('request', (req, res) => {
+    handler ??= make();
+    void handler(req, res);
   });
-  // The development pages log a warning per use; tests do not need them.
-  provider.on('server_error', () => undefined);
-  server.on('request', provider.callback());
   return {
     issuer,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

@@ -9,15 +9,16 @@ import { ConsoleLayout } from './layout/console-layout.tsx';
 import { ViewHost } from './routes/view-host.tsx';
 import { ScreenLoader } from './routes/screen-loader.tsx';
 import { RouteError } from './routes/route-error.tsx';
-import { CHANGE_PASSWORD_SCREEN, LOGIN_SCREEN, PRODUCT_SERVICE_SCREEN, SUCCESS_SCREEN } from './routes/screens.ts';
+import {
+  BIND_USER_SCREEN,
+  CHANGE_PASSWORD_SCREEN,
+  LOGIN_SCREEN,
+  PRODUCT_SERVICE_SCREEN,
+  REGISTER_SCREEN,
+  RETRIEVE_PASSWORD_SCREEN,
+  SUCCESS_SCREEN,
+} from './routes/screens.ts';
 import { mainPageLoader, requireTokenLoader, rootLoader } from './routes/loaders.ts';
-
-/** Account screens of a later issue: the addresses exist, the screens are not built yet. */
-const ACCOUNT_PATHS = [
-  'view/login/newUser',
-  'view/login/retrievepasswordPage',
-  'view/login/bindUserPage',
-];
 
 export const router = createBrowserRouter([
   {
@@ -36,12 +37,17 @@ export const router = createBrowserRouter([
         element: <ScreenLoader name="changePassword" importer={CHANGE_PASSWORD_SCREEN} fullPage />,
       },
       { path: 'view/login/successPage', element: <ScreenLoader name="successPage" importer={SUCCESS_SCREEN} fullPage /> },
+      { path: 'view/login/newUser', element: <ScreenLoader name="register" importer={REGISTER_SCREEN} fullPage /> },
+      {
+        path: 'view/login/retrievepasswordPage',
+        element: <ScreenLoader name="retrievePassword" importer={RETRIEVE_PASSWORD_SCREEN} fullPage />,
+      },
+      { path: 'view/login/bindUserPage', element: <ScreenLoader name="bindUser" importer={BIND_USER_SCREEN} fullPage /> },
       {
         path: 'view/login/productService',
         loader: requireTokenLoader,
         element: <ScreenLoader name="productService" importer={PRODUCT_SERVICE_SCREEN} fullPage />,
       },
-      ...ACCOUNT_PATHS.map((path) => ({ path, element: <NotFound standalone /> })),
       {
         path: 'view',
         loader: requireTokenLoader,

@@ -2,7 +2,8 @@
 // last opened menu item, each in the storage the spec assigns to it.
 import Cookies from 'js-cookie';
 import { SCENARIO_TYPES, type ScenarioType } from '@iotc/shared/constants';
-import type { MenuItem, UserInfo } from '@iotc/shared/auth';
+import type { LoginData, MenuItem, UserInfo } from '@iotc/shared/auth';
+import { queryClient } from './query-client.ts';
 import { getItem, removeItem, setItem } from './storage.ts';
 
 const TOKEN = 'token';
@@ -36,6 +37,16 @@ export function updateToken(token: string): void {
   } else {
     setItem(TOKEN, token, true);
   }
+}
+
+/**
+ * Starts the session a login answer grants (the login form, binding an external identity):
+ * nothing cached for a previous user may leak into it.
+ */
+export function startSession(data: Pick<LoginData, 'token' | 'period' | 'user'>): void {
+  queryClient.clear();
+  setToken(data.token, data.period);
+  setUserinfo(data.user);
 }
 
 /** The spec's 'empty' action: forget the token and the user. */

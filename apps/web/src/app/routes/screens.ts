@@ -7,11 +7,17 @@ export const LOGIN_SCREEN: ScreenImporter = () => import('../../features/auth/pa
 export const CHANGE_PASSWORD_SCREEN: ScreenImporter = () => import('../../features/auth/pages/change-password-page.tsx');
 export const PRODUCT_SERVICE_SCREEN: ScreenImporter = () => import('../../features/auth/pages/product-service-page.tsx');
 export const SUCCESS_SCREEN: ScreenImporter = () => import('../../features/auth/pages/success-page.tsx');
+export const REGISTER_SCREEN: ScreenImporter = () => import('../../features/auth/pages/register-page.tsx');
+export const RETRIEVE_PASSWORD_SCREEN: ScreenImporter = () => import('../../features/auth/pages/retrieve-password-page.tsx');
+export const BIND_USER_SCREEN: ScreenImporter = () => import('../../features/auth/pages/bind-user-page.tsx');
 
 export const SCREENS: Record<string, ScreenImporter> = {
   home: () => import('../../features/home/pages/index-page.tsx'),
   'deviceManage/realTimeMonitoring': () => import('../../features/device/pages/real-time-monitoring-page.tsx'),
   'system/auditLogs': () => import('../../features/system/pages/audit-logs-page.tsx'),
+  'system/orgs': () => import('../../features/system/pages/orgs-page.tsx'),
+  'system/users': () => import('../../features/system/pages/users-page.tsx'),
+  'system/roles': () => import('../../features/system/pages/roles-page.tsx'),
 };
 
 /**

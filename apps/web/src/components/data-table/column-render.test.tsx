@@ -150,4 +150,13 @@ describe('column types as the user sees them', { timeout: 20_000 }, () => {
     expect(place.textContent).toBe('上海市浦东新区');
     expect(place.querySelector('.anticon-environment')).not.toBeNull();
   });
+
+  it('tags: one tag per list entry, a dash for an empty list', () => {
+    const el = cell({ key: 'Roles', value: 'r', type: 'tags' }, { r: ['Operator', '运营人员'] });
+    expect([...el.querySelectorAll('.ant-tag')].map((t) => t.textContent)).toEqual(['Operator', '运营人员']);
+    mounted?.unmount();
+    expect(cell({ key: 'Roles', value: 'r', type: 'tags' }, { r: [] }).textContent).toBe('-');
+    mounted?.unmount();
+    expect(cell({ key: 'Roles', value: 'r', type: 'tags' }, { r: 'Single' }).querySelectorAll('.ant-tag')).toHaveLength(1);
+  });
 });

@@ -159,6 +159,20 @@ function LinkCell<T extends Row>({ row, value, column, ctx }: CellProps<T> & { v
   );
 }
 
+function TagsCell({ value }: { value: unknown }) {
+  const items = Array.isArray(value) ? value.filter((v) => !isBlank(v)).map(String) : isBlank(value) ? [] : [String(value)];
+  if (items.length === 0) return <>{EMPTY_CELL}</>;
+  return (
+    <span className="iotc-cell-tags">
+      {items.map((text, i) => (
+        <Tag key={`${i}-${text}`} className="iotc-cell-tag">
+          {text}
+        </Tag>
+      ))}
+    </span>
+  );
+}
+
 export interface CellProps<T extends Row = AnyRow> {
   row: T;
   column: TableColumn<T>;
@@ -196,6 +210,8 @@ export function Cell<T extends Row>({ row, column, ctx }: CellProps<T>) {
       return <span className="iotc-cell-html" dangerouslySetInnerHTML={{ __html: sanitizeHtml(String(value)) }} />;
     case 'battery':
       return <BatteryCell value={value} />;
+    case 'tags':
+      return <TagsCell value={value} />;
     case 'place':
       return (
         <span className="iotc-cell-place">

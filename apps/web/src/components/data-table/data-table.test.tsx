@@ -63,6 +63,19 @@ describe('DataTable', { timeout: 20_000 }, () => {
     expect(widths(table({ columns: hidden, serial: false })).every((w) => w === '')).toBe(true);
   });
 
+  it('an automatic-width table that may overflow scrolls sideways with its actions kept in view', () => {
+    const rowButtons = [{ name: 'Edit', showtype: 't' as const, onClick: () => {} }];
+    const plain = table({ rowButtons });
+    expect(plain.querySelector('.ant-table-content')?.getAttribute('style') ?? '').not.toContain('overflow-x');
+    expect(plain.querySelector('th.iotc-actions-cell.ant-table-cell-fix-right, th.iotc-actions-cell.ant-table-cell-fix-end')).toBeNull();
+    mounted?.unmount();
+    const wide = table({ rowButtons, overflowScroll: true });
+    expect(wide.querySelector('.ant-table-content')?.getAttribute('style')).toContain('overflow-x: auto');
+    expect(wide.querySelector('th.iotc-actions-cell')!.className).toMatch(/ant-table-cell-fix-(right|end)/);
+    // Still automatic widths: only the serial column has one.
+    expect([...wide.querySelectorAll('colgroup col')].map((c) => (c as HTMLElement).style.width).filter(Boolean)).toEqual(['70px']);
+  });
+
   it('shows the total and the spec page sizes; a page click reports page, size and sort', async () => {
     const onChange = vi.fn();
     const el = table({ columns: [{ key: 'Name', value: 'c1', sortable: true }] }, { page: 1, size: 10, sort: 'c1,asc', onChange });

@@ -108,14 +108,15 @@ export function DataTable<T extends Row>(props: DataTableProps<T>) {
         key: '__actions',
         title: t('table.actions'),
         width: d.actionWidth ?? (fixedWidths ? 160 : undefined),
-        fixed: fixedWidths ? 'right' : undefined,
+        // Wherever the table scrolls sideways, the actions stay in view.
+        fixed: fixedWidths || d.overflowScroll ? 'right' : undefined,
         className: 'iotc-actions-cell',
         render: (_v, row) => <RowActions row={row} buttons={buttons} />,
       });
     }
     const x = fixedWidths ? list.reduce((sum, c) => sum + (typeof c.width === 'number' ? c.width : DEFAULT_WIDTH), 0) : undefined;
     return { antColumns: list, scrollX: x };
-  }, [columns, d.serial, d.rowButtons, d.actionWidth, dicts, onSwitch, onLink, onCellButton, t, label, page, size, local, sort?.field, sort?.order]);
+  }, [columns, d.serial, d.rowButtons, d.actionWidth, d.overflowScroll, dicts, onSwitch, onLink, onCellButton, t, label, page, size, local, sort?.field, sort?.order]);
 
   const handleChange: TableProps<T>['onChange'] = (pagination, _filters, sorter, extra) => {
     if (local || !onChange) return;
@@ -165,7 +166,7 @@ export function DataTable<T extends Row>(props: DataTableProps<T>) {
           size="middle"
           bordered
           virtual={local}
-          scroll={local ? { x: scrollX, y: props.scrollY ?? LOCAL_SCROLL_Y } : scrollX ? { x: 'max-content' } : undefined}
+          scroll={local ? { x: scrollX, y: props.scrollY ?? LOCAL_SCROLL_Y } : scrollX || d.overflowScroll ? { x: 'max-content' } : undefined}
           locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('table.noData')} /> }}
           rowSelection={
             d.selection

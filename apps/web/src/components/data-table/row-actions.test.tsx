@@ -37,6 +37,11 @@ describe('row buttons', { timeout: 20_000 }, () => {
     expect(i!.getAttribute('aria-label')).toBe('Cancel');
   });
 
+  it('a button carries its test hook in every row', () => {
+    const el = actions([{ name: 'Edit', showtype: 't', testId: 'device-action-edit', onClick: () => {} }]);
+    expect(el.querySelector('[data-testid=device-action-edit]')?.textContent).toBe('Edit');
+  });
+
   it('a click runs the action with the row; hidden buttons are left out', () => {
     const onClick = vi.fn();
     const el = actions(

@@ -26,6 +26,7 @@ function ActionButton<T extends Row>({ row, button }: { row: T; button: RowButto
       icon={button.showtype === 't' ? undefined : button.icon}
       aria-label={iconOnly ? name : undefined}
       data-action={button.name}
+      data-testid={button.testId}
       className="iotc-row-action"
       onClick={onClick}
     >

@@ -27,6 +27,7 @@ function ToolbarButton({ button }: { button: TopButton }) {
       disabled={button.disabled}
       type={button.primary ? 'primary' : 'default'}
       data-action={button.name}
+      data-testid={button.testId}
       onClick={button.onClick}
     >
       {label(button.name)}

@@ -7,8 +7,11 @@ export type Row = object;
 /** The row type of declarations that name no row type: any field name is accepted. */
 export type AnyRow = Record<string, unknown>;
 
-/** Presentation of a cell (spec: source lookup, local text map, button, switch, link, unit, limit, html, battery, place). */
-export type ColumnType = 'text' | 'source' | 'map' | 'button' | 'switch' | 'link' | 'unit' | 'limit' | 'html' | 'battery' | 'place';
+/**
+ * Presentation of a cell (spec: source lookup, local text map, button, switch, link, unit, limit, html, battery, place);
+ * 'tags' shows a list value (texts) as one tag each.
+ */
+export type ColumnType = 'text' | 'source' | 'map' | 'button' | 'switch' | 'link' | 'unit' | 'limit' | 'html' | 'battery' | 'place' | 'tags';
 
 /** One entry of a column's lookup list: the row value and the text shown for it (i18n key or text). */
 export interface LookupItem {
@@ -72,6 +75,8 @@ export interface TopButton {
   danger?: boolean;
   disabled?: boolean;
   primary?: boolean;
+  /** `data-testid` of the button. */
+  testId?: string;
 }
 
 /** A button of the per-row action column. */
@@ -87,6 +92,8 @@ export interface RowButton<T extends Row = AnyRow> {
   confirm?: string;
   hidden?: (row: T) => boolean;
   disabled?: (row: T) => boolean;
+  /** `data-testid` of the button in every row. */
+  testId?: string;
 }
 
 export interface TableDescriptor<T extends Row = AnyRow> {
@@ -106,6 +113,11 @@ export interface TableDescriptor<T extends Row = AnyRow> {
   /** The custom-column dialog and its toolbar button (default on). */
   columnSettings?: boolean;
   actionWidth?: number;
+  /**
+   * An automatic-width table (fewer than 10 columns) whose columns may not fit: it scrolls
+   * sideways at its content's width instead of squeezing the columns.
+   */
+  overflowScroll?: boolean;
 }
 
 /** What a cell's interactive presentations report back to the screen. */

@@ -250,6 +250,7 @@ describe('change-password page', () => {
       email: null,
       phone: null,
       roles: [],
+      permissions: [],
       isPlatformAdmin: false,
       mustChangePassword: true,
     };

@@ -1,24 +1,21 @@
 // The change-password screen (/view/login/confirmPassword, the spec's 'update password'):
 // account, original password, new password, confirmation and a picture captcha. Works signed in
 // (account fixed to the stored user) and signed out (a new user changing the initial password).
-import { useEffect, useState } from 'react';
-import { Alert, Button, Card, Form, Input, Spin, type FormRule } from 'antd';
-import { ArrowLeftOutlined, ReloadOutlined } from '@ant-design/icons';
+import { useState } from 'react';
+import { Alert, Button, Card, Form, Input, type FormRule } from 'antd';
+import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import { DEFAULT_LANDING } from '@iotc/shared/constants';
 import { ERRORS, errorText, type ErrorCode } from '@iotc/shared/errors';
 import { isValidPassword } from '@iotc/shared/validation';
 import { ApiError } from '../../../api/client.ts';
-import { useCaptcha } from '../../../api/captcha.ts';
 import { useResetPassword } from '../../../api/reset-password.ts';
 import { useRevalidateOnLanguage } from '../../../lib/form.ts';
 import { useLang } from '../../../lib/language.ts';
 import { getToken, getUserinfo } from '../../../lib/session.ts';
 import { AccountFrame } from '../components/account-frame.tsx';
-
-/** The server's picture captcha has this many characters. */
-const CAPTCHA_LENGTH = 4;
+import { CaptchaField, captchaCheck, useFormCaptcha } from '../components/captcha-field.tsx';
 
 interface ChangePasswordForm {
   account: string;
@@ -49,12 +46,8 @@ function issue(field: Field, v: Partial<ChangePasswordForm>): ErrorCode | undefi
     case 'confirmPassword':
       if (!v.confirmPassword) return 'PASSWORD_REQUIRED';
       return v.confirmPassword === v.newPassword ? undefined : 'PASSWORD_CONFIRM_MISMATCH';
-    case 'captcha': {
-      const code = v.captcha?.trim() ?? '';
-      if (!code) return 'CAPTCHA_REQUIRED';
-      // A wrong length cannot match; catching it here keeps the captcha from being used up.
-      return code.length === CAPTCHA_LENGTH ? undefined : 'CAPTCHA_ERROR';
-    }
+    case 'captcha':
+      return captchaCheck(v.captcha);
   }
 }
 
@@ -67,7 +60,8 @@ export default function ChangePasswordPage() {
   const lang = useLang();
   const navigate = useNavigate();
   const [form] = Form.useForm<ChangePasswordForm>();
-  const captcha = useCaptcha();
+  const captchaState = useFormCaptcha(form);
+  const { id: captchaId, renew: newCaptcha } = captchaState;
   const change = useResetPassword();
   const [failure, setFailure] = useState<Failure | null>(null);
   // Read once: a signed-in user changes their own password, so the account is not editable.
@@ -75,17 +69,6 @@ export default function ChangePasswordPage() {
   const [ownAccount] = useState(() => (signedIn ? getUserinfo()?.account : undefined));
 
   useRevalidateOnLanguage(form);
-
-  const captchaId = captcha.data?.id;
-  useEffect(() => {
-    // A typed code belongs to the picture it was read from; a new picture starts empty.
-    form.resetFields(['captcha']);
-  }, [captchaId, form]);
-
-  const newCaptcha = () => {
-    form.resetFields(['captcha']);
-    void captcha.refetch();
-  };
 
   const rule = (field: Field): FormRule => ({
     validator: () => {
@@ -126,17 +109,6 @@ export default function ChangePasswordPage() {
     if (f.code === 'NETWORK') return t('error.network');
     return f.message ?? errorText('CHANGE_FAILED', lang);
   };
-
-  const captchaImage = captcha.data ? (
-    <img
-      src={captcha.data.image}
-      alt={t('changePassword.captchaAlt')}
-      data-testid="captcha-image"
-      data-captcha-id={captcha.data.id}
-    />
-  ) : (
-    <span className="captcha-placeholder">{captcha.isError ? t('changePassword.captchaFailed') : ''}</span>
-  );
 
   return (
     <AccountFrame testId="change-password-page">
@@ -210,47 +182,7 @@ export default function ChangePasswordPage() {
               maxLength={128}
             />
           </Form.Item>
-          <Form.Item
-            label={t('changePassword.captcha')}
-            htmlFor="captcha"
-            extra={
-              <Button
-                type="link"
-                size="small"
-                className="captcha-refresh"
-                icon={<ReloadOutlined />}
-                data-testid="captcha-refresh"
-                disabled={captcha.isFetching}
-                onClick={newCaptcha}
-              >
-                {t('changePassword.captchaRefresh')}
-              </Button>
-            }
-          >
-            <div className="captcha-row">
-              <Form.Item name="captcha" noStyle rules={[rule('captcha')]}>
-                <Input
-                  id="captcha"
-                  autoComplete="off"
-                  placeholder={t('changePassword.captchaPlaceholder')}
-                  maxLength={CAPTCHA_LENGTH}
-                />
-              </Form.Item>
-              <Spin spinning={captcha.isFetching} size="small">
-                <button
-                  type="button"
-                  className="captcha-image"
-                  data-testid="captcha-box"
-                  aria-busy={captcha.isFetching}
-                  title={t('changePassword.captchaAlt')}
-                  disabled={captcha.isFetching}
-                  onClick={newCaptcha}
-                >
-                  {captchaImage}
-                </button>
-              </Spin>
-            </div>
-          </Form.Item>
+          <CaptchaField state={captchaState} rule={rule('captcha')} />
           <Form.Item style={{ marginTop: 16, marginBottom: 0 }}>
             <Button type="primary" htmlType="submit" block loading={change.isPending} id="change-submit">
               {t('changePassword.submit')}

@@ -1,8 +1,10 @@
-// The login screen (/login): account, password, stay-logged-in-for-a-week, forgot-password link,
-// language switch; server refusals shown inline; the initial-password prompt after login.
+// The login screen (/login): account, password, stay-logged-in-for-a-week, register and
+// forgot-password links, language switch; server refusals shown inline; the initial-password
+// prompt after login; external sign-in when the server has a provider, and its failure
+// (`?ssoError=<code>`, set by the server's callback) shown above the form.
 import { useState } from 'react';
-import { Alert, Button, Card, Checkbox, Form, Input, Modal } from 'antd';
-import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import { Alert, Button, Card, Checkbox, Divider, Form, Input, Modal } from 'antd';
+import { LockOutlined, LoginOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { DEFAULT_LANDING, LOGIN_PERIOD_DAYS } from '@iotc/shared/constants';
@@ -12,8 +14,8 @@ import { ApiError } from '../../../api/client.ts';
 import { useLang } from '../../../lib/language.ts';
 import { useRevalidateOnLanguage } from '../../../lib/form.ts';
 import { safeRedirect } from '../../../lib/navigation.ts';
-import { queryClient } from '../../../lib/query-client.ts';
-import { setToken, setUserinfo } from '../../../lib/session.ts';
+import { startSession } from '../../../lib/session.ts';
+import { useSsoConfig } from '../api/sso-config.ts';
 import { AccountFrame } from '../components/account-frame.tsx';
 
 interface LoginForm {
@@ -41,6 +43,8 @@ export default function LoginPage() {
   const login = useLogin();
   const [failure, setFailure] = useState<Failure | null>(null);
   const [mustChange, setMustChange] = useState(false);
+  const sso = useSsoConfig();
+  const ssoError = search.get('ssoError');
 
   const target = safeRedirect(search.get('redirect'));
   const landing = target && !target.startsWith('/login') ? target : DEFAULT_LANDING;
@@ -55,10 +59,7 @@ export default function LoginPage() {
         password: values.password,
         ...(values.period ? { period: LOGIN_PERIOD_DAYS as 7 } : {}),
       });
-      // Nothing cached for a previous user may leak into this session.
-      queryClient.clear();
-      setToken(data.token, data.period);
-      setUserinfo(data.user);
+      startSession(data);
       if (data.mustChangePassword) setMustChange(true);
       else void navigate(landing, { replace: true });
     } catch (error) {
@@ -79,6 +80,16 @@ export default function LoginPage() {
     <AccountFrame testId="login-page">
       <Card className="login-card">
         <h2 className="login-heading">{t('login.heading')}</h2>
+        {ssoError !== null && !failure && (
+          <Alert
+            type="error"
+            showIcon
+            title={errorText(isKnown(ssoError) ? ssoError : 'SSO_FAILED', lang)}
+            data-testid="sso-error"
+            data-errorcode={ssoError}
+            style={{ marginBottom: 20 }}
+          />
+        )}
         {failure && (
           <Alert
             type="error"
@@ -127,9 +138,14 @@ export default function LoginPage() {
             <Form.Item name="period" valuePropName="checked" noStyle>
               <Checkbox>{t('login.period')}</Checkbox>
             </Form.Item>
-            <Link to="/view/login/retrievepasswordPage" id="forgot-password">
-              {t('login.forgot')}
-            </Link>
+            <span className="login-links">
+              <Link to="/view/login/newUser" id="register-link">
+                {t('register.link')}
+              </Link>
+              <Link to="/view/login/retrievepasswordPage" id="forgot-password">
+                {t('login.forgot')}
+              </Link>
+            </span>
           </div>
           <Form.Item style={{ marginTop: 24, marginBottom: 0 }}>
             <Button type="primary" htmlType="submit" block loading={login.isPending} id="login-submit">
@@ -137,6 +153,28 @@ export default function LoginPage() {
             </Button>
           </Form.Item>
         </Form>
+        {sso.data?.enabled && (
+          <>
+            <Divider plain className="login-divider">
+              {t('sso.or')}
+            </Divider>
+            <Button
+              block
+              size="large"
+              icon={<LoginOutlined />}
+              data-testid="sso-login"
+              onClick={() => {
+                // A full navigation: the server answers with a redirect to the provider, and
+                // after it back to the page the user was sent to the login from.
+                const start = new URL(sso.data.startUrl, window.location.origin);
+                if (target) start.searchParams.set('redirect', target);
+                window.location.href = start.toString();
+              }}
+            >
+              {t('sso.signIn', { name: sso.data.name ?? t('sso.defaultName') })}
+            </Button>
+          </>
+        )}
       </Card>
 
       <Modal

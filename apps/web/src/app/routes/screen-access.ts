@@ -1,0 +1,27 @@
+// Whether the signed-in user may open a console screen: a screen is open when an item of the
+// user's menu (of the current scenario) leads to it; the landing screens are open to everyone.
+// The server checks every call as well; this keeps a typed-in address from showing a screen
+// the user was never given.
+import type { MenuItem } from '@iotc/shared/auth';
+import { menuLeaves } from '../../lib/menu.ts';
+import { resolveScreen } from './screens.ts';
+
+/** Screens everyone may land on: the index and the default landing after login. */
+export const OPEN_SCREENS: ReadonlySet<string> = new Set(['home', 'deviceManage/realTimeMonitoring']);
+
+/** The screen names the menu's items open, resolved as the view host resolves addresses. */
+export function menuScreenNames(menu: MenuItem[]): Set<string> {
+  const names = new Set<string>();
+  for (const leaf of menuLeaves(menu)) {
+    const segments = (leaf.url ?? '').split(/[?#]/)[0]!.split('/').filter(Boolean);
+    if (segments[0] !== 'view') continue;
+    const screen = resolveScreen(segments.slice(1));
+    if (screen) names.add(screen.name);
+  }
+  return names;
+}
+
+/** true when the screen named `name` may be shown to a user whose menu is `menu`. */
+export function canOpenScreen(name: string, menu: MenuItem[]): boolean {
+  return OPEN_SCREENS.has(name) || menuScreenNames(menu).has(name);
+}

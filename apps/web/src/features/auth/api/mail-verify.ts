@@ -1,0 +1,13 @@
+// POST /iot-cloud-auth/auth/v1/mailVerify: checks the retrieval code; a right one yields the
+// short-lived ticket that authorises setting the new password.
+import { useMutation } from '@tanstack/react-query';
+import { ACCOUNT_API, type VerifyCodeBody, type VerifyCodeData } from '@iotc/shared/account';
+import { request } from '../../../api/client.ts';
+
+export function verifyCode(body: VerifyCodeBody): Promise<VerifyCodeData> {
+  return request<VerifyCodeData>(ACCOUNT_API.mailVerify, { method: 'POST', body, silent: true, noAuthDialog: true });
+}
+
+export function useVerifyCode() {
+  return useMutation({ mutationKey: ['auth', 'mailVerify'], mutationFn: verifyCode });
+}
