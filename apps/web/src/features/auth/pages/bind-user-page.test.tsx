@@ -130,6 +130,20 @@ describe('bind-user page', () => {
     expect(byTestId(root, 'landing-stub')).not.toBeNull();
   });
 
+  it('offers the initial-password change instead of leaving for the console', async () => {
+    requestMock.mockImplementation(async () => ({ ...LOGIN, mustChangePassword: true }));
+    const root = await mount('?openid=p-1');
+    type(root, 'account', 'alice');
+    type(root, 'password', 'Secret#2026');
+    await submit(root);
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, BIND_REDIRECT_MS + 50));
+    });
+    expect(byTestId(root, 'landing-stub')).toBeNull();
+    expect(document.querySelector('[data-testid=must-change-password-text]')?.textContent).toBe(i18next.t('login.mustChange.content'));
+    expect(document.querySelector('#change-password-now')?.textContent).toBe('Change it now');
+  });
+
   it('says the success in Chinese', async () => {
     await i18next.changeLanguage('zh');
     requestMock.mockImplementation(async () => LOGIN);

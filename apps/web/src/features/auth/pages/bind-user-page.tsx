@@ -15,6 +15,7 @@ import { startSession } from '../../../lib/session.ts';
 import { useBindUser } from '../api/bind-user.ts';
 import { AccountFrame } from '../components/account-frame.tsx';
 import { GoToLogin } from '../components/go-to-login.tsx';
+import { MustChangePasswordModal } from '../components/must-change-password-modal.tsx';
 import { FormFailure, failureOf, type Failure } from '../components/form-failure.tsx';
 import { schemaCheck, useCodeRule } from '../components/form-rules.ts';
 
@@ -40,19 +41,22 @@ export default function BindUserPage() {
   const bind = useBindUser();
   const [failure, setFailure] = useState<Failure | null>(null);
   const [bound, setBound] = useState(false);
+  // An account still on its initial password is offered the change, as after any sign-in.
+  const [mustChange, setMustChange] = useState(false);
   useRevalidateOnLanguage(form);
 
   useEffect(() => {
-    if (!bound) return;
+    if (!bound || mustChange) return;
     const timer = setTimeout(() => void navigate(DEFAULT_LANDING, { replace: true }), BIND_REDIRECT_MS);
     return () => clearTimeout(timer);
-  }, [bound, navigate]);
+  }, [bound, mustChange, navigate]);
 
   const onFinish = async (values: BindForm) => {
     setFailure(null);
     try {
       const data = await bind.mutateAsync({ openid, userCode: values.account.trim(), password: values.password });
       startSession(data);
+      setMustChange(data.mustChangePassword);
       setBound(true);
     } catch (error) {
       setFailure(failureOf(error));
@@ -118,6 +122,7 @@ export default function BindUserPage() {
           </Form.Item>
         </Form>
       </Card>
+      <MustChangePasswordModal open={bound && mustChange} landing={DEFAULT_LANDING} />
     </AccountFrame>
   );
 }

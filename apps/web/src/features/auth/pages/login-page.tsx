@@ -3,7 +3,7 @@
 // prompt after login; external sign-in when the server has a provider, and its failure
 // (`?ssoError=<code>`, set by the server's callback) shown above the form.
 import { useState } from 'react';
-import { Alert, Button, Card, Checkbox, Divider, Form, Input, Modal } from 'antd';
+import { Alert, Button, Card, Checkbox, Divider, Form, Input } from 'antd';
 import { LockOutlined, LoginOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
@@ -17,6 +17,7 @@ import { safeRedirect } from '../../../lib/navigation.ts';
 import { startSession } from '../../../lib/session.ts';
 import { useSsoConfig } from '../api/sso-config.ts';
 import { AccountFrame } from '../components/account-frame.tsx';
+import { MustChangePasswordModal } from '../components/must-change-password-modal.tsx';
 
 interface LoginForm {
   account: string;
@@ -177,29 +178,7 @@ export default function LoginPage() {
         )}
       </Card>
 
-      <Modal
-        open={mustChange}
-        title={t('login.mustChange.title')}
-        closable={false}
-        mask={{ closable: false }}
-        keyboard={false}
-        className="must-change-password-modal"
-        footer={[
-          <Button key="later" id="change-password-later" onClick={() => void navigate(landing, { replace: true })}>
-            {t('login.mustChange.later')}
-          </Button>,
-          <Button
-            key="now"
-            type="primary"
-            id="change-password-now"
-            onClick={() => void navigate('/view/login/confirmPassword', { replace: true })}
-          >
-            {t('login.mustChange.now')}
-          </Button>,
-        ]}
-      >
-        <p data-testid="must-change-password-text">{t('login.mustChange.content')}</p>
-      </Modal>
+      <MustChangePasswordModal open={mustChange} landing={landing} />
     </AccountFrame>
   );
 }
