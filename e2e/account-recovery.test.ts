@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
-import { captchas, outbox, ssoFlows } from '../apps/server/src/db/schema.ts';
+import { captchas, outbox, ssoFlows, verificationCodes } from '../apps/server/src/db/schema.ts';
 import { addOrgUser, createTenantUser } from '../apps/server/src/test/fixtures.ts';
 import { launchBrowser, screenshot, startServer, type Browser, type Server } from './harness.ts';
 
@@ -184,6 +184,80 @@ describe('retrieve password by e-mail (Chinese)', () => {
       await screenshot(page, 'success-reset-zh');
       await signIn(page, 'forgetful', 'Found#2026');
       await page.waitForURL(`**${LANDING}`);
+    });
+  });
+});
+
+describe('register (Chinese)', () => {
+  it('names a mismatched confirmation and a taken account in Chinese', async () => {
+    await withBrowser('zh-CN', async ({ page }) => {
+      await page.goto(`${server.url}/view/login/newUser`);
+      await page.locator('[data-testid=register-page]').waitFor();
+      await page.locator('#account').fill('DEMO');
+      await page.locator('#name').fill('王芳');
+      await page.locator('#orgName').fill('华东冷链');
+      await page.locator('#email').fill('wangfang@example.com');
+      await page.locator('#password').fill('Fresh#2026');
+      await page.locator('#confirmPassword').fill('Fresh#2027');
+      await page.locator('#captcha').fill(await captchaAnswer(page));
+      await page.locator('[data-testid=register-submit]').click();
+      await page.getByText('您输入的新密码与确认密码不一致').first().waitFor();
+      await page.locator('#confirmPassword').fill('Fresh#2026');
+      await page.locator('[data-testid=register-submit]').click();
+      const failure = page.locator('[data-testid=form-failure]');
+      await expect.poll(() => failure.getAttribute('data-errorcode')).toBe('ACCOUNT_TAKEN');
+      expect(await failure.textContent()).toContain('该账号已存在，请更换');
+    });
+  });
+});
+
+describe('retrieve password by SMS (English)', () => {
+  it('refuses an expired code and the old password, then resets', async () => {
+    const { org } = await createTenantUser(server.app.database.db, { code: 'rcv2', account: 'rcv2-owner', password: 'Owner#2026' });
+    await addOrgUser(server.app.database.db, { orgId: org.id, account: 'texter', password: 'Old#20260', roleCodes: ['op'], phone: '13911112222' });
+
+    await withBrowser('en-US', async ({ page }) => {
+      await page.goto(`${server.url}/view/login/retrievepasswordPage`);
+      const root = page.locator('[data-testid=retrieve-page]');
+      await page.locator('#account').fill('texter');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => root.getAttribute('data-step')).toBe('1');
+      expect(await page.locator('[data-testid=channel-email]').isDisabled()).toBe(true);
+      expect(await page.locator('[data-testid=channel-sms-to]').textContent()).toContain('139****2222');
+      await page.locator('[data-testid=channel-sms]').check();
+      await page.locator('[data-testid=send-code]').click();
+      await page.locator('[data-testid=code-sent]').waitFor();
+      const [row] = await server.app.database.db
+        .select()
+        .from(outbox)
+        .where(and(eq(outbox.recipient, '13911112222'), eq(outbox.channel, 'sms')))
+        .orderBy(desc(outbox.id))
+        .limit(1);
+      const code = row!.body.match(/\b(\d{4})\b/)![1]!;
+      // The code outlives its ten minutes.
+      await server.app.database.db.update(verificationCodes).set({ expiresAt: new Date(Date.now() - 1000) });
+      await page.locator('#code').fill(code);
+      await page.locator('[data-testid=verify-code]').click();
+      await expect.poll(() => page.locator('[data-testid=form-failure]').getAttribute('data-errorcode')).toBe('CODE_EXPIRED');
+      expect(await page.locator('[data-testid=form-failure]').textContent()).toContain(
+        'The verification code has expired or has already been used, please get a new one',
+      );
+      await server.app.database.db.update(verificationCodes).set({ expiresAt: new Date(Date.now() + 600_000), usedAt: null });
+      await page.locator('#code').fill(code);
+      await page.locator('[data-testid=verify-code]').click();
+      await expect.poll(() => root.getAttribute('data-step')).toBe('2');
+
+      await page.locator('#password').fill('Old#20260');
+      await page.locator('#confirmPassword').fill('Old#20260');
+      await page.locator('[data-testid=reset-submit]').click();
+      await expect.poll(() => page.locator('[data-testid=form-failure]').getAttribute('data-errorcode')).toBe('PASSWORD_SAME_AS_OLD');
+      expect(await page.locator('[data-testid=form-failure]').textContent()).toContain(
+        'The new password you entered cannot be the same as the original password',
+      );
+      await page.locator('#password').fill('Texted#2026');
+      await page.locator('#confirmPassword').fill('Texted#2026');
+      await page.locator('[data-testid=reset-submit]').click();
+      await page.waitForURL('**/view/login/successPage?kind=reset');
     });
   });
 });
