@@ -8,7 +8,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { captchas, outbox, ssoFlows, verificationCodes } from '../apps/server/src/db/schema.ts';
 import { addOrgUser, createTenantUser } from '../apps/server/src/test/fixtures.ts';
-import { launchBrowser, screenshot, startServer, type Browser, type Server } from './harness.ts';
+import { screenshot, startServer, type Server, withBrowser } from './harness.ts';
 
 const LANDING = '/view/deviceManage/realTimeMonitoring';
 let server: Server;
@@ -18,15 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-
-async function withBrowser(locale: string, fn: (b: Browser) => Promise<void>) {
-  const b = await launchBrowser({ locale });
-  try {
-    await fn(b);
-  } finally {
-    await b.close();
-  }
-}
 
 /** The answer of the captcha on screen, read from the server's own store. */
 async function captchaAnswer(page: Page): Promise<string> {

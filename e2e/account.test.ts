@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { captchas } from '../apps/server/src/db/schema.ts';
 import { createTenantUser } from '../apps/server/src/test/fixtures.ts';
-import { launchBrowser, screenshot, startServer, type Browser, type Server } from './harness.ts';
+import { screenshot, startServer, type Server, withBrowser } from './harness.ts';
 
 const LANDING = '/view/deviceManage/realTimeMonitoring';
 let server: Server;
@@ -24,15 +24,6 @@ async function initialUser(password = 'Init#2026') {
   const account = `newbie${n}`;
   await createTenantUser(server.app.database.db, { code: `e2e${n}`, account, password, mustChangePassword: true });
   return { account, password };
-}
-
-async function withBrowser(locale: string, fn: (b: Browser) => Promise<void>) {
-  const b = await launchBrowser({ locale });
-  try {
-    await fn(b);
-  } finally {
-    await b.close();
-  }
 }
 
 async function signIn(page: Page, account: string, password: string) {

@@ -88,3 +88,13 @@ export async function launchBrowser(opts: { locale?: string; profile?: string } 
 export async function screenshot(page: Page, name: string): Promise<void> {
   if (process.env.E2E_SHOTS) await page.screenshot({ path: join(process.env.E2E_SHOTS, `${name}.png`) });
 }
+
+/** Runs `fn` in a fresh browser of the given locale, closed afterwards whatever happens. */
+export async function withBrowser(locale: string, fn: (b: Browser) => Promise<void>): Promise<void> {
+  const b = await launchBrowser({ locale });
+  try {
+    await fn(b);
+  } finally {
+    await b.close();
+  }
+}

@@ -4,7 +4,7 @@
 // operator, who has no management screens at all).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN_PASSWORD, DEMO_PASSWORD, launchBrowser, screenshot, startServer, type Browser, type Server } from './harness.ts';
+import { ADMIN_PASSWORD, DEMO_PASSWORD, screenshot, startServer, type Server, withBrowser } from './harness.ts';
 
 const LANDING = '/view/deviceManage/realTimeMonitoring';
 let server: Server;
@@ -17,15 +17,6 @@ afterAll(async () => {
 
 /** What the administrator made, handed from one test to the next. */
 const made = { orgCode: '', orgName: '', roleCode: '', roleName: '', account: '', password: '' };
-
-async function withBrowser(locale: string, fn: (b: Browser) => Promise<void>) {
-  const b = await launchBrowser({ locale });
-  try {
-    await fn(b);
-  } finally {
-    await b.close();
-  }
-}
 
 async function signIn(page: Page, account: string, password: string) {
   await page.goto(`${server.url}/login`);

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Page, Route } from 'playwright-core';
 import { sessions } from '../apps/server/src/db/schema.ts';
-import { DEMO_PASSWORD, launchBrowser, screenshot, startServer, type Browser, type Server } from './harness.ts';
+import { DEMO_PASSWORD, screenshot, startServer, type Server, withBrowser } from './harness.ts';
 
 const LANDING = '/view/deviceManage/realTimeMonitoring';
 let server: Server;
@@ -16,15 +16,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-
-async function withBrowser(locale: string, fn: (b: Browser) => Promise<void>) {
-  const b = await launchBrowser({ locale });
-  try {
-    await fn(b);
-  } finally {
-    await b.close();
-  }
-}
 
 async function signIn(page: Page, opts: { week?: boolean; password?: string } = {}) {
   await page.goto(`${server.url}/login`);

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { OIDC_CLIENT, startOidcProvider } from '../apps/server/src/test/oidc.ts';
-import { DEMO_PASSWORD, launchBrowser, screenshot, startServer, type Browser, type Server } from './harness.ts';
+import { DEMO_PASSWORD, screenshot, startServer, type Server, withBrowser } from './harness.ts';
 
 const LANDING = '/view/deviceManage/realTimeMonitoring';
 let idp: Awaited<ReturnType<typeof startOidcProvider>>;
@@ -20,15 +20,6 @@ afterAll(async () => {
   await server.close();
   await idp.close();
 });
-
-async function withBrowser(locale: string, fn: (b: Browser) => Promise<void>) {
-  const b = await launchBrowser({ locale });
-  try {
-    await fn(b);
-  } finally {
-    await b.close();
-  }
-}
 
 /** The provider's own pages: sign in as `subject`, then consent. */
 async function signInAtProvider(page: Page, subject: string) {

@@ -4,8 +4,8 @@ import { useState } from 'react';
 import { App, Card } from 'antd';
 import { FileExcelOutlined, FileTextOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { DataTable } from '../../../components/data-table/data-table.tsx';
 import type { TableDescriptor } from '../../../components/data-table/types.ts';
+import { ServerTable } from '../../../components/data-table/server-table.tsx';
 import { FilterBar, type FilterItem } from '../../../components/filter-bar.tsx';
 import { useLang } from '../../../lib/language.ts';
 import { useListParams, type ExportFormat } from '../../../lib/list-query.ts';
@@ -70,18 +70,7 @@ export default function AuditLogsPage(_props: ScreenProps) {
   return (
     <Card title={<span data-testid="screen-title">{t('audit.title')}</span>} data-testid="audit-logs">
       <FilterBar items={FILTERS} value={list.filters} onSearch={list.setFilters} />
-      <DataTable
-        descriptor={descriptor}
-        rows={query.data?.rows ?? []}
-        total={query.data?.total ?? 0}
-        page={list.page}
-        size={list.size}
-        sort={list.sort}
-        onChange={list.setTable}
-        loading={query.isFetching}
-        error={query.error}
-        onRetry={() => void query.refetch()}
-      />
+      <ServerTable descriptor={descriptor} list={list} query={query} />
     </Card>
   );
 }

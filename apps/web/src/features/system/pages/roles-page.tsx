@@ -4,8 +4,8 @@ import { Card } from 'antd';
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { RoleRow } from '@iotc/shared/platform';
-import { DataTable } from '../../../components/data-table/data-table.tsx';
 import type { TableDescriptor } from '../../../components/data-table/types.ts';
+import { ServerTable } from '../../../components/data-table/server-table.tsx';
 import { FilterBar, type FilterItem } from '../../../components/filter-bar.tsx';
 import { useLang } from '../../../lib/language.ts';
 import { useListParams } from '../../../lib/list-query.ts';
@@ -82,18 +82,7 @@ export default function RolesPage(_props: ScreenProps) {
             onSearch={(values) => list.setFilters(withOrgFilter(values, orgId))}
             onReset={() => list.setFilters(withOrgFilter({}, orgId))}
           />
-          <DataTable
-            descriptor={descriptor}
-            rows={query.data?.rows ?? []}
-            total={query.data?.total ?? 0}
-            page={list.page}
-            size={list.size}
-            sort={list.sort}
-            onChange={list.setTable}
-            loading={query.isFetching}
-            error={query.error}
-            onRetry={() => void query.refetch()}
-          />
+          <ServerTable descriptor={descriptor} list={list} query={query} />
         </div>
       </div>
       <RoleDrawer target={drawer.target} open={drawer.open} onClose={drawer.hide} afterClose={drawer.afterClose} />

@@ -6,8 +6,8 @@ import { CheckCircleOutlined, EditOutlined, KeyOutlined, PlusOutlined, StopOutli
 import { useTranslation } from 'react-i18next';
 import type { InitialPasswordData, UserRow } from '@iotc/shared/platform';
 import { useInfo } from '../../../api/info.ts';
-import { DataTable } from '../../../components/data-table/data-table.tsx';
 import type { RowButton, TableDescriptor } from '../../../components/data-table/types.ts';
+import { ServerTable } from '../../../components/data-table/server-table.tsx';
 import { FilterBar, type FilterItem } from '../../../components/filter-bar.tsx';
 import { useLang } from '../../../lib/language.ts';
 import { useListParams } from '../../../lib/list-query.ts';
@@ -147,18 +147,7 @@ export default function UsersPage(_props: ScreenProps) {
             onSearch={(values) => list.setFilters(withOrgFilter(values, orgId))}
             onReset={() => list.setFilters(withOrgFilter({}, orgId))}
           />
-          <DataTable
-            descriptor={descriptor}
-            rows={query.data?.rows ?? []}
-            total={query.data?.total ?? 0}
-            page={list.page}
-            size={list.size}
-            sort={list.sort}
-            onChange={list.setTable}
-            loading={query.isFetching}
-            error={query.error}
-            onRetry={() => void query.refetch()}
-          />
+          <ServerTable descriptor={descriptor} list={list} query={query} />
         </div>
       </div>
       <UserFormModal target={form.target} open={form.open} onClose={form.hide} afterClose={form.afterClose} onCreated={password.show} />
