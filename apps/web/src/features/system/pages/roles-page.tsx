@@ -5,16 +5,14 @@ import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { RoleRow } from '@iotc/shared/platform';
 import type { TableDescriptor } from '../../../components/data-table/types.ts';
-import { ServerTable } from '../../../components/data-table/server-table.tsx';
-import { FilterBar, type FilterItem } from '../../../components/filter-bar.tsx';
+import type { FilterItem } from '../../../components/filter-bar.tsx';
 import { useLang } from '../../../lib/language.ts';
 import { useListParams } from '../../../lib/list-query.ts';
 import { usePermission } from '../../../lib/permissions.ts';
 import type { ScreenProps } from '../../../lib/screen.ts';
 import { useDeleteRole } from '../api/role-delete.ts';
 import { useRoles } from '../api/roles.ts';
-import { withOrgFilter } from '../components/org-tree-model.ts';
-import { OrgTreePanel } from '../components/org-tree-panel.tsx';
+import { OrgScopedList } from '../components/org-scoped-list.tsx';
 import { RoleDrawer, type RoleFormTarget } from '../components/role-drawer.tsx';
 import { useConfirmAction } from '../components/use-confirm-action.ts';
 import { useDialog } from '../components/use-dialog.ts';
@@ -73,18 +71,7 @@ export default function RolesPage(_props: ScreenProps) {
 
   return (
     <Card title={<span data-testid="screen-title">{t('system.roles.title')}</span>} data-testid="roles-page" className="system-page">
-      <div className="system-split">
-        <OrgTreePanel selectedId={orgId} allowDeselect onSelect={(id) => list.setFilters(withOrgFilter(list.filters, id))} />
-        <div className="system-split-main">
-          <FilterBar
-            items={FILTERS}
-            value={list.filters}
-            onSearch={(values) => list.setFilters(withOrgFilter(values, orgId))}
-            onReset={() => list.setFilters(withOrgFilter({}, orgId))}
-          />
-          <ServerTable descriptor={descriptor} list={list} query={query} />
-        </div>
-      </div>
+      <OrgScopedList filters={FILTERS} descriptor={descriptor} list={list} query={query} />
       <RoleDrawer target={drawer.target} open={drawer.open} onClose={drawer.hide} afterClose={drawer.afterClose} />
     </Card>
   );

@@ -7,8 +7,7 @@ import { useTranslation } from 'react-i18next';
 import type { InitialPasswordData, UserRow } from '@iotc/shared/platform';
 import { useInfo } from '../../../api/info.ts';
 import type { RowButton, TableDescriptor } from '../../../components/data-table/types.ts';
-import { ServerTable } from '../../../components/data-table/server-table.tsx';
-import { FilterBar, type FilterItem } from '../../../components/filter-bar.tsx';
+import type { FilterItem } from '../../../components/filter-bar.tsx';
 import { useLang } from '../../../lib/language.ts';
 import { useListParams } from '../../../lib/list-query.ts';
 import { usePermission } from '../../../lib/permissions.ts';
@@ -16,9 +15,8 @@ import type { ScreenProps } from '../../../lib/screen.ts';
 import { useChangeUserStatus } from '../api/user-status.ts';
 import { useResetUserPassword } from '../api/user-reset-password.ts';
 import { useUsers, type UserView } from '../api/users.ts';
+import { OrgScopedList } from '../components/org-scoped-list.tsx';
 import { InitialPasswordModal } from '../components/initial-password-modal.tsx';
-import { withOrgFilter } from '../components/org-tree-model.ts';
-import { OrgTreePanel } from '../components/org-tree-panel.tsx';
 import { STATUS_BUTTONS, STATUS_OPTIONS } from '../components/status.ts';
 import { useConfirmAction } from '../components/use-confirm-action.ts';
 import { useDialog } from '../components/use-dialog.ts';
@@ -138,18 +136,7 @@ export default function UsersPage(_props: ScreenProps) {
 
   return (
     <Card title={<span data-testid="screen-title">{t('system.users.title')}</span>} data-testid="users-page" className="system-page">
-      <div className="system-split">
-        <OrgTreePanel selectedId={orgId} allowDeselect onSelect={(id) => list.setFilters(withOrgFilter(list.filters, id))} />
-        <div className="system-split-main">
-          <FilterBar
-            items={FILTERS}
-            value={list.filters}
-            onSearch={(values) => list.setFilters(withOrgFilter(values, orgId))}
-            onReset={() => list.setFilters(withOrgFilter({}, orgId))}
-          />
-          <ServerTable descriptor={descriptor} list={list} query={query} />
-        </div>
-      </div>
+      <OrgScopedList filters={FILTERS} descriptor={descriptor} list={list} query={query} />
       <UserFormModal target={form.target} open={form.open} onClose={form.hide} afterClose={form.afterClose} onCreated={password.show} />
       <UserRolesModal user={roles.target} open={roles.open} onClose={roles.hide} afterClose={roles.afterClose} />
       <InitialPasswordModal data={password.target} open={password.open} onClose={password.hide} afterClose={password.afterClose} />
