@@ -32,6 +32,10 @@ import { accountService, type AccountService } from './modules/account/service.t
 import { accountRoutes } from './modules/account/routes.ts';
 import { ssoService, type SsoService } from './modules/sso/service.ts';
 import { ssoRoutes } from './modules/sso/routes.ts';
+import { deviceService } from './modules/device/service.ts';
+import { deviceRoutes } from './modules/device/routes.ts';
+import { intakePipeline, type IntakePipeline } from './ingest/pipeline.ts';
+import { httpIntakeRoutes } from './ingest/http.ts';
 import { httpSmsGateway, messenger, type Messenger, type SmsGateway } from './lib/messenger.ts';
 import { orgUserService } from './modules/org-user/service.ts';
 import { orgUserRoutes } from './modules/org-user/routes.ts';
@@ -45,6 +49,7 @@ declare module 'fastify' {
     accountService: AccountService;
     messenger: Messenger;
     ssoService: SsoService;
+    intake: IntakePipeline;
   }
 }
 
@@ -148,6 +153,10 @@ export async function buildApp(
   const sso = ssoService(database.db, auth, audit.record, config.oidc);
   app.decorate('ssoService', sso);
   await app.register(ssoRoutes, { sso, publicUrl: config.publicUrl });
+  const intake = intakePipeline(database.db);
+  app.decorate('intake', intake);
+  await app.register(deviceRoutes, { service: deviceService(database.db, audit.record) });
+  await app.register(httpIntakeRoutes, { pipeline: intake });
   await app.register(orgUserRoutes, {
     service: orgUserService(orgUserRepo(database.db), { permissionsOf: auth.permissionsOf, audit: audit.record }),
   });

@@ -26,6 +26,10 @@ export const AUDIT_ACTIONS = [
   'role_create',
   'role_update',
   'role_delete',
+  'device_create',
+  'device_update',
+  'device_secret',
+  'device_delete',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_RESULTS = ['success', 'failure'] as const;

@@ -123,6 +123,13 @@ export const ERRORS = {
     en: 'You cannot deactivate or delete your own organisation',
     zh: '不能停用或删除自己所在的组织',
   },
+  DEVICE_ID_FORMAT: {
+    en: 'The device id must be 4-40 letters, digits, _ or - (an IMEI or a serial number)',
+    zh: '设备编号须为 4-40 位字母、数字、_ 或 -（IMEI 或序列号）',
+  },
+  DEVICE_ID_TAKEN: { en: 'A device with this id already exists', zh: '该设备编号已存在' },
+  DEVICE_AUTH_FAILED: { en: 'Device authentication failed', zh: '设备认证失败' },
+  TOO_MANY_REPORTS: { en: 'Too many reports in one request (at most 1,000)', zh: '单次上报数据过多（最多 1,000 条）' },
   VALIDATION: { en: 'The request is invalid', zh: '请求参数有误' },
   NOT_FOUND: { en: 'The requested resource does not exist', zh: '请求的资源不存在' },
   BODY_TOO_LARGE: { en: 'The request body is too large', zh: '请求内容过大' },

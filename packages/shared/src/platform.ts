@@ -17,6 +17,8 @@ export const PERMISSIONS = {
   'role:write': { en: 'Manage roles and permissions', zh: '管理角色与权限' },
   'audit:read': { en: 'View the audit log', zh: '查看操作日志' },
   'audit:export': { en: 'Export the audit log', zh: '导出操作日志' },
+  'device:read': { en: 'View devices and their data', zh: '查看设备及数据' },
+  'device:write': { en: 'Manage devices', zh: '管理设备' },
 } as const satisfies Record<string, I18nText>;
 export type Permission = keyof typeof PERMISSIONS;
 export const PERMISSION_CODES = Object.keys(PERMISSIONS) as Permission[];

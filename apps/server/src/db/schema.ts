@@ -3,9 +3,11 @@
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
+  doublePrecision,
   boolean,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -286,4 +288,66 @@ export const ssoFlows = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('sso_flows_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * Devices (trackers, gateways, data loggers): an id (IMEI or serial) unique on the platform,
+ * an owning organisation, and a secret kept only as a hash (it authenticates MQTT and HTTP reports).
+ */
+export const devices = pgTable(
+  'devices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id),
+    deviceId: text('device_id').notNull().unique(),
+    name: text('name').notNull(),
+    model: text('model'),
+    protocol: text('protocol'),
+    sim: text('sim'),
+    firmware: text('firmware'),
+    secretHash: text('secret_hash').notNull(),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+  },
+  (t) => [index('devices_org_idx').on(t.orgId)],
+);
+
+/** Every accepted report: raw blocks and decoded values side by side; one row per device and device time. */
+export const telemetry = pgTable(
+  'telemetry',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orgId: uuid('org_id').notNull(),
+    deviceRef: uuid('device_ref')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    time: timestamp('time', { withTimezone: true }).notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    lat: doublePrecision('lat'),
+    lon: doublePrecision('lon'),
+    positioning: text('positioning'),
+    network: text('network'),
+    speed: doublePrecision('speed'),
+    course: doublePrecision('course'),
+    raw: jsonb('raw').notNull(),
+    sensors: jsonb('sensors').notNull(),
+  },
+  (t) => [uniqueIndex('telemetry_device_time_uq').on(t.deviceRef, t.time), index('telemetry_org_time_idx').on(t.orgId, t.time)],
+);
+
+/** Refused reports with their reason, per device (null when the device itself is unknown). */
+export const intakeLog = pgTable(
+  'intake_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    deviceRef: uuid('device_ref').references(() => devices.id, { onDelete: 'cascade' }),
+    deviceId: text('device_id'),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    channel: text('channel', { enum: ['mqtt', 'http'] }).notNull(),
+    reason: text('reason').notNull(),
+    payload: text('payload'),
+  },
+  (t) => [index('intake_log_device_at_idx').on(t.deviceRef, t.at)],
 );

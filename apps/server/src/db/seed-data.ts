@@ -293,6 +293,10 @@ export const DICTS: DictSeed[] = [
       ['role_create', '新建角色', 'Role created'],
       ['role_update', '修改角色权限', 'Role permissions changed'],
       ['role_delete', '删除角色', 'Role deleted'],
+      ['device_create', '新建设备', 'Device created'],
+      ['device_update', '修改设备', 'Device changed'],
+      ['device_secret', '重置设备密钥', 'Device secret reset'],
+      ['device_delete', '删除设备', 'Device deleted'],
     ],
   },
   {

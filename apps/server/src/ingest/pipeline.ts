@@ -1,0 +1,110 @@
+// The intake pipeline shared by MQTT and HTTP: authenticate the device by its secret, check and
+// decode each report, store the good ones in one batched insert (a repeated device time is stored
+// once), and keep every refusal with its reason in the device's intake log. A bad report never
+// stops the others.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { eq, inArray, sql } from 'drizzle-orm';
+import { deviceReportSchema, MAX_FUTURE_SKEW_MS, type IntakeResult } from '@iotc/shared/device';
+import { decodeExtraData } from '@iotc/shared/sensors';
+import type { Db } from '../db/client.ts';
+import { devices, intakeLog, telemetry } from '../db/schema.ts';
+
+export type Channel = 'mqtt' | 'http';
+
+export interface ReportingDevice {
+  id: string;
+  orgId: string;
+  deviceId: string;
+}
+
+export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
+
+/** Keeps a refused payload readable in the log without letting one device fill the table. */
+const excerpt = (v: unknown) => {
+  const text = typeof v === 'string' ? v : JSON.stringify(v);
+  return text === undefined ? null : text.slice(0, 2000);
+};
+
+export function intakePipeline(db: Db, opts: { now?: () => Date } = {}) {
+  const now = opts.now ?? (() => new Date());
+
+  return {
+    /** The device whose id and secret these are, or null (unknown device or wrong secret). */
+    async authenticate(deviceId: string, secret: string): Promise<ReportingDevice | null> {
+      const [row] = await db
+        .select({ id: devices.id, orgId: devices.orgId, deviceId: devices.deviceId, secretHash: devices.secretHash })
+        .from(devices)
+        .where(eq(devices.deviceId, deviceId));
+      const given = Buffer.from(hashSecret(secret), 'hex');
+      const kept = Buffer.from(row?.secretHash ?? hashSecret(''), 'hex');
+      if (!row || !timingSafeEqual(given, kept)) return null;
+      return { id: row.id, orgId: row.orgId, deviceId: row.deviceId };
+    },
+
+    /** Records a refusal that belongs to no known device (or before any report could be read). */
+    async refuse(channel: Channel, deviceId: string | null, reason: string, payload: unknown, deviceRef: string | null = null) {
+      await db.insert(intakeLog).values({ deviceRef, deviceId, channel, reason, payload: excerpt(payload) });
+    },
+
+    /** Checks, decodes and stores the reports of one authenticated device. */
+    async ingest(device: ReportingDevice, reports: unknown[], channel: Channel): Promise<IntakeResult> {
+      const rejected: IntakeResult['rejected'] = [];
+      const rows: (typeof telemetry.$inferInsert)[] = [];
+      const latest = now().getTime() + MAX_FUTURE_SKEW_MS;
+      reports.forEach((input, index) => {
+        const parsed = deviceReportSchema.safeParse(input);
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0]!;
+          rejected.push({ index, reason: `${issue.path.join('.') || 'report'}: ${issue.message}` });
+          return;
+        }
+        const r = parsed.data;
+        if (r.deviceId !== device.deviceId) {
+          rejected.push({ index, reason: `deviceId ${r.deviceId} is not the authenticated device ${device.deviceId}` });
+          return;
+        }
+        const time = new Date(r.time);
+        if (time.getTime() > latest) {
+          rejected.push({ index, reason: `time ${r.time} is in the future` });
+          return;
+        }
+        const decoded = decodeExtraData(r.extraData);
+        if (!decoded.ok) {
+          rejected.push({ index, reason: decoded.reason });
+          return;
+        }
+        rows.push({
+          orgId: device.orgId,
+          deviceRef: device.id,
+          time,
+          lat: r.lat ?? null,
+          lon: r.lon ?? null,
+          positioning: r.positioning ?? null,
+          network: r.network ?? null,
+          speed: r.speed ?? null,
+          course: r.course ?? null,
+          raw: decoded.raw,
+          sensors: decoded.values,
+        });
+      });
+      // The same device time twice in one batch is one reading as well.
+      const unique = [...new Map(rows.map((row) => [(row.time as Date).getTime(), row])).values()];
+      const inserted = unique.length
+        ? await db.insert(telemetry).values(unique).onConflictDoNothing({ target: [telemetry.deviceRef, telemetry.time] }).returning({ id: telemetry.id })
+        : [];
+      if (rejected.length) {
+        await db.insert(intakeLog).values(
+          rejected.map((r) => ({ deviceRef: device.id, deviceId: device.deviceId, channel, reason: r.reason, payload: excerpt(reports[r.index]) })),
+        );
+      }
+      if (inserted.length) {
+        await db
+          .update(devices)
+          .set({ lastSeenAt: sql`greatest(coalesce(${devices.lastSeenAt}, 'epoch'::timestamptz), now())` })
+          .where(inArray(devices.id, [device.id]));
+      }
+      return { accepted: inserted.length, duplicates: rows.length - inserted.length, rejected };
+    },
+  };
+}
+export type IntakePipeline = ReturnType<typeof intakePipeline>;
