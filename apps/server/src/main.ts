@@ -20,7 +20,7 @@ config.webDist = join(dirname(fileURLToPath(import.meta.url)), '../../web/dist')
 
 const app = await buildApp(config);
 const address = await app.listen({ port: config.port, host: config.host });
-const link = await startMqtt({ url: config.mqttUrl, port: config.mqttPort, host: config.host, log: app.log });
+const link = await startMqtt({ url: config.mqttUrl, port: config.mqttPort, host: config.host, log: app.log, authenticate: app.intake.authenticate, sink: app.intake });
 
 const HOUR = 3_600_000;
 const housekeeping = setInterval(() => {

@@ -1,10 +1,15 @@
 // The device link: an embedded MQTT broker (Aedes) by default, or a client of an external
-// broker when MQTT_URL is set. Device authentication and report intake build on this.
+// broker when MQTT_URL is set. Devices publish to `devices/<deviceId>/report` (QoS 1). On the
+// embedded broker a device signs in with its id and secret and may publish only to its own
+// topic; the broker acknowledges a report after the intake has stored it. With an external
+// broker, the broker authenticates devices and the server subscribes to every device's topic.
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Aedes, type AuthenticateError } from 'aedes';
 import mqtt from 'mqtt';
 import type { FastifyBaseLogger } from 'fastify';
+import { MAX_REPORTS_PER_CALL } from '@iotc/shared/device';
+import type { ReportingDevice } from './pipeline.ts';
 
 export interface MqttLink {
   mode: 'embedded' | 'external';
@@ -15,39 +20,83 @@ export interface MqttLink {
   close(): Promise<void>;
 }
 
-/**
- * Who may connect. Devices authenticate with their own id and secret; until a device is
- * registered nobody can, so the default refuses every connection with "bad user name or password".
- */
-export type DeviceAuthenticator = (username: string, password: string) => Promise<boolean>;
 
-const refuseAll: DeviceAuthenticator = async () => false;
+/** Where reports go: the intake pipeline (see pipeline.ts). */
+export interface ReportSink {
+  /** The registered device of an id, for reports an external broker has already authenticated. */
+  deviceOf(deviceId: string): Promise<ReportingDevice | null>;
+  ingest(device: ReportingDevice, reports: unknown[], channel: 'mqtt'): Promise<unknown>;
+  refuse(channel: 'mqtt', deviceId: string | null, reason: string, payload: unknown, deviceRef?: string | null): Promise<void>;
+}
+
+export const REPORT_TOPIC = /^devices\/([^/]+)\/report$/;
+
+/** Parses one MQTT payload (one report or an array) and hands it to the intake; refusals are logged, never thrown. */
+async function deliver(sink: ReportSink, device: ReportingDevice, payload: Buffer, log: FastifyBaseLogger) {
+  let body: unknown;
+  try {
+    body = JSON.parse(payload.toString('utf8'));
+  } catch {
+    await sink.refuse('mqtt', device.deviceId, 'payload is not JSON', payload.toString('utf8'), device.id);
+    return;
+  }
+  const reports = Array.isArray(body) ? body : [body];
+  if (reports.length > MAX_REPORTS_PER_CALL) {
+    await sink.refuse('mqtt', device.deviceId, `more than ${MAX_REPORTS_PER_CALL} reports in one message`, null, device.id);
+    return;
+  }
+  try {
+    await sink.ingest(device, reports, 'mqtt');
+  } catch (err) {
+    log.error({ err, deviceId: device.deviceId }, 'intake failed');
+    throw err;
+  }
+}
 
 export async function startMqtt(opts: {
   url?: string;
   port: number;
   host: string;
   log: FastifyBaseLogger;
-  authenticate?: DeviceAuthenticator;
+  /** Device sign-in on the embedded broker: the device of an id and secret, or null. */
+  authenticate?: (username: string, password: string) => Promise<ReportingDevice | null>;
+  sink?: ReportSink;
 }): Promise<MqttLink> {
+  const sink = opts.sink;
   if (opts.url) {
-    const client = mqtt.connect(opts.url, { clientId: `iotc-${process.pid}-${Date.now()}`, reconnectPeriod: 2000 });
+    const client = mqtt.connect(opts.url, { clientId: `iotc-${process.pid}-${Date.now()}`, reconnectPeriod: 2000, clean: true });
     client.on('error', (err) => opts.log.warn({ err: err.message }, 'MQTT broker connection error'));
     const ready = new Promise<void>((resolve) =>
       client.on('connect', () => {
         opts.log.info({ url: redact(opts.url!) }, 'connected to the MQTT broker');
-        resolve();
+        if (!sink) return resolve();
+        client.subscribe('devices/+/report', { qos: 1 }, () => resolve());
       }),
     );
+    if (sink) {
+      client.on('message', (topic, payload) => {
+        const deviceId = REPORT_TOPIC.exec(topic)?.[1];
+        if (!deviceId) return;
+        void (async () => {
+          const device = await sink.deviceOf(deviceId);
+          if (!device) return sink.refuse('mqtt', deviceId, 'unknown device', payload.toString('utf8').slice(0, 2000));
+          await deliver(sink, device, payload, opts.log);
+        })().catch((err: unknown) => opts.log.error({ err, topic }, 'MQTT report failed'));
+      });
+    }
     return { mode: 'external', ready, close: () => client.endAsync().then(() => undefined) };
   }
 
-  const check = opts.authenticate ?? refuseAll;
+  const check = opts.authenticate ?? (async () => null);
+  const deviceOfClient = new WeakMap<object, ReportingDevice>();
   const broker = await Aedes.createBroker({
-    authenticate: (_client, username, password, done) => {
+    authenticate: (client, username, password, done) => {
       check(username ?? '', password?.toString('utf8') ?? '').then(
-        (okay) => {
-          if (okay) return done(null, true);
+        (device) => {
+          if (device) {
+            deviceOfClient.set(client, device);
+            return done(null, true);
+          }
           const err = new Error('bad user name or password') as AuthenticateError;
           err.returnCode = 4;
           done(err, false);
@@ -59,6 +108,19 @@ export async function startMqtt(opts: {
         },
       );
     },
+    // A device publishes its own reports only; the acknowledgement (QoS 1) waits until they are stored.
+    authorizePublish: (client, packet, done) => {
+      const device = client ? deviceOfClient.get(client) : undefined;
+      const topicDevice = REPORT_TOPIC.exec(packet.topic)?.[1];
+      if (!device || topicDevice !== device.deviceId) return done(new Error('not authorised to publish here'));
+      if (!sink) return done(null);
+      deliver(sink, device, packet.payload as Buffer, opts.log).then(
+        () => done(null),
+        (err: Error) => done(err),
+      );
+    },
+    // Devices do not read each other's reports.
+    authorizeSubscribe: (_client, _sub, done) => done(null, null),
   });
   const server: Server = createServer(broker.handle);
   await new Promise<void>((resolve, reject) => {

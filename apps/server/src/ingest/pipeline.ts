@@ -41,6 +41,15 @@ export function intakePipeline(db: Db, opts: { now?: () => Date } = {}) {
       return { id: row.id, orgId: row.orgId, deviceId: row.deviceId };
     },
 
+    /** The registered device of an id (an external broker has authenticated it already). */
+    async deviceOf(deviceId: string): Promise<ReportingDevice | null> {
+      const [row] = await db
+        .select({ id: devices.id, orgId: devices.orgId, deviceId: devices.deviceId })
+        .from(devices)
+        .where(eq(devices.deviceId, deviceId));
+      return row ?? null;
+    },
+
     /** Records a refusal that belongs to no known device (or before any report could be read). */
     async refuse(channel: Channel, deviceId: string | null, reason: string, payload: unknown, deviceRef: string | null = null) {
       await db.insert(intakeLog).values({ deviceRef, deviceId, channel, reason, payload: excerpt(payload) });
