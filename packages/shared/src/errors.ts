@@ -142,6 +142,11 @@ export const ERRORS = {
 
 export type ErrorCode = keyof typeof ERRORS;
 
+/** Whether a value (an `errorcode` of an answer, a Zod message) is a code of this catalogue. */
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERRORS, value);
+}
+
 export function errorText(code: ErrorCode, lang: Lang): string {
   return ERRORS[code][lang];
 }

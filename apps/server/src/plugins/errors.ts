@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ERRORS, errorText, type ErrorCode } from '@iotc/shared/errors';
+import { errorText, isErrorCode, type ErrorCode } from '@iotc/shared/errors';
 import { langFromHeader, type Lang } from '@iotc/shared/i18n';
 import type { Envelope } from '@iotc/shared/envelope';
 
@@ -31,10 +31,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     lang: Lang;
   }
-}
-
-function isErrorCode(v: string): v is ErrorCode {
-  return Object.hasOwn(ERRORS, v);
 }
 
 function validationMessage(err: FastifyError, lang: Lang): { code: string; msg: string } {

@@ -1,13 +1,13 @@
 // The text of a failed call as the user should read it: a known error code in the user's
 // language (the server's envelope uses the same texts), else the server's own message.
 import i18next from 'i18next';
-import { ERRORS, errorText, type ErrorCode } from '@iotc/shared/errors';
+import { errorText, isErrorCode, type ErrorCode } from '@iotc/shared/errors';
 import type { Lang } from '@iotc/shared/i18n';
 import { ApiError } from '../api/client.ts';
 
 export function apiErrorCode(error: unknown): ErrorCode | undefined {
   const code = error instanceof ApiError ? error.errorcode : null;
-  return code && Object.hasOwn(ERRORS, code) ? (code as ErrorCode) : undefined;
+  return isErrorCode(code) ? code : undefined;
 }
 
 export function apiErrorText(error: unknown, lang: Lang): string {

@@ -3,12 +3,8 @@
 // language, so the form and the server's refusal read alike.
 import type { FormRule } from 'antd';
 import type { z } from 'zod';
-import { ERRORS, errorText, type ErrorCode } from '@iotc/shared/errors';
+import { errorText, isErrorCode, type ErrorCode } from '@iotc/shared/errors';
 import type { Lang } from '@iotc/shared/i18n';
-
-function isErrorCode(value: string): value is ErrorCode {
-  return Object.hasOwn(ERRORS, value);
-}
 
 /**
  * The error code of `value` under `schema`, or undefined when it passes. An empty field reads

@@ -3,17 +3,13 @@
 import { Alert } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ERRORS, errorText, type ErrorCode } from '@iotc/shared/errors';
+import { errorText, isErrorCode, type ErrorCode } from '@iotc/shared/errors';
 import { ApiError } from '../../../api/client.ts';
 import { useLang } from '../../../lib/language.ts';
 
 export interface Failure {
   code: string | null;
   message: string | null;
-}
-
-export function isKnownCode(code: string | null | undefined): code is ErrorCode {
-  return typeof code === 'string' && Object.hasOwn(ERRORS, code);
 }
 
 /** What a failed call is shown as; anything but an ApiError has neither code nor text. */
@@ -35,7 +31,7 @@ export function FormFailure({
   const lang = useLang();
   const text = (() => {
     // VALIDATION carries the offending field in the server's text; every other code is its catalogue text.
-    if (isKnownCode(failure.code) && failure.code !== 'VALIDATION') return errorText(failure.code, lang);
+    if (isErrorCode(failure.code) && failure.code !== 'VALIDATION') return errorText(failure.code, lang);
     if (failure.code === 'TIMEOUT') return t('error.timeout');
     if (failure.code === 'NETWORK') return t('error.network');
     return failure.message ?? errorText(fallback, lang);

@@ -7,7 +7,7 @@ import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import { DEFAULT_LANDING } from '@iotc/shared/constants';
-import { ERRORS, errorText, type ErrorCode } from '@iotc/shared/errors';
+import { errorText, isErrorCode, type ErrorCode } from '@iotc/shared/errors';
 import { isValidPassword } from '@iotc/shared/validation';
 import { ApiError } from '../../../api/client.ts';
 import { useResetPassword } from '../../../api/reset-password.ts';
@@ -49,10 +49,6 @@ function issue(field: Field, v: Partial<ChangePasswordForm>): ErrorCode | undefi
     case 'captcha':
       return captchaCheck(v.captcha);
   }
-}
-
-function isKnown(code: string | null): code is ErrorCode {
-  return code !== null && Object.hasOwn(ERRORS, code);
 }
 
 export default function ChangePasswordPage() {
@@ -104,7 +100,7 @@ export default function ChangePasswordPage() {
   };
 
   const failureText = (f: Failure): string => {
-    if (isKnown(f.code)) return errorText(f.code, lang);
+    if (isErrorCode(f.code)) return errorText(f.code, lang);
     if (f.code === 'TIMEOUT') return t('error.timeout');
     if (f.code === 'NETWORK') return t('error.network');
     return f.message ?? errorText('CHANGE_FAILED', lang);

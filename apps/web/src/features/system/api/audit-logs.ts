@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import type { AuditLogRow } from '@iotc/shared/audit';
 import { DATETIME_FORMAT } from '@iotc/shared/constants';
-import { ERRORS, errorText, type ErrorCode } from '@iotc/shared/errors';
+import { errorText, isErrorCode } from '@iotc/shared/errors';
 import type { Lang } from '@iotc/shared/i18n';
 import { exportList, listQueryOptions, type ExportFormat, type ListState } from '../../../lib/list-query.ts';
 
@@ -19,7 +19,7 @@ export interface AuditLogView extends AuditLogRow {
 function detailText(detail: string | null, lang: Lang, periodText: string): string {
   if (!detail) return '';
   if (detail === 'period=7') return periodText;
-  return Object.hasOwn(ERRORS, detail) ? errorText(detail as ErrorCode, lang) : detail;
+  return isErrorCode(detail) ? errorText(detail, lang) : detail;
 }
 
 export function useAuditLogs(state: ListState, lang: Lang, periodText: string) {
