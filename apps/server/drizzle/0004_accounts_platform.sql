@@ -23,7 +23,6 @@ CREATE TABLE "sso_flows" (
 	"nonce" text,
 	"code_verifier" text,
 	"subject" text,
-	"redirect" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"expires_at" timestamp with time zone NOT NULL
 );

@@ -283,7 +283,6 @@ export const ssoFlows = pgTable(
     nonce: text('nonce'),
     codeVerifier: text('code_verifier'),
     subject: text('subject'),
-    redirect: text('redirect'),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },

@@ -3,10 +3,10 @@
 // and each refused report's index and reason.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { DEVICE_API, intakeResultSchema, MAX_REPORTS_PER_CALL } from '@iotc/shared/device';
+import { DEVICE_API, intakeResultSchema } from '@iotc/shared/device';
 import { envelopeSchema } from '@iotc/shared/envelope';
 import { AppError, ok } from '../plugins/errors.ts';
-import type { IntakePipeline } from './pipeline.ts';
+import { reportList, type IntakePipeline } from './pipeline.ts';
 
 function basicCredentials(header: string | undefined): { deviceId: string; secret: string } | null {
   const m = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header ?? '');
@@ -34,8 +34,8 @@ export const httpIntakeRoutes: FastifyPluginAsyncZod<{ pipeline: IntakePipeline 
         await pipeline.refuse('http', creds?.deviceId ?? null, 'device authentication failed', null);
         throw new AppError(401, 'DEVICE_AUTH_FAILED');
       }
-      const reports = Array.isArray(req.body) ? req.body : [req.body];
-      if (reports.length > MAX_REPORTS_PER_CALL) throw new AppError(400, 'TOO_MANY_REPORTS');
+      const reports = reportList(req.body);
+      if (!reports) throw new AppError(400, 'TOO_MANY_REPORTS');
       return ok(await pipeline.ingest(device, reports, 'http'));
     },
   );

@@ -9,7 +9,7 @@ import { Aedes, type AuthenticateError } from 'aedes';
 import mqtt from 'mqtt';
 import type { FastifyBaseLogger } from 'fastify';
 import { MAX_REPORTS_PER_CALL } from '@iotc/shared/device';
-import type { ReportingDevice } from './pipeline.ts';
+import { reportList, type ReportingDevice } from './pipeline.ts';
 
 export interface MqttLink {
   mode: 'embedded' | 'external';
@@ -19,7 +19,6 @@ export interface MqttLink {
   ready: Promise<void>;
   close(): Promise<void>;
 }
-
 
 /** Where reports go: the intake pipeline (see pipeline.ts). */
 export interface ReportSink {
@@ -31,8 +30,8 @@ export interface ReportSink {
 
 export const REPORT_TOPIC = /^devices\/([^/]+)\/report$/;
 
-/** Parses one MQTT payload (one report or an array) and hands it to the intake; refusals are logged, never thrown. */
-async function deliver(sink: ReportSink, device: ReportingDevice, payload: Buffer, log: FastifyBaseLogger) {
+/** Parses one MQTT payload (one report or an array) and hands it to the intake; refusals go to the intake log. */
+async function deliver(sink: ReportSink, device: ReportingDevice, payload: Buffer) {
   let body: unknown;
   try {
     body = JSON.parse(payload.toString('utf8'));
@@ -40,17 +39,12 @@ async function deliver(sink: ReportSink, device: ReportingDevice, payload: Buffe
     await sink.refuse('mqtt', device.deviceId, 'payload is not JSON', payload.toString('utf8'), device.id);
     return;
   }
-  const reports = Array.isArray(body) ? body : [body];
-  if (reports.length > MAX_REPORTS_PER_CALL) {
+  const reports = reportList(body);
+  if (!reports) {
     await sink.refuse('mqtt', device.deviceId, `more than ${MAX_REPORTS_PER_CALL} reports in one message`, null, device.id);
     return;
   }
-  try {
-    await sink.ingest(device, reports, 'mqtt');
-  } catch (err) {
-    log.error({ err, deviceId: device.deviceId }, 'intake failed');
-    throw err;
-  }
+  await sink.ingest(device, reports, 'mqtt');
 }
 
 export async function startMqtt(opts: {
@@ -80,7 +74,7 @@ export async function startMqtt(opts: {
         void (async () => {
           const device = await sink.deviceOf(deviceId);
           if (!device) return sink.refuse('mqtt', deviceId, 'unknown device', payload.toString('utf8').slice(0, 2000));
-          await deliver(sink, device, payload, opts.log);
+          await deliver(sink, device, payload);
         })().catch((err: unknown) => opts.log.error({ err, topic }, 'MQTT report failed'));
       });
     }
@@ -114,9 +108,13 @@ export async function startMqtt(opts: {
       const topicDevice = REPORT_TOPIC.exec(packet.topic)?.[1];
       if (!device || topicDevice !== device.deviceId) return done(new Error('not authorised to publish here'));
       if (!sink) return done(null);
-      deliver(sink, device, packet.payload as Buffer, opts.log).then(
+      deliver(sink, device, packet.payload as Buffer).then(
         () => done(null),
-        (err: Error) => done(err),
+        (err: Error) => {
+          // Not acknowledged: the device sends the report again.
+          opts.log.error({ err, deviceId: device.deviceId }, 'MQTT report failed');
+          done(err);
+        },
       );
     },
     // Devices do not read each other's reports.

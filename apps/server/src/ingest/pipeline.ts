@@ -3,8 +3,8 @@
 // once), and keep every refusal with its reason in the device's intake log. A bad report never
 // stops the others.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { eq, inArray, sql } from 'drizzle-orm';
-import { deviceReportSchema, MAX_FUTURE_SKEW_MS, type IntakeResult } from '@iotc/shared/device';
+import { eq, sql } from 'drizzle-orm';
+import { deviceReportSchema, MAX_FUTURE_SKEW_MS, MAX_REPORTS_PER_CALL, type IntakeResult } from '@iotc/shared/device';
 import { decodeExtraData } from '@iotc/shared/sensors';
 import type { Db } from '../db/client.ts';
 import { devices, intakeLog, telemetry } from '../db/schema.ts';
@@ -15,6 +15,12 @@ export interface ReportingDevice {
   id: string;
   orgId: string;
   deviceId: string;
+}
+
+/** The reports of one HTTP body or MQTT payload (one report or an array); null when there are too many. */
+export function reportList(body: unknown): unknown[] | null {
+  const reports = Array.isArray(body) ? body : [body];
+  return reports.length > MAX_REPORTS_PER_CALL ? null : reports;
 }
 
 export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
@@ -110,7 +116,7 @@ export function intakePipeline(db: Db, opts: { now?: () => Date } = {}) {
         await db
           .update(devices)
           .set({ lastSeenAt: sql`greatest(coalesce(${devices.lastSeenAt}, 'epoch'::timestamptz), now())` })
-          .where(inArray(devices.id, [device.id]));
+          .where(eq(devices.id, device.id));
       }
       return { accepted: inserted.length, duplicates: rows.length - inserted.length, rejected };
     },

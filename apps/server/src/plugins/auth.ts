@@ -54,7 +54,12 @@ export function callerOf(req: FastifyRequest): Caller {
 }
 
 /** Who is asking, as the audit log keeps it: address and (shortened) user agent. */
-export function clientOf(req: FastifyRequest): { ip: string | null; userAgent: string | null } {
+export interface ClientMeta {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export function clientOf(req: FastifyRequest): ClientMeta {
   const ua = req.headers['user-agent'];
   return { ip: req.ip ?? null, userAgent: typeof ua === 'string' ? ua.slice(0, 300) : null };
 }

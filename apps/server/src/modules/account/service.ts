@@ -23,13 +23,12 @@ import type {
 import { emailSchema } from '@iotc/shared/account';
 import { PRODUCT_TITLE, type Lang } from '@iotc/shared/i18n';
 import { PATTERNS } from '@iotc/shared/validation';
+import type { ClientMeta } from '../../plugins/auth.ts';
 import { AppError } from '../../plugins/errors.ts';
 import { DeliveryError, type Messenger } from '../../lib/messenger.ts';
 import type { AuditEntry } from '../audit/repo.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import type { AccountRepo } from './repo.ts';
-
-type Meta = { ip: string | null; userAgent: string | null };
 
 interface Deps {
   messenger: Messenger;
@@ -77,11 +76,11 @@ export function accountService(repo: AccountRepo, deps: Deps) {
     return user;
   }
 
-  const record = (user: { id: string; orgId: string; account: string }, action: string, result: 'success' | 'failure', detail: string | null, meta: Meta) =>
+  const record = (user: { id: string; orgId: string; account: string }, action: string, result: 'success' | 'failure', detail: string | null, meta: ClientMeta) =>
     deps.audit({ orgId: user.orgId, userId: user.id, account: user.account, action, result, detail, ...meta });
 
   return {
-    async register(body: RegisterBody, meta: Meta): Promise<RegisterData> {
+    async register(body: RegisterBody, meta: ClientMeta): Promise<RegisterData> {
       if (!(await deps.captchas.consume(body.captchaId, body.captcha))) throw new AppError(400, 'CAPTCHA_ERROR');
       if (await repo.accountTaken(body.account)) throw new AppError(409, 'ACCOUNT_TAKEN');
       let created: { orgId: string; userId: string };
@@ -108,7 +107,7 @@ export function accountService(repo: AccountRepo, deps: Deps) {
       };
     },
 
-    async sendCode(body: SendCodeBody, lang: Lang, meta: Meta): Promise<SendCodeData> {
+    async sendCode(body: SendCodeBody, lang: Lang, meta: ClientMeta): Promise<SendCodeData> {
       const user = await activeUser(body.account);
       const to = body.channel === 'email' ? user.email : user.phone;
       if (body.channel === 'email' && !validEmail(to)) throw new AppError(400, 'EMAIL_UNBOUND');
@@ -137,7 +136,7 @@ export function accountService(repo: AccountRepo, deps: Deps) {
       return { channel: body.channel, to: masked, expiresAt: expiresAt.toISOString(), resendAfter: CODE_RESEND_MS / 1000 };
     },
 
-    async verifyCode(body: VerifyCodeBody, meta: Meta): Promise<VerifyCodeData> {
+    async verifyCode(body: VerifyCodeBody, meta: ClientMeta): Promise<VerifyCodeData> {
       const user = await activeUser(body.account);
       const row = await repo.latestCode(user.id, body.channel);
       if (!row || row.usedAt || row.expiresAt.getTime() <= now().getTime()) throw new AppError(400, 'CODE_EXPIRED');
@@ -155,7 +154,7 @@ export function accountService(repo: AccountRepo, deps: Deps) {
       return { ticket, expiresAt: expiresAt.toISOString() };
     },
 
-    async forgot(body: ForgotBody, meta: Meta): Promise<void> {
+    async forgot(body: ForgotBody, meta: ClientMeta): Promise<void> {
       const user = await activeUser(body.account);
       const ticketHash = sha256(body.ticket);
       if (!(await repo.ticketValid(user.id, ticketHash))) throw new AppError(400, 'RESET_EXPIRED');

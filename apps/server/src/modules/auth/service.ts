@@ -5,6 +5,7 @@ import { LOGIN_FAILURE_WINDOW_MS, LOGIN_MAX_FAILURES, LOGIN_PERIOD_DAYS } from '
 import type { ChangePasswordBody, LoginBody, LoginData, UserInfo } from '@iotc/shared/auth';
 import type { ErrorCode } from '@iotc/shared/errors';
 import { PERMISSION_CODES, type Permission } from '@iotc/shared/platform';
+import type { ClientMeta } from '../../plugins/auth.ts';
 import { AppError } from '../../plugins/errors.ts';
 import type { AuthRepo } from './repo.ts';
 import type { AuditEntry } from '../audit/repo.ts';
@@ -22,11 +23,6 @@ const DAY = 86_400_000;
 /** A sliding session is extended at most once a minute, so reads do not all become writes. */
 const SLIDE_EVERY_MS = 60_000;
 
-/** What is kept of the client: its address and, shortened, its user agent. */
-function clip(meta: Meta): { ip: string | null; userAgent: string | null } {
-  return { ip: meta.ip, userAgent: meta.userAgent?.slice(0, 300) ?? null };
-}
-
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
@@ -40,18 +36,16 @@ export interface AuthOptions {
   captchas?: { consume(id: string, answer: string): Promise<boolean> };
 }
 
-type Meta = { ip: string | null; userAgent: string | null };
-
 export function authService(repo: AuthRepo, opts: AuthOptions) {
   const now = opts.now ?? (() => new Date());
   const sessionMs = opts.sessionHours * 3_600_000;
   const audit = opts.audit ?? (async () => undefined);
 
   /** A refusal: recorded in the audit log (attempts on unknown accounts in the platform's), then thrown. */
-  function refuser(account: string, user: { id: string; orgId: string } | undefined, action: string, meta: Meta) {
+  function refuser(account: string, user: { id: string; orgId: string } | undefined, action: string, meta: ClientMeta) {
     return async (status: number, code: ErrorCode): Promise<never> => {
       const orgId = user?.orgId ?? (await repo.platformOrgId());
-      await audit({ orgId, userId: user?.id ?? null, account, action, result: 'failure', detail: code, ...clip(meta) });
+      await audit({ orgId, userId: user?.id ?? null, account, action, result: 'failure', detail: code, ...meta });
       throw new AppError(status, code);
     };
   }
@@ -78,22 +72,31 @@ export function authService(repo: AuthRepo, opts: AuthOptions) {
     return { ...u, permissions: await permissionsOf({ userId, isPlatformAdmin: u.isPlatformAdmin }) };
   }
 
+  /** A proven user may enter when active, in an active organisation, with at least one screen (or as platform administrator). */
+  async function admit(
+    user: { id: string; status: string; orgStatus: string; isPlatformAdmin: boolean },
+    refuse: (status: number, code: ErrorCode) => Promise<never>,
+  ): Promise<void> {
+    if (user.status !== 'active' || user.orgStatus !== 'active') await refuse(403, 'ACCOUNT_DEACTIVATED');
+    if (!user.isPlatformAdmin && !(await repo.hasAnyMenu(user.id))) await refuse(403, 'NO_PERMISSION');
+  }
+
   async function issue(
     user: { id: string; orgId: string; account: string; mustChangePassword: boolean },
     period: number | null,
-    meta: Meta,
+    meta: ClientMeta,
     action: string,
   ): Promise<LoginData> {
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(now().getTime() + (period ? LOGIN_PERIOD_DAYS * DAY : sessionMs));
-    await repo.createSession({ tokenHash: hashToken(token), userId: user.id, orgId: user.orgId, period, expiresAt, ...clip(meta) });
-    await audit({ orgId: user.orgId, userId: user.id, account: user.account, action, result: 'success', detail: period ? 'period=7' : null, ...clip(meta) });
+    await repo.createSession({ tokenHash: hashToken(token), userId: user.id, orgId: user.orgId, period, expiresAt, ...meta });
+    await audit({ orgId: user.orgId, userId: user.id, account: user.account, action, result: 'success', detail: period ? 'period=7' : null, ...meta });
     const info = await userInfo(user.id);
     return { token, period, expiresAt: expiresAt.toISOString(), mustChangePassword: user.mustChangePassword, user: info };
   }
 
   return {
-    async login(body: LoginBody, meta: Meta): Promise<LoginData> {
+    async login(body: LoginBody, meta: ClientMeta): Promise<LoginData> {
       const account = body.account.trim();
       const user = await repo.userByAccount(account);
       const refuse = refuser(account, user, 'login', meta);
@@ -105,8 +108,7 @@ export function authService(repo: AuthRepo, opts: AuthOptions) {
         await repo.recordFailure(account, meta.ip);
         return refuse(401, 'ACCOUNT_PASSWORD_ERROR');
       }
-      if (user.status !== 'active' || user.orgStatus !== 'active') return refuse(403, 'ACCOUNT_DEACTIVATED');
-      if (!user.isPlatformAdmin && !(await repo.hasAnyMenu(user.id))) return refuse(403, 'NO_PERMISSION');
+      await admit(user, refuse);
       // Only recent failures are counted, so older rows may stay for the hourly purge.
       if (failures > 0) await repo.clearFailures(account);
       return issue({ ...user, account }, body.period ?? null, meta, 'login');
@@ -116,12 +118,10 @@ export function authService(repo: AuthRepo, opts: AuthOptions) {
      * A session for an account proven another way (an external identity): the same checks as
      * a sign-in after the password, the same kind of session, recorded under `action`.
      */
-    async signInUser(userId: string, meta: Meta, action: string): Promise<LoginData> {
+    async signInUser(userId: string, meta: ClientMeta, action: string): Promise<LoginData> {
       const user = await repo.userById(userId);
       if (!user) throw new AppError(403, 'ACCOUNT_DEACTIVATED');
-      const refuse = refuser(user.account, user, action, meta);
-      if (user.status !== 'active' || user.orgStatus !== 'active') return refuse(403, 'ACCOUNT_DEACTIVATED');
-      if (!user.isPlatformAdmin && !(await repo.hasAnyMenu(user.id))) return refuse(403, 'NO_PERMISSION');
+      await admit(user, refuser(user.account, user, action, meta));
       return issue(user, null, meta, action);
     },
 
@@ -130,7 +130,7 @@ export function authService(repo: AuthRepo, opts: AuthOptions) {
      * changed first); with one, only for the caller's own account. Wrong original passwords
      * count towards the same lock-out as sign-ins. Every other session of the user ends.
      */
-    async changePassword(body: ChangePasswordBody, caller: Caller | null, meta: Meta): Promise<void> {
+    async changePassword(body: ChangePasswordBody, caller: Caller | null, meta: ClientMeta): Promise<void> {
       const account = body.account.trim();
       if (caller && caller.account.toLowerCase() !== account.toLowerCase()) throw new AppError(403, 'NO_PERMISSION');
       if (!(await opts.captchas?.consume(body.captchaId, body.captcha))) throw new AppError(400, 'CAPTCHA_ERROR');
@@ -145,7 +145,7 @@ export function authService(repo: AuthRepo, opts: AuthOptions) {
       if (user.status !== 'active' || user.orgStatus !== 'active') return refuse(403, 'ACCOUNT_DEACTIVATED');
       await repo.changePassword(user.id, await hashPassword(body.newPassword), caller?.sessionId ?? null);
       if (failures > 0) await repo.clearFailures(account);
-      await audit({ orgId: user.orgId, userId: user.id, account, action: 'password_change', result: 'success', ...clip(meta) });
+      await audit({ orgId: user.orgId, userId: user.id, account, action: 'password_change', result: 'success', ...meta });
     },
 
     async authenticate(token: string): Promise<Caller | null> {
@@ -159,9 +159,9 @@ export function authService(repo: AuthRepo, opts: AuthOptions) {
       return { userId: s.userId, orgId: s.orgId, sessionId: s.id, account: s.account, isPlatformAdmin: s.isPlatformAdmin };
     },
 
-    async logout(caller: Caller, token: string, meta: Meta): Promise<void> {
+    async logout(caller: Caller, token: string, meta: ClientMeta): Promise<void> {
       await repo.revokeSession(hashToken(token));
-      await audit({ orgId: caller.orgId, userId: caller.userId, account: caller.account, action: 'logout', result: 'success', ...clip(meta) });
+      await audit({ orgId: caller.orgId, userId: caller.userId, account: caller.account, action: 'logout', result: 'success', ...meta });
     },
 
     userInfo,

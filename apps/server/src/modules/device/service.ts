@@ -1,18 +1,17 @@
 // The device registry: devices of the caller's organisation tree, created with a secret that
 // is shown once (the device authenticates its reports with it) and kept only as a hash.
 import { randomBytes } from 'node:crypto';
-import { and, asc, count, eq, ilike, or } from 'drizzle-orm';
+import { and, count, eq, ilike, or } from 'drizzle-orm';
 import type { Page } from '@iotc/shared/envelope';
 import type { DeviceCreateBody, DeviceQuery, DeviceRow, DeviceUpdateBody, DeviceWithSecret } from '@iotc/shared/device';
 import type { Db } from '../../db/client.ts';
 import { containsPattern, inOrgs, limitOffset, orderBy, orgTree, type Sortable } from '../../db/list.ts';
 import { devices, orgs } from '../../db/schema.ts';
+import type { ClientMeta } from '../../plugins/auth.ts';
 import { AppError } from '../../plugins/errors.ts';
 import { hashSecret } from '../../ingest/pipeline.ts';
 import type { Caller } from '../auth/service.ts';
 import type { AuditEntry } from '../audit/repo.ts';
-
-type Meta = { ip: string | null; userAgent: string | null };
 
 const SORTABLE: Sortable = { deviceId: devices.deviceId, name: devices.name, createdAt: devices.createdAt, lastSeenAt: devices.lastSeenAt };
 
@@ -42,7 +41,7 @@ export function deviceService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
     if (!row || !scope.includes(row.orgId)) throw new AppError(404, 'NOT_FOUND');
     return toRow(row);
   }
-  const record = (caller: Caller, orgId: string, action: string, detail: string, meta: Meta) =>
+  const record = (caller: Caller, orgId: string, action: string, detail: string, meta: ClientMeta) =>
     audit({ orgId, userId: caller.userId, account: caller.account, action, result: 'success', detail, ...meta });
 
   return {
@@ -62,7 +61,7 @@ export function deviceService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
         .from(devices)
         .innerJoin(orgs, eq(orgs.id, devices.orgId))
         .where(w)
-        .orderBy(...orderBy(q.sort, SORTABLE, 'deviceId,asc', devices.id), asc(devices.id))
+        .orderBy(...orderBy(q.sort, SORTABLE, 'deviceId,asc', devices.id))
         .limit(limitOffset(q).limit)
         .offset(limitOffset(q).offset);
       return { rows: rows.map(toRow), total: Number(total?.n ?? 0), page: q.page, size: q.size };
@@ -70,7 +69,7 @@ export function deviceService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
 
     get: visible,
 
-    async create(caller: Caller, body: DeviceCreateBody, meta: Meta): Promise<DeviceWithSecret> {
+    async create(caller: Caller, body: DeviceCreateBody, meta: ClientMeta): Promise<DeviceWithSecret> {
       const orgId = body.orgId ?? caller.orgId;
       if (!(await orgTree(db, caller.orgId)).includes(orgId)) throw new AppError(404, 'NOT_FOUND');
       const [taken] = await db.select({ id: devices.id }).from(devices).where(eq(devices.deviceId, body.deviceId));
@@ -95,7 +94,7 @@ export function deviceService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
       return { ...(await visible(caller, row.id)), secret };
     },
 
-    async update(caller: Caller, id: string, body: DeviceUpdateBody, meta: Meta): Promise<DeviceRow> {
+    async update(caller: Caller, id: string, body: DeviceUpdateBody, meta: ClientMeta): Promise<DeviceRow> {
       const before = await visible(caller, id);
       await db
         .update(devices)
@@ -106,7 +105,7 @@ export function deviceService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
     },
 
     /** A new secret: the old one stops working at once. */
-    async resetSecret(caller: Caller, id: string, meta: Meta): Promise<DeviceWithSecret> {
+    async resetSecret(caller: Caller, id: string, meta: ClientMeta): Promise<DeviceWithSecret> {
       const before = await visible(caller, id);
       const secret = newSecret();
       await db.update(devices).set({ secretHash: hashSecret(secret) }).where(eq(devices.id, id));
@@ -115,7 +114,7 @@ export function deviceService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
     },
 
     /** Deletes the device with its readings and intake log. */
-    async remove(caller: Caller, id: string, meta: Meta) {
+    async remove(caller: Caller, id: string, meta: ClientMeta) {
       const before = await visible(caller, id);
       await db.delete(devices).where(eq(devices.id, id));
       await record(caller, before.orgId, 'device_delete', before.deviceId, meta);

@@ -86,8 +86,12 @@ export function orgUserRepo(db: Db) {
       return row!;
     },
 
-    async updateOrg(id: string, set: Partial<Pick<OrgRow, 'name' | 'status'>>) {
+    async updateOrg(id: string, set: Pick<OrgRow, 'name'>) {
       await db.update(orgs).set(set).where(eq(orgs.id, id));
+    },
+
+    async setOrgStatus(ids: string[], status: 'active' | 'disabled') {
+      await db.update(orgs).set({ status }).where(inOrgs(orgs.id, ids));
     },
 
     async orgIsEmpty(id: string): Promise<boolean> {

@@ -25,14 +25,13 @@ import {
   type UserRow,
   type UserUpdateBody,
 } from '@iotc/shared/platform';
+import type { ClientMeta } from '../../plugins/auth.ts';
 import { AppError } from '../../plugins/errors.ts';
 import type { AuditEntry } from '../audit/repo.ts';
 import type { Caller } from '../auth/service.ts';
 import { hashPassword } from '../auth/password.ts';
 import { buildTree } from '../menu/service.ts';
 import type { OrgRow, OrgUserRepo } from './repo.ts';
-
-export type Meta = { ip: string | null; userAgent: string | null };
 
 interface Deps {
   permissionsOf(caller: Caller): Promise<Permission[]>;
@@ -63,7 +62,7 @@ export function orgUserService(repo: OrgUserRepo, deps: Deps) {
     if (!orgId || !scope.has(orgId)) throw new AppError(404, 'NOT_FOUND');
   }
 
-  const record = (caller: Caller, orgId: string, action: string, detail: string, meta: Meta) =>
+  const record = (caller: Caller, orgId: string, action: string, detail: string, meta: ClientMeta) =>
     deps.audit({ orgId, userId: caller.userId, account: caller.account, action, result: 'success', detail: detail.slice(0, 1000), ...meta });
 
   /** What the caller's own roles grant; null for a platform administrator (everything). */
@@ -179,7 +178,7 @@ export function orgUserService(repo: OrgUserRepo, deps: Deps) {
       return roots;
     },
 
-    async createOrg(caller: Caller, body: OrgCreateBody, meta: Meta): Promise<OrgNode> {
+    async createOrg(caller: Caller, body: OrgCreateBody, meta: ClientMeta): Promise<OrgNode> {
       const { org: parent } = await visibleOrg(caller, body.parentId);
       if (await repo.orgCodeTaken(body.code)) throw new AppError(409, 'ORG_CODE_TAKEN');
       const org = await repo.insertOrg({ parentId: parent.id, code: body.code, name: body.name });
@@ -187,21 +186,21 @@ export function orgUserService(repo: OrgUserRepo, deps: Deps) {
       return toNode({ ...org, userCount: 0 });
     },
 
-    async updateOrg(caller: Caller, id: string, body: OrgUpdateBody, meta: Meta) {
+    async updateOrg(caller: Caller, id: string, body: OrgUpdateBody, meta: ClientMeta) {
       const { org } = await visibleOrg(caller, id);
       await repo.updateOrg(id, { name: body.name });
       await record(caller, id, 'org_update', `${org.code}: ${org.name} -> ${body.name}`, meta);
     },
 
     /** Deactivating an organisation deactivates its whole subtree (its users cannot sign in); activating likewise. */
-    async setOrgStatus(caller: Caller, id: string, status: 'active' | 'disabled', meta: Meta) {
+    async setOrgStatus(caller: Caller, id: string, status: 'active' | 'disabled', meta: ClientMeta) {
       const { org } = await visibleOrg(caller, id);
       if (id === caller.orgId) throw new AppError(409, 'NOT_YOUR_ORG');
-      for (const orgId of await repo.subtree(id)) await repo.updateOrg(orgId, { status });
+      await repo.setOrgStatus(await repo.subtree(id), status);
       await record(caller, id, status === 'disabled' ? 'org_deactivate' : 'org_activate', org.code, meta);
     },
 
-    async deleteOrg(caller: Caller, id: string, meta: Meta) {
+    async deleteOrg(caller: Caller, id: string, meta: ClientMeta) {
       const { org } = await visibleOrg(caller, id);
       if (id === caller.orgId || org.kind === 'platform') throw new AppError(409, 'NOT_YOUR_ORG');
       if (!(await repo.orgIsEmpty(id))) throw new AppError(409, 'ORG_NOT_EMPTY');
@@ -240,7 +239,7 @@ export function orgUserService(repo: OrgUserRepo, deps: Deps) {
       };
     },
 
-    async createUser(caller: Caller, body: UserCreateBody, meta: Meta): Promise<InitialPasswordData> {
+    async createUser(caller: Caller, body: UserCreateBody, meta: ClientMeta): Promise<InitialPasswordData> {
       const scope = await scopeOf(caller);
       mustSee(scope, body.orgId);
       if (await repo.accountTaken(body.account)) throw new AppError(409, 'ACCOUNT_TAKEN');
@@ -262,20 +261,20 @@ export function orgUserService(repo: OrgUserRepo, deps: Deps) {
       return { id, account: body.account, initialPassword };
     },
 
-    async updateUser(caller: Caller, id: string, body: UserUpdateBody, meta: Meta) {
+    async updateUser(caller: Caller, id: string, body: UserUpdateBody, meta: ClientMeta) {
       const { user } = await visibleUser(caller, id);
       await repo.updateUser(id, { name: body.name, email: body.email ?? null, phone: body.phone ?? null });
       await record(caller, user.orgId, 'user_update', user.account, meta);
     },
 
-    async setUserStatus(caller: Caller, id: string, status: 'active' | 'disabled', meta: Meta) {
+    async setUserStatus(caller: Caller, id: string, status: 'active' | 'disabled', meta: ClientMeta) {
       const { user } = await visibleUser(caller, id);
       notSelf(caller, id);
       await repo.setUserStatus(id, status);
       await record(caller, user.orgId, status === 'disabled' ? 'user_deactivate' : 'user_activate', user.account, meta);
     },
 
-    async resetPassword(caller: Caller, id: string, meta: Meta): Promise<InitialPasswordData> {
+    async resetPassword(caller: Caller, id: string, meta: ClientMeta): Promise<InitialPasswordData> {
       const { user } = await visibleUser(caller, id);
       notSelf(caller, id);
       const initialPassword = generatePassword();
@@ -284,7 +283,7 @@ export function orgUserService(repo: OrgUserRepo, deps: Deps) {
       return { id, account: user.account, initialPassword };
     },
 
-    async setUserRoles(caller: Caller, id: string, body: UserRolesBody, meta: Meta) {
+    async setUserRoles(caller: Caller, id: string, body: UserRolesBody, meta: ClientMeta) {
       const { scope, user } = await visibleUser(caller, id);
       notSelf(caller, id);
       const roles = await assignable(caller, scope, user.orgId, body.roleIds);
@@ -313,7 +312,7 @@ export function orgUserService(repo: OrgUserRepo, deps: Deps) {
       return (await roleRows([row!], lang))[0]!;
     },
 
-    async createRole(caller: Caller, body: RoleCreateBody, lang: Lang, meta: Meta): Promise<RoleRow> {
+    async createRole(caller: Caller, body: RoleCreateBody, lang: Lang, meta: ClientMeta): Promise<RoleRow> {
       const scope = await scopeOf(caller);
       mustSee(scope, body.orgId);
       const menuIds = await validMenus(body.menuIds);
@@ -325,7 +324,7 @@ export function orgUserService(repo: OrgUserRepo, deps: Deps) {
       return this.role(caller, id, lang);
     },
 
-    async updateRole(caller: Caller, id: string, body: RoleUpdateBody, lang: Lang, meta: Meta): Promise<RoleRow> {
+    async updateRole(caller: Caller, id: string, body: RoleUpdateBody, lang: Lang, meta: ClientMeta): Promise<RoleRow> {
       const before = await this.role(caller, id, lang);
       const menuIds = await validMenus(body.menuIds);
       const permissions = [...new Set(body.permissions)];
@@ -348,7 +347,7 @@ export function orgUserService(repo: OrgUserRepo, deps: Deps) {
       return this.role(caller, id, lang);
     },
 
-    async deleteRole(caller: Caller, id: string, lang: Lang, meta: Meta) {
+    async deleteRole(caller: Caller, id: string, lang: Lang, meta: ClientMeta) {
       const role = await this.role(caller, id, lang);
       if (role.userCount > 0) throw new AppError(409, 'ROLE_IN_USE');
       await repo.deleteRole(id);

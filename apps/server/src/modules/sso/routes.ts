@@ -2,7 +2,6 @@
 // provider's callback (to the console with a token, or to the bind page), and the spec's bindUser.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { ACCOUNT_API, bindUserQuerySchema, ssoConfigSchema } from '@iotc/shared/account';
 import { loginDataSchema } from '@iotc/shared/auth';
 import { DEFAULT_LANDING } from '@iotc/shared/constants';
@@ -31,15 +30,11 @@ export const ssoRoutes: FastifyPluginAsyncZod<{ sso: SsoService; publicUrl?: str
   app.get(
     ACCOUNT_API.oauth,
     {
-      schema: {
-        tags: ['sso'],
-        summary: 'Starts the external sign-in: redirects to the OpenID Connect provider',
-        querystring: z.object({ redirect: z.string().max(500).optional() }),
-      },
+      schema: { tags: ['sso'], summary: 'Starts the external sign-in: redirects to the OpenID Connect provider' },
     },
     async (req, reply) => {
       try {
-        return reply.redirect(await sso.start(origin(req) + ACCOUNT_API.oauthCallback, req.query.redirect), 302);
+        return reply.redirect(await sso.start(origin(req) + ACCOUNT_API.oauthCallback), 302);
       } catch (error) {
         return backToLogin(reply, req, error);
       }

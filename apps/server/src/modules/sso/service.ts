@@ -9,12 +9,12 @@ import type { BindUserQuery, SsoConfig } from '@iotc/shared/account';
 import type { LoginData } from '@iotc/shared/auth';
 import { ACCOUNT_API } from '@iotc/shared/account';
 import type { Db } from '../../db/client.ts';
-import { ssoFlows, userIdentities, users } from '../../db/schema.ts';
+import { ssoFlows, userIdentities } from '../../db/schema.ts';
+import { userByAccount } from '../../db/users.ts';
+import type { ClientMeta } from '../../plugins/auth.ts';
 import { AppError } from '../../plugins/errors.ts';
 import type { AuthService } from '../auth/service.ts';
 import type { AuditEntry } from '../audit/repo.ts';
-
-type Meta = { ip: string | null; userAgent: string | null };
 
 export interface SsoOptions {
   issuer: string;
@@ -25,13 +25,8 @@ export interface SsoOptions {
 
 const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 
-/** Only a path of this site is a valid place to land after signing in (no open redirect). */
-export function safeRedirect(value: string | undefined): string | null {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
-  return value.slice(0, 500);
-}
-
-export type CallbackOutcome = { kind: 'signedIn'; data: LoginData; redirect: string | null } | { kind: 'bind'; openid: string };
+/** The console always lands on real-time monitoring after an external sign-in (the spec's token-in-address rule). */
+export type CallbackOutcome = { kind: 'signedIn'; data: LoginData } | { kind: 'bind'; openid: string };
 
 export function ssoService(db: Db, auth: AuthService, audit: (e: AuditEntry) => Promise<void>, opts?: SsoOptions) {
   let discovered: Promise<oidc.Configuration> | undefined;
@@ -58,7 +53,7 @@ export function ssoService(db: Db, auth: AuthService, audit: (e: AuditEntry) => 
     },
 
     /** Where to send the browser to sign in at the provider. */
-    async start(callbackUrl: string, redirect: string | undefined): Promise<string> {
+    async start(callbackUrl: string): Promise<string> {
       const config = await provider();
       const state = oidc.randomState();
       const nonce = oidc.randomNonce();
@@ -69,7 +64,6 @@ export function ssoService(db: Db, auth: AuthService, audit: (e: AuditEntry) => 
         issuer: config.serverMetadata().issuer,
         nonce,
         codeVerifier,
-        redirect: safeRedirect(redirect),
         expiresAt: new Date(Date.now() + SSO_PENDING_TTL_MS),
       });
       return oidc
@@ -85,7 +79,7 @@ export function ssoService(db: Db, auth: AuthService, audit: (e: AuditEntry) => 
     },
 
     /** The provider's answer: signs a bound identity in, or holds an unbound one for binding. */
-    async callback(currentUrl: URL, meta: Meta): Promise<CallbackOutcome> {
+    async callback(currentUrl: URL, meta: ClientMeta): Promise<CallbackOutcome> {
       const config = await provider();
       const state = currentUrl.searchParams.get('state');
       if (!state) throw new AppError(400, 'SSO_FAILED');
@@ -111,30 +105,26 @@ export function ssoService(db: Db, auth: AuthService, audit: (e: AuditEntry) => 
         .select({ userId: userIdentities.userId })
         .from(userIdentities)
         .where(and(eq(userIdentities.issuer, flow.issuer), eq(userIdentities.subject, subject)));
-      if (bound) return { kind: 'signedIn', data: await auth.signInUser(bound.userId, meta, 'sso_login'), redirect: flow.redirect };
+      if (bound) return { kind: 'signedIn', data: await auth.signInUser(bound.userId, meta, 'sso_login') };
       const openid = randomBytes(32).toString('base64url');
       await db.insert(ssoFlows).values({
         idHash: sha256(openid),
         kind: 'pending',
         issuer: flow.issuer,
         subject,
-        redirect: flow.redirect,
         expiresAt: new Date(Date.now() + SSO_PENDING_TTL_MS),
       });
       return { kind: 'bind', openid };
     },
 
     /** Binds the pending identity to the account whose password is given, and signs in. */
-    async bind(q: BindUserQuery, meta: Meta): Promise<LoginData> {
+    async bind(q: BindUserQuery, meta: ClientMeta): Promise<LoginData> {
       const [pending] = await db
         .select()
         .from(ssoFlows)
         .where(and(eq(ssoFlows.idHash, sha256(q.openid)), eq(ssoFlows.kind, 'pending'), gt(ssoFlows.expiresAt, sql`now()`)));
       if (!pending) throw new AppError(400, 'BIND_EXPIRED');
-      const [target] = await db
-        .select({ id: users.id })
-        .from(users)
-        .where(sql`lower(${users.account}) = ${q.userCode.trim().toLowerCase()}`);
+      const target = await userByAccount(db, q.userCode.trim());
       if (target) {
         const [already] = await db
           .select()

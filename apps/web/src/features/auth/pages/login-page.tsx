@@ -8,7 +8,7 @@ import { LockOutlined, LoginOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { DEFAULT_LANDING, LOGIN_PERIOD_DAYS } from '@iotc/shared/constants';
-import { ERRORS, errorText, type ErrorCode } from '@iotc/shared/errors';
+import { errorText, isErrorCode } from '@iotc/shared/errors';
 import { useLogin } from '../../../api/login.ts';
 import { ApiError } from '../../../api/client.ts';
 import { useLang } from '../../../lib/language.ts';
@@ -31,10 +31,6 @@ interface Failure {
 }
 
 // Server error codes are worded from the shared catalogue, so a language switch re-words the error.
-function isKnown(code: string | null): code is ErrorCode {
-  return code !== null && Object.hasOwn(ERRORS, code);
-}
-
 export default function LoginPage() {
   const { t } = useTranslation();
   const lang = useLang();
@@ -71,7 +67,7 @@ export default function LoginPage() {
   };
 
   const failureText = (f: Failure): string => {
-    if (isKnown(f.code)) return errorText(f.code, lang);
+    if (isErrorCode(f.code)) return errorText(f.code, lang);
     if (f.code === 'TIMEOUT') return errorText('LOGIN_TIMEOUT', lang);
     if (f.code === 'NETWORK') return t('error.network');
     return f.message ?? errorText('LOGIN_FAILED', lang);
@@ -85,7 +81,7 @@ export default function LoginPage() {
           <Alert
             type="error"
             showIcon
-            title={errorText(isKnown(ssoError) ? ssoError : 'SSO_FAILED', lang)}
+            title={errorText(isErrorCode(ssoError) ? ssoError : 'SSO_FAILED', lang)}
             data-testid="sso-error"
             data-errorcode={ssoError}
             style={{ marginBottom: 20 }}
@@ -165,11 +161,9 @@ export default function LoginPage() {
               icon={<LoginOutlined />}
               data-testid="sso-login"
               onClick={() => {
-                // A full navigation: the server answers with a redirect to the provider, and
-                // after it back to the page the user was sent to the login from.
-                const start = new URL(sso.data.startUrl, window.location.origin);
-                if (target) start.searchParams.set('redirect', target);
-                window.location.href = start.toString();
+                // A full navigation: the server answers with a redirect to the provider; the
+                // console then lands on real-time monitoring (the spec's token-in-address rule).
+                window.location.href = new URL(sso.data.startUrl, window.location.origin).toString();
               }}
             >
               {t('sso.signIn', { name: sso.data.name ?? t('sso.defaultName') })}
