@@ -8,10 +8,12 @@ import { chromium } from 'playwright-core';
 import { tmpdir } from 'node:os';
 import { join, normalize, resolve } from 'node:path';
 import autocannon from 'autocannon';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { createPgDatabase } from '../apps/server/src/test/harness.ts';
+import { addOrgUser } from '../apps/server/src/test/fixtures.ts';
+import { orgs } from '../apps/server/src/db/schema.ts';
 import { CHROMIUM_ARGS } from '../e2e/harness.ts';
 
 const args = process.argv.slice(2);
@@ -97,11 +99,14 @@ async function list() {
     report(`list.${engine}.insert_1m_rows`, (performance.now() - started) / 1000, 's');
 
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    // The log is read by the organisation's administrator: the demo operator's role grants no audit:read.
+    const [demoOrg] = await db.select().from(orgs).where(eq(orgs.code, 'demo'));
+    await addOrgUser(db, { orgId: demoOrg!.id, account: 'bench-admin', password: app.seedResult.demo!.password, roleCodes: ['org_admin'] });
     const res = await app.inject({
       method: 'POST',
       url: '/iot-cloud-auth/auth/v1/login',
       headers: { 'content-type': 'application/json' },
-      payload: JSON.stringify({ account: 'demo', password: app.seedResult.demo!.password }),
+      payload: JSON.stringify({ account: 'bench-admin', password: app.seedResult.demo!.password }),
     });
     const token = (res.json() as { data: { token: string } }).data.token;
     for (const page of [1, 5000]) {
