@@ -35,9 +35,20 @@ import { ssoRoutes } from './modules/sso/routes.ts';
 import { deviceService } from './modules/device/service.ts';
 import { deviceRoutes } from './modules/device/routes.ts';
 import { intakePipeline, type IntakePipeline } from './ingest/pipeline.ts';
+import { readingStore, type ReadingStore } from './ingest/store.ts';
+import { localBus, type EventBus } from './realtime/bus.ts';
+import { liveHub } from './realtime/hub.ts';
+import { liveComposer, stateReader } from './modules/telemetry/states.ts';
+import { telemetryService } from './modules/telemetry/service.ts';
+import { telemetryRoutes } from './modules/telemetry/routes.ts';
 import { httpIntakeRoutes } from './ingest/http.ts';
 import { httpSmsGateway, messenger, type Messenger, type SmsGateway } from './lib/messenger.ts';
 import { orgUserService } from './modules/org-user/service.ts';
+import { assetService } from './modules/asset/service.ts';
+import { homeService } from './modules/home/service.ts';
+import { homeRoutes } from './modules/home/routes.ts';
+import { assetRoutes } from './modules/asset/routes.ts';
+import { XLSX_TYPE } from './lib/sheet.ts';
 import { orgUserRoutes } from './modules/org-user/routes.ts';
 
 declare module 'fastify' {
@@ -50,6 +61,10 @@ declare module 'fastify' {
     messenger: Messenger;
     ssoService: SsoService;
     intake: IntakePipeline;
+    readings: ReadingStore;
+    bus: EventBus;
+    /** Pushes the states of devices that went offline since the last sweep. */
+    sweepOffline: () => Promise<void>;
   }
 }
 
@@ -98,6 +113,9 @@ export async function buildApp(
       done(new AppError(400, 'VALIDATION', 'malformed JSON'), undefined);
     }
   });
+
+  // Imports send the workbook itself as the body.
+  app.addContentTypeParser([XLSX_TYPE, 'application/octet-stream'], { parseAs: 'buffer', bodyLimit: 10 * 1_048_576 }, (_req, body, done) => done(null, body));
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -153,10 +171,42 @@ export async function buildApp(
   const sso = ssoService(database.db, auth, audit.record, config.oidc);
   app.decorate('ssoService', sso);
   await app.register(ssoRoutes, { sso, publicUrl: config.publicUrl });
-  const intake = intakePipeline(database.db);
+  // Live state: stored readings update the latest states, which go out over the bus to the sockets.
+  const bus = localBus();
+  app.decorate('bus', bus);
+  app.addHook('onClose', async () => bus.close());
+  const states = stateReader(database.db, config.offlineAfterMs);
+  const live = liveComposer(database.db, config.offlineAfterMs);
+  const readings = readingStore(database.db, {
+    concurrency: database.kind === 'postgres' ? 3 : 1,
+    onStored: (stored) =>
+      void live.compose(stored).then(
+        (changed) => bus.publish({ type: 'device-states', states: changed }),
+        (err: unknown) => app.log.warn({ err }, 'live state read failed'),
+      ),
+  });
+  app.decorate('readings', readings);
+  let swept = new Date();
+  app.decorate('sweepOffline', async () => {
+    const until = new Date();
+    const gone = await states.wentOffline(swept, until);
+    swept = until;
+    if (gone.length) bus.publish({ type: 'device-states', states: gone });
+  });
+  const sweeper = setInterval(() => void app.sweepOffline().catch((err: unknown) => app.log.warn({ err }, 'offline sweep failed')), 15_000);
+  sweeper.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(sweeper);
+    await readings.flushed();
+  });
+  const intake = intakePipeline(database.db, readings);
   app.decorate('intake', intake);
+  await liveHub(app, { db: database.db, auth, bus, offlineAfterMs: config.offlineAfterMs });
+  await app.register(telemetryRoutes, { service: telemetryService(database.db, states), map: config.map });
+  await app.register(homeRoutes, { service: homeService(database.db, states) });
   await app.register(deviceRoutes, { service: deviceService(database.db, audit.record) });
   await app.register(httpIntakeRoutes, { pipeline: intake });
+  await app.register(assetRoutes, { service: assetService(database.db, audit.record) });
   await app.register(orgUserRoutes, {
     service: orgUserService(orgUserRepo(database.db), { permissionsOf: auth.permissionsOf, audit: audit.record }),
   });

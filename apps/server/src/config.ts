@@ -1,6 +1,7 @@
 // Settings of the server: read once from the environment, validated, typed. A bad value stops
 // the start with one line naming the variable (see main.ts).
 import { z } from 'zod';
+import type { MapConfig } from '@iotc/shared/live';
 import { isValidPassword } from '@iotc/shared/validation';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -40,6 +41,17 @@ export const envSchema = z.object({
   /** The address users reach the console at (for the provider's redirect); else taken from each request. */
   PUBLIC_URL: optionalUrl(['http:', 'https:']),
   REDIS_URL: optionalUrl(['redis:', 'rediss:']),
+  /** Silence after which a device counts as offline, in seconds. */
+  OFFLINE_AFTER_SECONDS: z.coerce.number().int().min(30).max(7 * 86_400).default(600),
+  /** Map tiles, e.g. https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png; without it the offline base layer only. */
+  MAP_TILE_URL: optionalUrl(['http:', 'https:']),
+  MAP_TILE_SUBDOMAINS: z.string().trim().max(20).optional(),
+  MAP_TILE_ATTRIBUTION: z.string().trim().max(300).optional(),
+  /** The tiles' coordinates: gcj02 for Chinese providers (AutoNavi, Tencent), else wgs84. */
+  MAP_TILE_CRS: z.enum(['wgs84', 'gcj02']).default('wgs84'),
+  MAP_TILE_MAX_ZOOM: z.coerce.number().int().min(1).max(22).default(18),
+  /** On the demo organisation: feed its devices with simulated reports over MQTT. */
+  DEMO_SIMULATOR: bool.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ADMIN_PASSWORD: z
     .string()
@@ -81,6 +93,9 @@ export interface AppConfig {
   oidc?: { issuer: string; clientId: string; clientSecret?: string; name: string };
   publicUrl?: string;
   redisUrl?: string;
+  offlineAfterMs: number;
+  map: MapConfig;
+  demoSimulator: boolean;
   logLevel: Env['LOG_LEVEL'];
   adminPassword?: string;
   sessionHours: number;
@@ -121,6 +136,15 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
       : undefined,
     publicUrl: e.PUBLIC_URL,
     redisUrl: e.REDIS_URL,
+    offlineAfterMs: e.OFFLINE_AFTER_SECONDS * 1000,
+    map: {
+      tileUrl: e.MAP_TILE_URL ?? null,
+      tileSubdomains: e.MAP_TILE_SUBDOMAINS || null,
+      tileAttribution: e.MAP_TILE_ATTRIBUTION || null,
+      tileCrs: e.MAP_TILE_CRS,
+      tileMaxZoom: e.MAP_TILE_MAX_ZOOM,
+    },
+    demoSimulator: e.DEMO_SIMULATOR,
     logLevel: e.LOG_LEVEL,
     adminPassword: e.ADMIN_PASSWORD,
     sessionHours: e.SESSION_HOURS,

@@ -5,6 +5,9 @@ import { join, dirname } from 'node:path';
 import { ConfigError, loadConfig, type AppConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { startMqtt } from './ingest/mqtt.ts';
+import { demoDevices, rekey, seedDemoFleet } from './db/seed-demo.ts';
+import { backfill, startDemoSimulation } from './sim/demo.ts';
+import type { Simulator } from './sim/publisher.ts';
 
 let config: AppConfig;
 try {
@@ -21,6 +24,37 @@ config.webDist = join(dirname(fileURLToPath(import.meta.url)), '../../web/dist')
 const app = await buildApp(config);
 const address = await app.listen({ port: config.port, host: config.host });
 const link = await startMqtt({ url: config.mqttUrl, port: config.mqttPort, host: config.host, log: app.log, authenticate: app.intake.authenticate, sink: app.intake });
+
+/**
+ * The demo organisation comes alive: its fleet is put in on a fresh database with the past day
+ * of readings, then the simulator reports for its devices over the real MQTT path.
+ */
+async function startDemo(): Promise<Simulator | undefined> {
+  if (!config.seedDemo || !config.demoSimulator) return undefined;
+  const fresh = await seedDemoFleet(app.database.db);
+  const fleet = await demoDevices(app.database.db);
+  if (fleet.length === 0) return undefined;
+  if (fresh) {
+    const past = backfill(fleet, { hours: 24, stepMs: 120_000, now: Date.now() });
+    // One entry per device, in the fleet's order.
+    for (const [i, d] of fleet.entries()) {
+      const reports = past[i]!.reports;
+      for (let i = 0; i < reports.length; i += 500) await app.intake.ingest(d, reports.slice(i, i + 500), 'mqtt');
+    }
+  }
+  const secrets = await rekey(app.database.db, fleet.map((d) => d.id));
+  const mqttUrl = link.mode === 'embedded' ? `mqtt://127.0.0.1:${link.port}` : config.mqttUrl!;
+  return startDemoSimulation({
+    mqttUrl,
+    devices: fleet.map((d) => ({ deviceId: d.deviceId, secret: secrets.get(d.id)!, kind: d.kind, profile: d.profile })),
+    log: app.log,
+  });
+}
+// In the background: the console is usable while the past day is being stored.
+const demo = startDemo().catch((err: unknown) => {
+  app.log.error({ err }, 'the demo simulator could not start');
+  return undefined;
+});
 
 const HOUR = 3_600_000;
 const housekeeping = setInterval(() => {
@@ -40,6 +74,7 @@ const lines = [
     app.messenger.transports.sms === 'gateway' ? 'HTTP gateway (SMS_GATEWAY_URL)' : 'outbox table and this log'
   }`,
 ];
+if (s.demo && config.demoSimulator) lines.push('  Demo devices: simulated, reporting over MQTT every 10 s (DEMO_SIMULATOR=false turns this off)');
 if (s.demo) {
   lines.push(
     s.demo.passwordValid
@@ -60,6 +95,7 @@ async function shutdown(signal: string) {
   closing = true;
   app.log.info({ signal }, 'shutting down');
   clearInterval(housekeeping);
+  await (await demo)?.stop().catch(() => undefined);
   await link.close().catch(() => undefined);
   await app.close();
   process.exit(0);

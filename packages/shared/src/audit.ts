@@ -30,6 +30,13 @@ export const AUDIT_ACTIONS = [
   'device_update',
   'device_secret',
   'device_delete',
+  'device_import',
+  'device_bind',
+  'device_unbind',
+  'asset_create',
+  'asset_update',
+  'asset_delete',
+  'asset_import',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_RESULTS = ['success', 'failure'] as const;

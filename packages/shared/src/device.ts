@@ -33,6 +33,8 @@ export const deviceRowSchema = z.object({
   orgName: z.string(),
   createdAt: z.string(),
   lastSeenAt: z.string().nullable(),
+  /** The asset the device is mounted on now. */
+  asset: z.object({ id: z.string(), kind: z.string(), code: z.string(), name: z.string() }).nullable(),
 });
 export type DeviceRow = z.infer<typeof deviceRowSchema>;
 /** A new device, or a new secret: the secret is shown this once and kept only as a hash. */
@@ -59,6 +61,8 @@ export const deviceReportSchema = z
     network: z.enum(['2G', '3G', '4G', '5G']).optional(),
     speed: z.number().min(0).max(1000).optional(),
     course: z.number().min(0).max(360).optional(),
+    /** Ignition / power state when the tracker knows it (false: engine off); optional. */
+    acc: z.boolean().optional(),
     extraData: z.union([z.string().max(20_000), z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional(),
   })
   .refine((r) => (r.lat === undefined) === (r.lon === undefined), { message: 'lat and lon come together' });

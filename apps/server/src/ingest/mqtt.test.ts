@@ -8,7 +8,7 @@ import mqtt from 'mqtt';
 import pino from 'pino';
 import type { DeviceWithSecret } from '@iotc/shared/device';
 import { ADMIN_PASSWORD, call, login, testApp, type TestApp } from '../test/harness.ts';
-import { devices, intakeLog, telemetry } from '../db/schema.ts';
+import { deviceStates, intakeLog, telemetry } from '../db/schema.ts';
 import { startMqtt } from './mqtt.ts';
 
 const log = pino({ level: 'silent' });
@@ -57,8 +57,8 @@ describe('embedded MQTT broker', () => {
       await c.publishAsync(`devices/${device.deviceId}/report`, 'garbage', { qos: 1 });
       const [bad] = await t.app.database.db.select().from(intakeLog).where(eq(intakeLog.reason, 'payload is not JSON'));
       expect(bad).toMatchObject({ channel: 'mqtt', deviceId: device.deviceId, payload: 'garbage' });
-      const [row] = await t.app.database.db.select().from(devices).where(eq(devices.id, device.id));
-      expect(row!.lastSeenAt).not.toBeNull();
+      const [state] = await t.app.database.db.select().from(deviceStates).where(eq(deviceStates.deviceRef, device.id));
+      expect(state!.time.toISOString()).toBe('2026-11-21T08:00:10.000Z');
       await c.endAsync();
     } finally {
       await link.close();

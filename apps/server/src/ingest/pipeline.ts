@@ -1,13 +1,14 @@
 // The intake pipeline shared by MQTT and HTTP: authenticate the device by its secret, check and
-// decode each report, store the good ones in one batched insert (a repeated device time is stored
-// once), and keep every refusal with its reason in the device's intake log. A bad report never
-// stops the others.
+// decode each report, hand the good ones to the reading store (batched across messages; a
+// repeated device time is stored once), and keep every refusal with its reason in the device's
+// intake log. A bad report never stops the others.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { deviceReportSchema, MAX_FUTURE_SKEW_MS, MAX_REPORTS_PER_CALL, type IntakeResult } from '@iotc/shared/device';
 import { decodeExtraData } from '@iotc/shared/sensors';
 import type { Db } from '../db/client.ts';
-import { devices, intakeLog, telemetry } from '../db/schema.ts';
+import { devices, intakeLog } from '../db/schema.ts';
+import type { Reading, ReadingStore } from './store.ts';
 
 export type Channel = 'mqtt' | 'http';
 
@@ -31,7 +32,7 @@ const excerpt = (v: unknown) => {
   return text === undefined ? null : text.slice(0, 2000);
 };
 
-export function intakePipeline(db: Db, opts: { now?: () => Date } = {}) {
+export function intakePipeline(db: Db, store: ReadingStore, opts: { now?: () => Date } = {}) {
   const now = opts.now ?? (() => new Date());
 
   return {
@@ -64,7 +65,7 @@ export function intakePipeline(db: Db, opts: { now?: () => Date } = {}) {
     /** Checks, decodes and stores the reports of one authenticated device. */
     async ingest(device: ReportingDevice, reports: unknown[], channel: Channel): Promise<IntakeResult> {
       const rejected: IntakeResult['rejected'] = [];
-      const rows: (typeof telemetry.$inferInsert)[] = [];
+      const rows: Reading[] = [];
       const latest = now().getTime() + MAX_FUTURE_SKEW_MS;
       reports.forEach((input, index) => {
         const parsed = deviceReportSchema.safeParse(input);
@@ -98,27 +99,18 @@ export function intakePipeline(db: Db, opts: { now?: () => Date } = {}) {
           network: r.network ?? null,
           speed: r.speed ?? null,
           course: r.course ?? null,
+          acc: r.acc ?? null,
           raw: decoded.raw,
           sensors: decoded.values,
         });
       });
-      // The same device time twice in one batch is one reading as well.
-      const unique = [...new Map(rows.map((row) => [(row.time as Date).getTime(), row])).values()];
-      const inserted = unique.length
-        ? await db.insert(telemetry).values(unique).onConflictDoNothing({ target: [telemetry.deviceRef, telemetry.time] }).returning({ id: telemetry.id })
-        : [];
+      const inserted = await store.submit(rows);
       if (rejected.length) {
         await db.insert(intakeLog).values(
           rejected.map((r) => ({ deviceRef: device.id, deviceId: device.deviceId, channel, reason: r.reason, payload: excerpt(reports[r.index]) })),
         );
       }
-      if (inserted.length) {
-        await db
-          .update(devices)
-          .set({ lastSeenAt: sql`greatest(coalesce(${devices.lastSeenAt}, 'epoch'::timestamptz), now())` })
-          .where(eq(devices.id, device.id));
-      }
-      return { accepted: inserted.length, duplicates: rows.length - inserted.length, rejected };
+      return { accepted: inserted, duplicates: rows.length - inserted, rejected };
     },
   };
 }

@@ -36,6 +36,12 @@ export function validTimezone(value: string | undefined): string {
   }
 }
 
+/** The time zone of a request's `Timezone` header (UTC when absent or unknown). */
+export function requestTimezone(req: { headers: Record<string, string | string[] | undefined> }): string {
+  const h = req.headers['timezone'];
+  return validTimezone(Array.isArray(h) ? h[0] : h);
+}
+
 export function formatInstant(d: Date, tz: string): string {
   return dayjs(d).tz(tz).format(DATETIME_FORMAT);
 }

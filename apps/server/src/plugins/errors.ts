@@ -55,6 +55,15 @@ function zhIssueText(v: { keyword: string; message?: string; params: Record<stri
   return text ? text.replace(/[，,]\s*实际接收.*$/, '') : (v.message ?? '');
 }
 
+/** A Zod issue of a checked value (an imported row) in the user's language. */
+export function zodIssueText(issue: z.core.$ZodIssue, lang: Lang): string {
+  if (isErrorCode(issue.message)) return errorText(issue.message, lang);
+  if (lang === 'en') return issue.message;
+  const out = zhLocale.localeError(issue as unknown as Parameters<typeof zhLocale.localeError>[0]);
+  const text = typeof out === 'string' ? out : out?.message;
+  return text ? text.replace(/[，,]\s*实际接收.*$/, '') : issue.message;
+}
+
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('lang', 'en');
   app.addHook('onRequest', async (req) => {

@@ -3,11 +3,11 @@
 import { hashPassword } from '../modules/auth/password.ts';
 import type { Db } from '../db/client.ts';
 import { eq } from 'drizzle-orm';
-import { orgs, roleMenus, roles, userRoles, users } from '../db/schema.ts';
+import { orgs, roleMenus, rolePermissions, roles, userRoles, users } from '../db/schema.ts';
 
 export async function createTenantUser(
   db: Db,
-  opts: { code: string; account: string; password: string; menuIds?: string[]; mustChangePassword?: boolean; orgName?: string },
+  opts: { code: string; account: string; password: string; menuIds?: string[]; permissions?: string[]; mustChangePassword?: boolean; orgName?: string },
 ) {
   const [org] = await db
     .insert(orgs)
@@ -16,6 +16,7 @@ export async function createTenantUser(
   const [role] = await db.insert(roles).values({ orgId: org!.id, code: 'op', nameZh: '操作员', nameEn: 'Operator' }).returning();
   const menuIds = opts.menuIds ?? ['102-monitor-live-device'];
   if (menuIds.length) await db.insert(roleMenus).values(menuIds.map((menuId) => ({ roleId: role!.id, menuId })));
+  if (opts.permissions?.length) await db.insert(rolePermissions).values(opts.permissions.map((permission) => ({ roleId: role!.id, permission })));
   const [user] = await db
     .insert(users)
     .values({

@@ -5,7 +5,7 @@ import { envelopeSchema } from '@iotc/shared/envelope';
 import { exportFormatSchema, pageSchema } from '@iotc/shared/list';
 import { callerOf } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/errors.ts';
-import { contentDisposition, validTimezone } from '../../lib/export.ts';
+import { contentDisposition, requestTimezone } from '../../lib/export.ts';
 import type { AuditService } from './service.ts';
 
 export const auditRoutes: FastifyPluginAsyncZod<{ audit: AuditService }> = async (app, { audit }) => {
@@ -34,13 +34,12 @@ export const auditRoutes: FastifyPluginAsyncZod<{ audit: AuditService }> = async
       preHandler: app.requirePermission('audit:export'),
     },
     async (req, reply) => {
-      const tzHeader = req.headers['timezone'];
       const file = await audit.export(
         callerOf(req),
         req.query,
         req.query.format,
         req.lang,
-        validTimezone(Array.isArray(tzHeader) ? tzHeader[0] : tzHeader),
+        requestTimezone(req),
       );
       return reply
         .header('content-type', file.contentType)

@@ -1,0 +1,13 @@
+// The one lookup of a device by its row id through an organisation's tree: another
+// organisation's device answers 404 exactly like a missing one.
+import { eq } from 'drizzle-orm';
+import { AppError } from '../plugins/errors.ts';
+import type { Db } from './client.ts';
+import { orgTree } from './list.ts';
+import { devices } from './schema.ts';
+
+export async function visibleDevice(db: Db, orgId: string, id: string) {
+  const [d] = await db.select({ id: devices.id, orgId: devices.orgId, deviceId: devices.deviceId, name: devices.name }).from(devices).where(eq(devices.id, id));
+  if (!d || !(await orgTree(db, orgId)).includes(d.orgId)) throw new AppError(404, 'NOT_FOUND');
+  return d;
+}

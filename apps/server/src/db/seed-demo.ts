@@ -1,0 +1,186 @@
+// The demo organisation's fleet, put in once on a fresh database: cold-chain warehouses with
+// their cold rooms and refrigerators, reefer trucks, reefer containers, gateways, a device on
+// each (bound, so the live views show limits), and two platform notifications. The simulator
+// (src/sim) feeds these devices over MQTT so every screen shows life.
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Db } from './client.ts';
+import { assets, deviceBindings, devices, notices, orgs } from './schema.ts';
+import { hashSecret } from '../ingest/pipeline.ts';
+import { randomBytes } from 'node:crypto';
+import { DEMO_ORG } from './seed.ts';
+
+export type DemoKind = 'vehicle' | 'container' | 'coldroom';
+
+type AssetSeed = {
+  kind: 'vehicle' | 'container' | 'warehouse' | 'cold_room' | 'refrigerator' | 'gateway';
+  code: string;
+  name: string;
+  attrs: Record<string, string | number | null>;
+  range?: [number, number];
+  humidity?: [number, number];
+  children?: AssetSeed[];
+  /** The device mounted on it. */
+  device?: { deviceId: string; name: string; model: string };
+};
+
+const WAREHOUSES: [string, string, string, string, string, string, number, number][] = [
+  ['WH-SH-01', '上海浦东冷链物流园', '上海', '上海', '浦东新区临港大道 888 号', '201306', 30.9126, 121.9318],
+  ['WH-GZ-01', '广州白云冷链中心', '广东', '广州', '白云区太和镇永兴村', '510540', 23.3312, 113.3196],
+  ['WH-BJ-01', '北京大兴冷链仓', '北京', '北京', '大兴区京开高速西红门出口', '102600', 39.7869, 116.3330],
+];
+
+function fleet(): AssetSeed[] {
+  let serial = 1;
+  const imei = () => `86${String(100000000000 + serial++).padStart(13, '0')}`;
+  const seeds: AssetSeed[] = [];
+  WAREHOUSES.forEach(([code, name, province, city, address, zip, lat, lon], i) => {
+    seeds.push({
+      kind: 'warehouse',
+      code,
+      name,
+      attrs: { province, city, address, zip, lat, lon },
+      range: [-25, 8],
+      children: [
+        { kind: 'cold_room', code: `${code}-F`, name: `${city}冷冻库`, attrs: { area: 1200 }, range: [-25, -18], humidity: [40, 90], device: { deviceId: imei(), name: `${city}冷冻库温湿度计`, model: 'TL-200' } },
+        {
+          kind: 'cold_room',
+          code: `${code}-C`,
+          name: `${city}冷藏库`,
+          attrs: { area: 800 },
+          range: [2, 8],
+          humidity: [45, 85],
+          device: { deviceId: imei(), name: `${city}冷藏库温湿度计`, model: 'TL-200' },
+          children: [{ kind: 'refrigerator', code: `${code}-C-R1`, name: `${city}医药冷柜`, attrs: { model: 'MPC-5V' }, range: [2, 8], device: { deviceId: imei(), name: `${city}冷柜记录仪`, model: 'TL-100' } }],
+        },
+      ],
+    });
+    seeds.push({ kind: 'gateway', code: `GW-${code.slice(3)}`, name: `${city}仓网关`, attrs: { model: 'GW-4G', serial: `GW${2026000 + i}`, ip: `10.0.${i + 1}.1` } });
+  });
+  const plates = ['沪A·D1001', '沪A·D1002', '苏E·F2003', '浙A·K3004', '粤A·M4005', '粤B·N5006', '京A·P6007', '川A·Q7008'];
+  const drivers = ['王伟', '李强', '张敏', '刘洋', '陈杰', '杨帆', '赵磊', '黄涛'];
+  plates.forEach((plate, i) => {
+    const frozen = i % 3 === 2;
+    seeds.push({
+      kind: 'vehicle',
+      code: plate,
+      name: `冷藏车 ${i + 1}`,
+      attrs: { vehicleType: frozen ? '冷冻车' : '冷藏车', driver: drivers[i]!, driverPhone: `1390000${String(1000 + i)}` },
+      range: frozen ? [-22, -15] : [2, 8],
+      humidity: [30, 90],
+      device: { deviceId: imei(), name: `${plate} 车载终端`, model: 'GT-06' },
+    });
+  });
+  ['MSCU5287310', 'CMAU7712045', 'OOLU6230981', 'COSU1180562'].forEach((no, i) => {
+    seeds.push({
+      kind: 'container',
+      code: no,
+      name: `冷藏箱 ${i + 1}`,
+      attrs: { containerType: '40RH', size: "40'", owner: i % 2 ? 'COSCO' : 'MSC' },
+      range: i % 2 ? [2, 8] : [-25, -18],
+      device: { deviceId: imei(), name: `${no} 箱载终端`, model: 'RT-40' },
+    });
+  });
+  return seeds;
+}
+
+const DEMO_KIND: Record<string, DemoKind> = { vehicle: 'vehicle', container: 'container', cold_room: 'coldroom', refrigerator: 'coldroom' };
+
+/** Puts the fleet in when the demo organisation has no assets yet; true when it did. */
+export async function seedDemoFleet(db: Db): Promise<boolean> {
+  const [org] = await db.select({ id: orgs.id }).from(orgs).where(eq(orgs.code, DEMO_ORG));
+  if (!org) return false;
+  const [any] = await db.select({ id: assets.id }).from(assets).where(eq(assets.orgId, org.id)).limit(1);
+  if (any) return false;
+  await db.transaction(async (tx) => {
+    async function put(a: AssetSeed, parentId: string | null) {
+      const [row] = await tx
+        .insert(assets)
+        .values({
+          orgId: org!.id,
+          kind: a.kind,
+          code: a.code,
+          name: a.name,
+          parentId,
+          attrs: a.attrs,
+          tempMin: a.range?.[0] ?? null,
+          tempMax: a.range?.[1] ?? null,
+          humidityMin: a.humidity?.[0] ?? null,
+          humidityMax: a.humidity?.[1] ?? null,
+        })
+        .returning({ id: assets.id });
+      if (a.device) {
+        const [d] = await tx
+          .insert(devices)
+          .values({ orgId: org!.id, deviceId: a.device.deviceId, name: a.device.name, model: a.device.model, protocol: 'MQTT', secretHash: hashSecret(randomBytes(24).toString('base64url')) })
+          .onConflictDoNothing()
+          .returning({ id: devices.id });
+        if (d) {
+          await tx.insert(deviceBindings).values({ orgId: org!.id, deviceRef: d.id, deviceId: a.device.deviceId, assetRef: row!.id, assetKind: a.kind, assetCode: a.code, assetName: a.name, boundBy: 'system' });
+        }
+      }
+      for (const c of a.children ?? []) await put(c, row!.id);
+    }
+    for (const a of fleet()) await put(a, null);
+    const [notice] = await tx.select({ id: notices.id }).from(notices).limit(1);
+    if (!notice) {
+      await tx.insert(notices).values([
+        {
+          titleZh: '欢迎使用物联网云平台',
+          titleEn: 'Welcome to IoT Cloud Console',
+          bodyZh: '演示组织已配置冷链仓库、冷藏车与冷藏箱，设备数据由内置模拟器实时上报。',
+          bodyEn: 'The demo organisation has cold-chain warehouses, reefer trucks and containers; a built-in simulator reports their devices live.',
+          level: 'important',
+        },
+        { titleZh: '平台例行维护通知', titleEn: 'Routine platform maintenance', bodyZh: '', bodyEn: '', level: 'info', publishedAt: new Date(Date.now() - 86_400_000) },
+      ]);
+    }
+  });
+  return true;
+}
+
+export interface DemoDevice {
+  id: string;
+  orgId: string;
+  deviceId: string;
+  kind: DemoKind;
+  /** The middle of the asset's temperature range, and for fixed loggers their warehouse's position. */
+  profile: { setPointC?: number; site?: { lat: number; lon: number } };
+}
+
+/** The demo organisation's devices with the simulator kind and profile of the asset each is mounted on. */
+export async function demoDevices(db: Db): Promise<DemoDevice[]> {
+  const [org] = await db.select({ id: orgs.id }).from(orgs).where(eq(orgs.code, DEMO_ORG));
+  if (!org) return [];
+  const all = await db.select().from(assets).where(eq(assets.orgId, org.id));
+  const byId = new Map(all.map((a) => [a.id, a]));
+  /** The position of the asset or of the nearest ancestor that has one. */
+  const siteOf = (id: string | null): { lat: number; lon: number } | undefined => {
+    const a = id ? byId.get(id) : undefined;
+    if (!a) return undefined;
+    const { lat, lon } = a.attrs as { lat?: number; lon?: number };
+    return typeof lat === 'number' && typeof lon === 'number' ? { lat, lon } : siteOf(a.parentId);
+  };
+  const rows = await db
+    .select({ id: devices.id, orgId: devices.orgId, deviceId: devices.deviceId, assetRef: deviceBindings.assetRef })
+    .from(devices)
+    .innerJoin(deviceBindings, and(eq(deviceBindings.deviceRef, devices.id), isNull(deviceBindings.unboundAt)))
+    .where(eq(devices.orgId, org.id));
+  return rows.flatMap((r) => {
+    const a = r.assetRef ? byId.get(r.assetRef) : undefined;
+    const kind = a ? DEMO_KIND[a.kind] : undefined;
+    if (!a || !kind) return [];
+    const setPointC = a.tempMin !== null && a.tempMax !== null ? (a.tempMin + a.tempMax) / 2 : undefined;
+    return [{ id: r.id, orgId: r.orgId, deviceId: r.deviceId, kind, profile: { setPointC, site: kind === 'coldroom' ? siteOf(a.id) : undefined } }];
+  });
+}
+
+/** New secrets for the simulator to sign in with (the demo devices' old ones stop working). */
+export async function rekey(db: Db, ids: string[]): Promise<Map<string, string>> {
+  const secrets = new Map<string, string>();
+  for (const id of ids) {
+    const secret = randomBytes(24).toString('base64url');
+    secrets.set(id, secret);
+    await db.update(devices).set({ secretHash: hashSecret(secret) }).where(eq(devices.id, id));
+  }
+  return secrets;
+}
