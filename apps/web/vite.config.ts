@@ -23,6 +23,11 @@ export default defineConfig({
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|react-router-dom|scheduler)[\\/]/ },
             { name: 'antd', test: /node_modules[\\/](antd|@ant-design|@rc-component|rc-[^\\/]+|@emotion)[\\/]/ },
+            // The live map's libraries (and the bundled world outline) load with the screens that
+            // show a map, never on the login page.
+            { name: 'map', test: /node_modules[\\/](leaflet|supercluster|kdbush|gcoord|topojson-client|world-atlas)[\\/]/ },
+            // ECharts (and its renderer zrender) load with the screens that draw curves.
+            { name: 'echarts', test: /node_modules[\\/](echarts|zrender)[\\/]/ },
             { name: 'vendor', test: /node_modules[\\/]/ },
           ],
         },

@@ -28,7 +28,10 @@ export type QueryValue = string | number | boolean | null | undefined;
 
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** JSON-encoded, except a Blob (a File to import), which is sent as it is. */
   body?: unknown;
+  /** Content-Type of a Blob body; the Blob's own type when absent. */
+  contentType?: string;
   query?: Record<string, QueryValue>;
   signal?: AbortSignal;
   /** The caller shows failures itself (login's inline error), so no notification. */
@@ -135,8 +138,11 @@ export interface FileAnswer {
 async function send<T>(path: string, opts: RequestOptions, file = false): Promise<T> {
   const method = opts.method ?? 'GET';
   const headers = apiHeaders(file ? '*/*' : 'application/json');
-  let body: string | undefined;
-  if (method !== 'GET') {
+  let body: BodyInit | undefined;
+  if (method !== 'GET' && opts.body instanceof Blob) {
+    headers['Content-Type'] = opts.contentType ?? (opts.body.type || 'application/octet-stream');
+    body = opts.body;
+  } else if (method !== 'GET') {
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(opts.body ?? {});
   }

@@ -38,6 +38,10 @@ export interface FilterItem {
   options?: FilterOption[];
   /** Width of the field in px. */
   width?: number;
+  /** Placeholder of a text field (i18n key or text); default 'please enter content'. */
+  placeholder?: string;
+  /** `data-testid` of the field; default `filter-<key>`. */
+  testId?: string;
 }
 
 type RangeValue = [Dayjs | null, Dayjs | null] | null;
@@ -164,10 +168,10 @@ export function FilterBar({ items, value = EMPTY, onSearch, onReset, extra }: Fi
         return (
           <Input
             id={id}
-            data-testid={id}
+            data-testid={item.testId ?? id}
             style={style}
             allowClear
-            placeholder={t('filter.input')}
+            placeholder={item.placeholder ? label(item.placeholder) : t('filter.input')}
             value={typeof v === 'string' ? v : ''}
             onChange={(e) => set(item.key, e.target.value)}
             onPressEnter={search}
@@ -177,7 +181,7 @@ export function FilterBar({ items, value = EMPTY, onSearch, onReset, extra }: Fi
         return (
           <Select
             id={id}
-            data-testid={id}
+            data-testid={item.testId ?? id}
             style={style}
             allowClear
             showSearch={{ optionFilterProp: 'label' }}
@@ -191,7 +195,7 @@ export function FilterBar({ items, value = EMPTY, onSearch, onReset, extra }: Fi
       default:
         // The picker would copy a data-testid onto both of its inputs; the hook sits on a wrapper.
         return (
-          <span data-testid={id} className="iotc-filter-range">
+          <span data-testid={item.testId ?? id} className="iotc-filter-range">
             <DatePicker.RangePicker
               id={{ start: id }}
               style={style}

@@ -11,6 +11,10 @@ export interface TabItem {
   active?: boolean;
   /** Content under the tab; screens that render one body for every tab leave it out. */
   children?: ReactNode;
+  /** Shown after the name (a count, a badge). */
+  extra?: ReactNode;
+  /** `data-testid` of the tab's label; default `tab-<key>`. */
+  testId?: string;
 }
 
 export interface TabBarProps {
@@ -31,7 +35,16 @@ export function TabBar({ items, activeKey, onChange, className }: TabBarProps) {
       data-testid="tab-bar"
       activeKey={current}
       onChange={onChange}
-      items={items.map((i) => ({ key: i.key, label: <span data-testid={`tab-${i.key}`}>{label(i.name)}</span>, children: i.children }))}
+      items={items.map((i) => ({
+        key: i.key,
+        label: (
+          <span data-testid={i.testId ?? `tab-${i.key}`}>
+            {label(i.name)}
+            {i.extra}
+          </span>
+        ),
+        children: i.children,
+      }))}
     />
   );
 }

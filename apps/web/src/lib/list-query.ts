@@ -155,15 +155,12 @@ export type ExportFormat = 'csv' | 'xlsx';
 const EXPORT_TIMEOUT_MS = 120_000;
 
 /**
- * Downloads GET `<path>/export?format=<format>&<filters>&sort=` with the client's headers. The
- * export covers every row the filters match, so page and size are not sent.
+ * Downloads GET `path` (a file answer) with the client's headers and hands it to the browser as
+ * a download; answers the file name the server gave, else `fallback`.
  */
-export async function exportList(path: string, format: ExportFormat, state: Pick<ListState, 'filters' | 'sort'>): Promise<string> {
-  const { blob, disposition } = await requestFile(`${path}/export`, {
-    query: { ...state.filters, sort: state.sort, format },
-    timeoutMs: EXPORT_TIMEOUT_MS,
-  });
-  const filename = filenameFromDisposition(disposition, `export.${format}`);
+export async function downloadFile(path: string, query: Record<string, QueryValue>, fallback: string, timeoutMs = EXPORT_TIMEOUT_MS): Promise<string> {
+  const { blob, disposition } = await requestFile(path, { query, timeoutMs });
+  const filename = filenameFromDisposition(disposition, fallback);
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
@@ -175,4 +172,12 @@ export async function exportList(path: string, format: ExportFormat, state: Pick
   // Revoked a moment later: some browsers start reading the URL only after click() returns.
   setTimeout(() => URL.revokeObjectURL(url), 1000);
   return filename;
+}
+
+/**
+ * Downloads GET `<path>/export?format=<format>&<filters>&sort=` with the client's headers. The
+ * export covers every row the filters match, so page and size are not sent.
+ */
+export function exportList(path: string, format: ExportFormat, state: Pick<ListState, 'filters' | 'sort'>): Promise<string> {
+  return downloadFile(`${path}/export`, { ...state.filters, sort: state.sort, format }, `export.${format}`);
 }

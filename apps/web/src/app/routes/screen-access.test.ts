@@ -32,8 +32,9 @@ describe('which screens a signed-in user may open', () => {
     expect(canOpenScreen('system/users', [])).toBe(false);
   });
 
-  it('keeps the index and the default landing open to everyone, even with no menu', () => {
+  it('keeps the index, the home and the default landing open to everyone, even with no menu', () => {
     expect(canOpenScreen('home', [])).toBe(true);
+    expect(canOpenScreen('home/home', [])).toBe(true);
     expect(canOpenScreen('deviceManage/realTimeMonitoring', [])).toBe(true);
   });
 

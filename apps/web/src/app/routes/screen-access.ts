@@ -6,8 +6,8 @@ import type { MenuItem } from '@iotc/shared/auth';
 import { menuLeaves } from '../../lib/menu.ts';
 import { resolveScreen } from './screens.ts';
 
-/** Screens everyone may land on: the index and the default landing after login. */
-export const OPEN_SCREENS: ReadonlySet<string> = new Set(['home', 'deviceManage/realTimeMonitoring']);
+/** Screens everyone may land on: the index, the home (no menu item leads to it) and the default landing after login. */
+export const OPEN_SCREENS: ReadonlySet<string> = new Set(['home', 'home/home', 'deviceManage/realTimeMonitoring']);
 
 /** The screen names the menu's items open, resolved as the view host resolves addresses. */
 export function menuScreenNames(menu: MenuItem[]): Set<string> {

@@ -13,7 +13,15 @@ export const BIND_USER_SCREEN: ScreenImporter = () => import('../../features/aut
 
 export const SCREENS: Record<string, ScreenImporter> = {
   home: () => import('../../features/home/pages/index-page.tsx'),
+  'home/home': () => import('../../features/home/pages/home-page.tsx'),
   'deviceManage/realTimeMonitoring': () => import('../../features/device/pages/real-time-monitoring-page.tsx'),
+  'deviceManage/devices': () => import('../../features/asset/pages/devices-page.tsx'),
+  'asset/vehicles': () => import('../../features/asset/pages/vehicles-page.tsx'),
+  'asset/containers': () => import('../../features/asset/pages/containers-page.tsx'),
+  'asset/gateways': () => import('../../features/asset/pages/gateways-page.tsx'),
+  'asset/coldChain': () => import('../../features/asset/pages/cold-chain-page.tsx'),
+  'deviceManage/sensors': () => import('../../features/sensors/pages/sensors-page.tsx'),
+  'transport/sensors': () => import('../../features/sensors/pages/sensors-page.tsx'),
   'system/auditLogs': () => import('../../features/system/pages/audit-logs-page.tsx'),
   'system/orgs': () => import('../../features/system/pages/orgs-page.tsx'),
   'system/users': () => import('../../features/system/pages/users-page.tsx'),

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Dict } from '@iotc/shared/auth';
 import { click, render, setEnglish, type Rendered } from '../../test/dom.tsx';
-import { Cell, isOutOfRange, sanitizeHtml, type CellContext } from './column-render.tsx';
+import { Cell, isCellOutOfRange, isOutOfRange, limitBounds, sanitizeHtml, type CellContext } from './column-render.tsx';
 import type { TableColumn } from './types.ts';
 
 type R = Record<string, unknown>;
@@ -158,5 +158,25 @@ describe('column types as the user sees them', { timeout: 20_000 }, () => {
     expect(cell({ key: 'Roles', value: 'r', type: 'tags' }, { r: [] }).textContent).toBe('-');
     mounted?.unmount();
     expect(cell({ key: 'Roles', value: 'r', type: 'tags' }, { r: 'Single' }).querySelectorAll('.ant-tag')).toHaveLength(1);
+  });
+});
+
+describe('limit bounds of each row', { timeout: 20_000 }, () => {
+  const column: TableColumn<R> = { key: 'Temp', value: 't', type: 'limit', unit: '°C', minValue: 0, maxValue: 100, minValueField: 'lo', maxValueField: 'hi' };
+
+  it('takes the row fields over the column bounds, and the column bounds where the row has none', () => {
+    expect(limitBounds({ t: 5, lo: 2, hi: 8 }, column)).toEqual({ minValue: 2, maxValue: 8 });
+    expect(limitBounds({ t: 5, lo: null, hi: '8' }, column)).toEqual({ minValue: 0, maxValue: 8 });
+    expect(isCellOutOfRange({ t: 9, lo: 2, hi: 8 }, column)).toBe(true);
+    expect(isCellOutOfRange({ t: 8, lo: 2, hi: 8 }, column)).toBe(false);
+    expect(isCellOutOfRange({ t: 9, lo: null, hi: null }, column)).toBe(false);
+    expect(isCellOutOfRange<R>({ t: 9, lo: 2, hi: 8 }, { ...column, type: 'unit' })).toBe(false);
+  });
+
+  it('shows a value outside its own row bounds in red', () => {
+    const out = cell(column, { t: 9.5, lo: 2, hi: 8 });
+    expect(out.querySelector('.iotc-cell-out-of-range')!.textContent).toBe('9.5°C');
+    mounted?.unmount();
+    expect(cell(column, { t: 9.5, lo: 2, hi: 10 }).querySelector('.iotc-cell-out-of-range')).toBeNull();
   });
 });

@@ -54,6 +54,20 @@ export function isOutOfRange(value: unknown, minValue?: number, maxValue?: numbe
   return (minValue !== undefined && n < minValue) || (maxValue !== undefined && n > maxValue);
 }
 
+/** The bounds of a 'limit' cell in `row`: the row's own bound fields when declared and set, else the column's. */
+export function limitBounds<T extends Row>(row: T, column: TableColumn<T>): { minValue?: number; maxValue?: number } {
+  const r = row as Record<string, unknown>;
+  const fromRow = (field: string | undefined, fallback: number | undefined) => (field ? (asNumber(r[field]) ?? fallback) : fallback);
+  return { minValue: fromRow(column.minValueField, column.minValue), maxValue: fromRow(column.maxValueField, column.maxValue) };
+}
+
+/** Whether the cell of a 'limit' column holds a value outside its bounds. */
+export function isCellOutOfRange<T extends Row>(row: T, column: TableColumn<T>): boolean {
+  if (effectiveType(column) !== 'limit') return false;
+  const { minValue, maxValue } = limitBounds(row, column);
+  return isOutOfRange(cellValue(row, column), minValue, maxValue);
+}
+
 export function isBatteryLow(percent: number): boolean {
   return percent < BATTERY_LOW_PERCENT;
 }
@@ -70,10 +84,11 @@ function Unit({ unit }: { unit?: string }) {
   return unit ? <span className="iotc-cell-unit">{unit}</span> : null;
 }
 
-function LimitCell({ value, column }: { value: unknown; column: TableColumn }) {
+function LimitCell({ row, value, column }: { row: AnyRow; value: unknown; column: TableColumn }) {
   const { token } = theme.useToken();
   if (isBlank(value)) return <>{EMPTY_CELL}</>;
-  const out = isOutOfRange(value, column.minValue, column.maxValue);
+  const { minValue, maxValue } = limitBounds(row, column);
+  const out = isOutOfRange(value, minValue, maxValue);
   return (
     <span className={out ? 'iotc-cell-limit iotc-cell-out-of-range' : 'iotc-cell-limit'} style={out ? { color: token.colorError } : undefined}>
       {String(value)}
@@ -204,7 +219,7 @@ export function Cell<T extends Row>({ row, column, ctx }: CellProps<T>) {
         </span>
       );
     case 'limit':
-      return <LimitCell value={value} column={col} />;
+      return <LimitCell row={row as unknown as AnyRow} value={value} column={col} />;
     case 'html':
       if (isBlank(value)) return <>{EMPTY_CELL}</>;
       return <span className="iotc-cell-html" dangerouslySetInnerHTML={{ __html: sanitizeHtml(String(value)) }} />;

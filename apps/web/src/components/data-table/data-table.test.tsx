@@ -170,3 +170,30 @@ describe('DataTable', { timeout: 20_000 }, () => {
     expect(jar.get(chunkName('huge', 1))).toBeUndefined();
   });
 });
+
+describe('DataTable rows that open', { timeout: 20_000 }, () => {
+  it('reports a row click, highlights the active row and marks cells for tests', () => {
+    const onRowClick = vi.fn();
+    const limitColumns: TableColumn<R>[] = [
+      { key: 'Value', value: 'c0', type: 'limit', maxValueField: 'max', testId: 'cell-c0' },
+      { key: 'Text', value: 'c1' },
+    ];
+    const data: R[] = [
+      { id: 1, c0: 5, max: 8, c1: 'a' },
+      { id: 2, c0: 9, max: 8, c1: 'b' },
+    ];
+    const d: TableDescriptor<R> = { id: 'open', columns: limitColumns, rowKey: 'id' };
+    mounted = render(<DataTable descriptor={d} rows={data} total={2} onRowClick={onRowClick} activeRowKey={2} emptyText="Nothing" />);
+    const el = mounted.container;
+    const row = (key: number) => el.querySelector<HTMLElement>(`tr[data-row-key="${key}"]`)!;
+    expect(row(2).classList.contains('iotc-row-active')).toBe(true);
+    expect(row(1).classList.contains('iotc-row-active')).toBe(false);
+    expect(row(1).querySelector('[data-testid="cell-c0"]')!.getAttribute('data-out-of-range')).toBeNull();
+    expect(row(2).querySelector('[data-testid="cell-c0"]')!.getAttribute('data-out-of-range')).toBe('true');
+    click(row(1).querySelector('td:last-child'));
+    expect(onRowClick).toHaveBeenCalledWith(data[0]);
+    mounted.unmount();
+    mounted = render(<DataTable descriptor={d} rows={[]} total={0} emptyText="Nothing" />);
+    expect(mounted.container.querySelector('.ant-empty')!.textContent).toContain('Nothing');
+  });
+});

@@ -2,7 +2,7 @@
 // optional toolbar, serial numbers, selection, row actions, pagination and the custom-column
 // dialog. Server mode shows one page and reports paging and sorting; local mode holds every row
 // and scrolls them through antd's virtual list, so tens of thousands of rows stay smooth.
-import { useMemo, useState, type Key, type ReactNode } from 'react';
+import { useMemo, useState, type HTMLAttributes, type Key, type MouseEvent, type ReactNode } from 'react';
 import { Button, Empty, Result, Table, type TableProps } from 'antd';
 import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
 import { useQuery } from '@tanstack/react-query';
@@ -11,7 +11,7 @@ import { PAGE_SIZE_DEFAULT } from '@iotc/shared/constants';
 import { dictsQueryOptions } from '../../api/dict-all.ts';
 import { useLabel } from '../../lib/label.ts';
 import { useLang } from '../../lib/language.ts';
-import { Cell, effectiveType, type CellContext } from './column-render.tsx';
+import { Cell, effectiveType, isCellOutOfRange, type CellContext } from './column-render.tsx';
 import { applyPreference, documentCookieJar, loadPreference } from './column-cookie.ts';
 import { ColumnSettings } from './column-settings.tsx';
 import { RowActions } from './row-actions.tsx';
@@ -41,10 +41,34 @@ export interface DataTableProps<T extends Row> extends CellHandlers<T> {
   /** Height of the scrolling body in local mode. */
   scrollY?: number;
   toolbarExtra?: ReactNode;
+  /** A click on a row (outside its buttons and switches). */
+  onRowClick?: (row: T) => void;
+  /** The row shown as the current one (highlighted). */
+  activeRowKey?: Key | null;
+  /** What an empty table says; default 'No data'. */
+  emptyText?: ReactNode;
+  /** Header (and horizontal scroll bar) kept in view while the page scrolls; `offsetHeader` is the space above it. */
+  sticky?: TableProps<T>['sticky'];
 }
 
 const SERIAL_WIDTH = 70;
 const LOCAL_SCROLL_Y = 560;
+
+/**
+ * A column's shouldCellUpdate for immutable rows: draw again when the row object is new. Each set
+ * of columns gets its own, and draws every row once more the first time it sees it, so a change
+ * of the columns themselves (language, page, handlers) still reaches every cell.
+ */
+function rowChanged<T extends Row>(): (next: T, prev: T) => boolean {
+  const drawn = new WeakSet<T>();
+  return (next, prev) => {
+    if (next !== prev || !drawn.has(next)) {
+      drawn.add(next);
+      return true;
+    }
+    return false;
+  };
+}
 
 function errorText(error: unknown): string {
   if (error instanceof Error) return error.message;
@@ -95,11 +119,20 @@ export function DataTable<T extends Row>(props: DataTableProps<T>) {
         dataIndex: column.value,
         title: label(column.key),
         width: columnWidth(column, visible.length),
+        fixed: fixedWidths && column.fixedLeft ? 'left' : undefined,
         // One line per row keeps the virtual list's row height constant.
-        ellipsis: local && effectiveType(column) !== 'html',
+        ellipsis: (local || !!d.ellipsis) && effectiveType(column) !== 'html',
         sorter: !local && column.sortable ? true : undefined,
         sortOrder: sort?.field === column.value ? (sort.order === 'asc' ? 'ascend' : 'descend') : null,
         render: (_v, row) => <Cell row={row} column={column as TableColumn<T>} ctx={ctx} />,
+        shouldCellUpdate: d.immutableRows ? rowChanged<T>() : undefined,
+        onCell: column.testId
+          ? (row: T) =>
+              ({
+                'data-testid': column.testId,
+                'data-out-of-range': isCellOutOfRange(row, column as TableColumn<T>) ? 'true' : undefined,
+              }) as HTMLAttributes<HTMLElement>
+          : undefined,
       });
     }
     if (d.rowButtons?.length) {
@@ -116,7 +149,7 @@ export function DataTable<T extends Row>(props: DataTableProps<T>) {
     }
     const x = fixedWidths ? list.reduce((sum, c) => sum + (typeof c.width === 'number' ? c.width : DEFAULT_WIDTH), 0) : undefined;
     return { antColumns: list, scrollX: x };
-  }, [columns, d.serial, d.rowButtons, d.actionWidth, d.overflowScroll, dicts, onSwitch, onLink, onCellButton, t, label, page, size, local, sort?.field, sort?.order]);
+  }, [columns, d.serial, d.rowButtons, d.actionWidth, d.overflowScroll, d.ellipsis, d.immutableRows, dicts, onSwitch, onLink, onCellButton, t, label, page, size, local, sort?.field, sort?.order]);
 
   const handleChange: TableProps<T>['onChange'] = (pagination, _filters, sorter, extra) => {
     if (local || !onChange) return;
@@ -130,10 +163,37 @@ export function DataTable<T extends Row>(props: DataTableProps<T>) {
   };
 
   const rowKey = d.rowKey as TableProps<T>['rowKey'];
+  const { onRowClick, activeRowKey } = props;
+  // Kept stable between renders: a table that updates live re-renders often.
+  const onRow = useMemo(
+    () =>
+      onRowClick
+        ? (row: T) => ({
+            onClick: (e: MouseEvent<HTMLElement>) => {
+              // Buttons, switches, links and checkboxes inside the row act on their own.
+              if ((e.target as HTMLElement).closest('button, a, input, .ant-switch, .ant-checkbox-wrapper')) return;
+              onRowClick(row);
+            },
+          })
+        : undefined,
+    [onRowClick],
+  );
+  const descriptorRowKey = d.rowKey;
+  const rowClassName = useMemo(() => {
+    if (activeRowKey === undefined || activeRowKey === null) return undefined;
+    const keyOf = (row: T): Key | undefined =>
+      typeof descriptorRowKey === 'function' ? descriptorRowKey(row) : ((row as Record<string, unknown>)[descriptorRowKey] as Key | undefined);
+    return (row: T) => (keyOf(row) === activeRowKey ? 'iotc-row-active' : '');
+  }, [activeRowKey, descriptorRowKey]);
   const hasToolbar = !!(d.topButtons?.length || d.moreButtons?.length || settingsEnabled || props.toolbarExtra);
 
   return (
-    <div className={local ? 'iotc-data-table iotc-data-table-local' : 'iotc-data-table'} data-testid="data-table" data-table-id={d.id} data-mode={mode}>
+    <div
+      className={['iotc-data-table', local ? 'iotc-data-table-local' : '', onRowClick ? 'iotc-data-table-clickable' : ''].filter(Boolean).join(' ')}
+      data-testid="data-table"
+      data-table-id={d.id}
+      data-mode={mode}
+    >
       {hasToolbar ? (
         <TableToolbar
           buttons={d.topButtons}
@@ -167,7 +227,10 @@ export function DataTable<T extends Row>(props: DataTableProps<T>) {
           bordered
           virtual={local}
           scroll={local ? { x: scrollX, y: props.scrollY ?? LOCAL_SCROLL_Y } : scrollX || d.overflowScroll ? { x: 'max-content' } : undefined}
-          locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('table.noData')} /> }}
+          locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={props.emptyText ?? t('table.noData')} /> }}
+          onRow={onRow}
+          rowClassName={rowClassName}
+          sticky={props.sticky}
           rowSelection={
             d.selection
               ? {

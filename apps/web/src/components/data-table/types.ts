@@ -60,6 +60,13 @@ export interface TableColumn<T extends Row = AnyRow> {
   /** Bounds of 'limit' cells; a value outside them is shown in red. */
   maxValue?: number;
   minValue?: number;
+  /** Bounds that differ per row ('limit' cells): the row fields holding them, used over maxValue / minValue when set. */
+  maxValueField?: Extract<keyof T, string>;
+  minValueField?: Extract<keyof T, string>;
+  /** `data-testid` of the column's cells; a 'limit' cell also carries `data-out-of-range="true"` when outside its bounds. */
+  testId?: string;
+  /** Kept in view at the left while a wide table scrolls sideways (tables of 10 or more columns). */
+  fixedLeft?: boolean;
   /** The spec's battery flag: same as type 'battery'. */
   battery?: boolean;
   /** The spec's place-icon flag: same as type 'place'. */
@@ -113,6 +120,13 @@ export interface TableDescriptor<T extends Row = AnyRow> {
   /** The custom-column dialog and its toolbar button (default on). */
   columnSettings?: boolean;
   actionWidth?: number;
+  /** Every cell on one line, cut with an ellipsis: rows keep one height (a table that updates live). */
+  ellipsis?: boolean;
+  /**
+   * Rows are never changed in place, only replaced: a cell renders again only when its row object
+   * is a new one (or the columns change), so a table whose rows update live stays cheap to draw.
+   */
+  immutableRows?: boolean;
   /**
    * An automatic-width table (fewer than 10 columns) whose columns may not fit: it scrolls
    * sideways at its content's width instead of squeezing the columns.

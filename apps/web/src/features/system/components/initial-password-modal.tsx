@@ -29,6 +29,8 @@ export function InitialPasswordModal({ data, open, onClose, afterClose }: Initia
       // Shown once: closing it takes a deliberate click, never a stray one on the mask.
       mask={{ closable: false }}
       keyboard={false}
+      // The password leaves the page with the dialog, not hidden in it.
+      destroyOnHidden
       onCancel={onClose}
       afterClose={afterClose}
       footer={

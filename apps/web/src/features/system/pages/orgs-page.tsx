@@ -21,8 +21,8 @@ import { useOrgTree } from '../api/org-tree.ts';
 import { OrgFormModal, type OrgFormTarget } from '../components/org-form-modal.tsx';
 import { findOrg } from '../components/org-tree-model.ts';
 import { OrgTreePanel } from '../components/org-tree-panel.tsx';
-import { useConfirmAction } from '../components/use-confirm-action.ts';
-import { useDialog } from '../components/use-dialog.ts';
+import { useConfirmAction } from '../../../lib/use-confirm-action.ts';
+import { useDialog } from '../../../lib/use-dialog.ts';
 import '../components/system.css';
 
 function OrgDetails({ org, parent, own }: { org: OrgNode; parent: OrgNode | undefined; own: boolean }) {

@@ -14,8 +14,8 @@ import { useDeleteRole } from '../api/role-delete.ts';
 import { useRoles } from '../api/roles.ts';
 import { OrgScopedList } from '../components/org-scoped-list.tsx';
 import { RoleDrawer, type RoleFormTarget } from '../components/role-drawer.tsx';
-import { useConfirmAction } from '../components/use-confirm-action.ts';
-import { useDialog } from '../components/use-dialog.ts';
+import { useConfirmAction } from '../../../lib/use-confirm-action.ts';
+import { useDialog } from '../../../lib/use-dialog.ts';
 import '../components/system.css';
 
 const FILTERS: FilterItem[] = [{ label: 'system.roles.keyword', key: 'keyword', type: 'input' }];

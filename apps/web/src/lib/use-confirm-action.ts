@@ -3,8 +3,8 @@
 import { App } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { apiErrorText } from '../../../lib/api-error.ts';
-import { useLang } from '../../../lib/language.ts';
+import { apiErrorText } from './api-error.ts';
+import { useLang } from './language.ts';
 
 export interface ConfirmAction {
   title: ReactNode;

@@ -1,0 +1,97 @@
+// One ECharts instance as a React component, for every screen that draws curves: ECharts is
+// imported piece by piece (line charts and the components the console uses, canvas renderer),
+// the instance is made on mount, follows `option`, resizes with its box and is disposed on
+// unmount. Charts given the same `group` share tooltip, axis pointer and zoom (echarts.connect).
+import { useEffect, useRef, type CSSProperties } from 'react';
+import * as echarts from 'echarts/core';
+import { LineChart, type LineSeriesOption } from 'echarts/charts';
+import {
+  DataZoomComponent,
+  GridComponent,
+  LegendComponent,
+  MarkAreaComponent,
+  MarkLineComponent,
+  TooltipComponent,
+  type DataZoomComponentOption,
+  type GridComponentOption,
+  type LegendComponentOption,
+  type MarkAreaComponentOption,
+  type MarkLineComponentOption,
+  type TooltipComponentOption,
+} from 'echarts/components';
+import { CanvasRenderer } from 'echarts/renderers';
+
+echarts.use([LineChart, GridComponent, TooltipComponent, LegendComponent, DataZoomComponent, MarkLineComponent, MarkAreaComponent, CanvasRenderer]);
+
+/** The options the registered pieces understand. */
+export type EChartOption = echarts.ComposeOption<
+  | LineSeriesOption
+  | GridComponentOption
+  | TooltipComponentOption
+  | LegendComponentOption
+  | DataZoomComponentOption
+  | MarkLineComponentOption
+  | MarkAreaComponentOption
+>;
+
+export type EChartInstance = echarts.ECharts;
+
+export interface EChartProps {
+  option: EChartOption;
+  /** Charts of one group move together: tooltip, axis pointer, data zoom. */
+  group?: string;
+  height?: number | string;
+  className?: string;
+  style?: CSSProperties;
+  'data-testid'?: string;
+  /** Called once with the instance after it is made (events, actions). */
+  onReady?: (chart: EChartInstance) => void;
+}
+
+/** Links the charts of `group`; safe to call for every chart of it. */
+function connectGroup(chart: EChartInstance, group: string | undefined): void {
+  chart.group = group ?? '';
+  if (group) echarts.connect(group);
+}
+
+export function EChart({ option, group, height = 240, className, style, onReady, ...rest }: EChartProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const chart = useRef<EChartInstance | null>(null);
+  const ready = useRef(onReady);
+  useEffect(() => {
+    ready.current = onReady;
+  }, [onReady]);
+
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return undefined;
+    const instance = echarts.init(el, undefined, { renderer: 'canvas' });
+    chart.current = instance;
+    ready.current?.(instance);
+    // The box changes size with the window, the side menu and the grid around it.
+    const observer = new ResizeObserver(() => {
+      if (!instance.isDisposed()) instance.resize();
+    });
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      chart.current = null;
+      instance.dispose();
+    };
+  }, []);
+
+  useEffect(() => {
+    const instance = chart.current;
+    if (!instance || instance.isDisposed()) return;
+    connectGroup(instance, group);
+  }, [group]);
+
+  useEffect(() => {
+    const instance = chart.current;
+    if (!instance || instance.isDisposed()) return;
+    // A new option replaces the old one whole: series that went away must not linger.
+    instance.setOption(option, { notMerge: true, lazyUpdate: true });
+  }, [option]);
+
+  return <div ref={box} className={className} style={{ width: '100%', height, ...style }} data-testid={rest['data-testid']} />;
+}

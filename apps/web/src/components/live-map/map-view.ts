@@ -1,0 +1,470 @@
+// The Leaflet side of the live map, kept out of React: one instance per mounted map. React hands it
+// the latest props; it keeps a clustering index of the devices and draws only what is in view,
+// reusing marker instances between renders so thousands of moving devices stay smooth.
+import * as L from 'leaflet';
+import DOMPurify from 'dompurify';
+import { DEVICE_STATUSES, STATUS_COLORS, type DeviceStatus, type MapConfig, type MapPoint } from '@iotc/shared/live';
+import { DisplayPositions, type TileCrs } from './coords.ts';
+import {
+  buildIndex,
+  CLUSTER_MAX_ZOOM,
+  isCluster,
+  samePoints,
+  statusBreakdown,
+  viewBbox,
+  worstStatus,
+  type DeviceIndex,
+  type StatusCounts,
+} from './cluster.ts';
+import { createOfflineLayer, offlineRenderer } from './offline-layer.ts';
+
+/** The view before any device is known: mainland China. */
+export const DEFAULT_CENTER: [number, number] = [35, 105];
+export const DEFAULT_ZOOM = 4;
+/** Rebuild the clustering index at most this often while points keep arriving. */
+export const REBUILD_INTERVAL_MS = 250;
+/** Zoom at least this far in when focusing a device. */
+export const FOCUS_ZOOM = 12;
+const DEFAULT_MAX_ZOOM = 18;
+const FIT_MAX_ZOOM = 12;
+
+export interface LiveMapViewOptions {
+  onSelect: (id: string) => void;
+  statusLabel: (s: DeviceStatus) => string;
+}
+
+interface PointEntry {
+  marker: L.Marker;
+  /** Display position (after any GCJ-02 conversion). */
+  lat: number;
+  lon: number;
+  point: MapPoint;
+  selected: boolean;
+}
+
+interface ClusterEntry {
+  marker: L.Marker;
+  clusterId: number;
+  counts: StatusCounts;
+  /** Count and colours last drawn, to skip redrawing an unchanged icon. */
+  drawn: string;
+}
+
+/** A cluster to draw in this render. */
+interface ClusterDraw {
+  id: number;
+  lat: number;
+  lon: number;
+  count: number;
+  label: string | number;
+  counts: StatusCounts;
+}
+
+/** Every single device shares this icon; colour and state come from the element's attributes. */
+const DOT_ICON = L.divIcon({
+  className: 'iotc-map-dot',
+  html: '<span class="iotc-map-dot-core"></span>',
+  iconSize: [22, 22],
+  tooltipAnchor: [0, -9],
+});
+
+function clusterSize(count: number): number {
+  if (count < 10) return 30;
+  if (count < 100) return 36;
+  if (count < 1000) return 42;
+  return 48;
+}
+
+/** A conic gradient with a slice per status, most severe first from twelve o'clock. */
+function clusterGradient(counts: StatusCounts, total: number): string {
+  const stops: string[] = [];
+  let from = 0;
+  for (const { status, count } of statusBreakdown(counts)) {
+    const to = from + (count / total) * 100;
+    stops.push(`${STATUS_COLORS[status]} ${from.toFixed(2)}% ${to.toFixed(2)}%`);
+    from = to;
+  }
+  return stops.length ? `conic-gradient(${stops.join(', ')})` : STATUS_COLORS.unused;
+}
+
+function splitSubdomains(s: string | null): string | string[] {
+  if (!s) return 'abc';
+  return s.includes(',') ? s.split(',').map((d) => d.trim()).filter(Boolean) : s.trim();
+}
+
+function tileKey(config: MapConfig | null): string {
+  if (!config?.tileUrl) return '';
+  return JSON.stringify([config.tileUrl, config.tileSubdomains, config.tileAttribution, config.tileMaxZoom]);
+}
+
+export class LiveMapView {
+  readonly map: L.Map;
+  private readonly options: LiveMapViewOptions;
+  private readonly legendBody: HTMLElement;
+  private readonly resizeObserver: ResizeObserver | null = null;
+  private tiles: L.TileLayer | null = null;
+  private tilesKey = '';
+  private positions = new DisplayPositions('wgs84');
+  private indexKey = '';
+  private points: readonly MapPoint[] = [];
+  private byId = new Map<string, MapPoint>();
+  private index: DeviceIndex | null = null;
+  private selectedId: string | null = null;
+  /** A selected device to pan to once it is known. */
+  private pendingFocus: string | null = null;
+  /** Whether the initial view has been decided (fitted to the devices or focused on one). */
+  private placed = false;
+  private pending: readonly MapPoint[] | null = null;
+  private lastBuild = -Infinity;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly pointMarkers = new Map<string, PointEntry>();
+  private readonly clusterMarkers = new Map<number, ClusterEntry>();
+  private destroyed = false;
+
+  constructor(container: HTMLElement, options: LiveMapViewOptions) {
+    this.options = { ...options };
+    this.map = L.map(container, {
+      center: DEFAULT_CENTER,
+      zoom: DEFAULT_ZOOM,
+      minZoom: 2,
+      maxZoom: DEFAULT_MAX_ZOOM,
+      maxBounds: L.latLngBounds([-85, -180], [85, 180]),
+      maxBoundsViscosity: 1,
+      attributionControl: false,
+      worldCopyJump: false,
+    });
+    L.control.attribution({ prefix: '<a href="https://leafletjs.com" target="_blank" rel="noreferrer">Leaflet</a>' }).addTo(this.map);
+
+    // The offline layer gets a pane under the tiles (tilePane is at z-index 200).
+    const pane = this.map.createPane('iotc-offline');
+    pane.style.zIndex = '150';
+    pane.style.pointerEvents = 'none';
+    createOfflineLayer(offlineRenderer('iotc-offline')).addTo(this.map);
+
+    this.legendBody = L.DomUtil.create('div', 'iotc-map-legend');
+    this.legendBody.dataset.testid = 'map-legend';
+    L.DomEvent.disableClickPropagation(this.legendBody);
+    L.DomEvent.disableScrollPropagation(this.legendBody);
+    const legend = new L.Control({ position: 'bottomleft' });
+    legend.onAdd = () => this.legendBody;
+    legend.addTo(this.map);
+    this.drawLegend();
+
+    this.map.on('moveend', this.render, this);
+    // A tooltip belongs to what was under the mouse before a zoom; markers are reused after it.
+    this.map.on('zoomstart', this.closeTooltips, this);
+    if (typeof ResizeObserver !== 'undefined') {
+      this.resizeObserver = new ResizeObserver(() => {
+        if (this.destroyed) return;
+        this.map.invalidateSize({ pan: false });
+        // A map mounted hidden (a closed tab) places itself once it has a size.
+        this.focus();
+        this.place();
+      });
+      this.resizeObserver.observe(container);
+    }
+  }
+
+  /** Tiles over the offline layer (or none), their coordinate system and zoom limit. */
+  setConfig(config: MapConfig | null): void {
+    const key = tileKey(config);
+    if (key !== this.tilesKey) {
+      this.tilesKey = key;
+      this.tiles?.remove();
+      this.tiles = null;
+      if (config?.tileUrl) {
+        // The attribution is HTML from the server's configuration: links and text only.
+        const attribution = config.tileAttribution
+          ? DOMPurify.sanitize(config.tileAttribution, { ALLOWED_TAGS: ['a', 'b', 'strong', 'i', 'em', 'span'], ALLOWED_ATTR: ['href', 'target', 'rel', 'title'] })
+          : undefined;
+        this.tiles = L.tileLayer(config.tileUrl, {
+          subdomains: splitSubdomains(config.tileSubdomains),
+          attribution,
+          maxZoom: config.tileMaxZoom,
+        }).addTo(this.map);
+      }
+      this.map.setMaxZoom(config?.tileUrl ? config.tileMaxZoom : DEFAULT_MAX_ZOOM);
+    }
+    const crs: TileCrs = config?.tileUrl ? config.tileCrs : 'wgs84';
+    if (crs !== this.positions.crs) this.positions = new DisplayPositions(crs);
+    // The clustering depends on both: where devices are drawn and the deepest zoom.
+    const indexKey = `${crs}|${this.map.getMaxZoom()}`;
+    if (indexKey !== this.indexKey) {
+      this.indexKey = indexKey;
+      this.reindex();
+    }
+  }
+
+  /** The devices to draw; a new list is taken at most every REBUILD_INTERVAL_MS. */
+  setPoints(points: readonly MapPoint[]): void {
+    this.pending = points;
+    if (this.timer !== undefined) return;
+    const wait = this.lastBuild + REBUILD_INTERVAL_MS - performance.now();
+    if (wait <= 0) this.flush();
+    else this.timer = setTimeout(() => this.flush(), wait);
+  }
+
+  /** Highlights a device, always as a marker of its own, and pans to it (once per change). */
+  setSelected(id: string | null): void {
+    if (id === this.selectedId) return;
+    this.selectedId = id;
+    this.pendingFocus = id;
+    this.reindex();
+    this.focus();
+  }
+
+  setStatusLabel(statusLabel: (s: DeviceStatus) => string): void {
+    this.options.statusLabel = statusLabel;
+    this.drawLegend();
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.resizeObserver?.disconnect();
+    this.map.off('moveend', this.render, this);
+    this.map.off('zoomstart', this.closeTooltips, this);
+    this.map.remove();
+    this.pointMarkers.clear();
+    this.clusterMarkers.clear();
+  }
+
+  private flush(): void {
+    this.timer = undefined;
+    const points = this.pending;
+    this.pending = null;
+    if (!points || this.destroyed) return;
+    this.lastBuild = performance.now();
+    if (samePoints(points, this.points)) return;
+    this.points = points;
+    this.byId = new Map(points.map((p) => [p.id, p]));
+    this.reindex();
+    this.focus();
+    this.place();
+  }
+
+  /** Rebuilds the clustering index and redraws. */
+  private reindex(): void {
+    if (this.destroyed) return;
+    const maxZoom = Math.max(0, Math.min(CLUSTER_MAX_ZOOM, this.map.getMaxZoom() - 1));
+    this.positions.trim(this.points.length);
+    this.index = this.points.length ? buildIndex(this.points, this.positions, this.selectedId, maxZoom) : null;
+    this.render();
+  }
+
+  private display(point: MapPoint): L.LatLngTuple {
+    return this.positions.of(point);
+  }
+
+  private hasSize(): boolean {
+    const size = this.map.getSize();
+    return size.x > 0 && size.y > 0;
+  }
+
+  /** The first view: fitted to the devices once there are some (later updates keep the user's view). */
+  private place(): void {
+    if (this.placed || !this.points.length || !this.hasSize()) return;
+    this.placed = true;
+    const bounds = L.latLngBounds(this.points.map((p) => this.display(p)));
+    if (!bounds.isValid()) return;
+    if (bounds.getNorthEast().equals(bounds.getSouthWest())) this.map.setView(bounds.getCenter(), FIT_MAX_ZOOM, { animate: false });
+    else this.map.fitBounds(bounds, { padding: [32, 32], maxZoom: FIT_MAX_ZOOM, animate: false });
+  }
+
+  /** Pans and zooms to the selected device once it is known. */
+  private focus(): void {
+    const id = this.pendingFocus;
+    if (!id) return;
+    const point = this.byId.get(id);
+    if (!point || !this.hasSize()) return;
+    this.pendingFocus = null;
+    this.placed = true;
+    const zoom = Math.min(Math.max(this.map.getZoom(), FOCUS_ZOOM), this.map.getMaxZoom());
+    this.map.setView(this.display(point), zoom);
+  }
+
+  /** Draws the clusters and devices in (and a little around) the current view. */
+  private render(): void {
+    if (this.destroyed) return;
+    const seenPoints = new Set<string>();
+    const clusters: ClusterDraw[] = [];
+    if (this.index) {
+      const b = this.map.getBounds().pad(0.25);
+      const bbox = viewBbox(b.getWest(), b.getSouth(), b.getEast(), b.getNorth());
+      for (const f of this.index.getClusters(bbox, Math.round(this.map.getZoom()))) {
+        const [lon, lat] = f.geometry.coordinates as [number, number];
+        if (isCluster(f)) {
+          const p = f.properties;
+          clusters.push({ id: p.cluster_id, lat, lon, count: p.point_count, label: p.point_count_abbreviated, counts: p });
+        } else {
+          this.upsertPoint(f.properties.point, lat, lon, false);
+          seenPoints.add(f.properties.point.id);
+        }
+      }
+    }
+    const selected = this.selectedId ? this.byId.get(this.selectedId) : undefined;
+    if (selected) {
+      const [lat, lon] = this.display(selected);
+      this.upsertPoint(selected, lat, lon, true);
+      seenPoints.add(selected.id);
+    }
+    for (const [id, entry] of this.pointMarkers) {
+      if (!seenPoints.has(id)) {
+        entry.marker.remove();
+        this.pointMarkers.delete(id);
+      }
+    }
+    this.drawClusters(clusters);
+  }
+
+  private upsertPoint(point: MapPoint, lat: number, lon: number, selected: boolean): void {
+    let entry = this.pointMarkers.get(point.id);
+    if (!entry) {
+      const id = point.id;
+      const marker = L.marker([lat, lon], { icon: DOT_ICON, keyboard: false, riseOnHover: true });
+      marker.on('click', () => this.options.onSelect(id));
+      marker.bindTooltip(() => this.pointTooltip(id), { direction: 'top' });
+      marker.addTo(this.map);
+      entry = { marker, lat, lon, point, selected };
+      this.pointMarkers.set(id, entry);
+      const el = marker.getElement()!;
+      el.dataset.testid = 'map-marker';
+      el.dataset.deviceId = id;
+      this.styleDot(entry, point, selected, true);
+      return;
+    }
+    if (entry.lat !== lat || entry.lon !== lon) {
+      entry.lat = lat;
+      entry.lon = lon;
+      entry.marker.setLatLng([lat, lon]);
+    }
+    this.styleDot(entry, point, selected, false);
+  }
+
+  private styleDot(entry: PointEntry, point: MapPoint, selected: boolean, fresh: boolean): void {
+    const el = entry.marker.getElement();
+    if (!el) return;
+    const before = entry.point;
+    if (fresh || before.status !== point.status) {
+      el.dataset.status = point.status;
+      el.style.setProperty('--iotc-dot', STATUS_COLORS[point.status]);
+    }
+    if (fresh || before.lat !== point.lat) el.dataset.lat = String(point.lat);
+    if (fresh || before.lon !== point.lon) el.dataset.lon = String(point.lon);
+    if (fresh || entry.selected !== selected) {
+      el.dataset.selected = String(selected);
+      entry.marker.setZIndexOffset(selected ? 10_000 : 0);
+    }
+    entry.point = point;
+    entry.selected = selected;
+  }
+
+  /** Places the clusters, reusing markers: the same cluster id first, then any left over. */
+  private drawClusters(clusters: ClusterDraw[]): void {
+    const spare: ClusterEntry[] = [];
+    const wanted = new Set(clusters.map((c) => c.id));
+    for (const [id, entry] of this.clusterMarkers) {
+      if (!wanted.has(id)) {
+        this.clusterMarkers.delete(id);
+        spare.push(entry);
+      }
+    }
+    for (const c of clusters) {
+      let entry = this.clusterMarkers.get(c.id) ?? spare.pop();
+      if (!entry) {
+        const marker = L.marker([c.lat, c.lon], { keyboard: false, zIndexOffset: 1000, icon: DOT_ICON });
+        const created: ClusterEntry = { marker, clusterId: c.id, counts: c.counts, drawn: '' };
+        marker.on('click', () => this.expand(created));
+        marker.bindTooltip(() => this.clusterTooltip(created), { direction: 'top' });
+        entry = created;
+      } else {
+        if (!entry.marker.getLatLng().equals([c.lat, c.lon])) entry.marker.setLatLng([c.lat, c.lon]);
+        // An open tooltip shows the new counts, or closes when the marker now shows another cluster.
+        const tooltip = entry.marker.getTooltip();
+        if (tooltip?.isOpen()) {
+          if (entry.clusterId === c.id) tooltip.update();
+          else entry.marker.closeTooltip();
+        }
+      }
+      entry.clusterId = c.id;
+      entry.counts = c.counts;
+      this.clusterMarkers.set(c.id, entry);
+      const gradient = clusterGradient(c.counts, c.count);
+      const drawn = `${c.label}|${gradient}`;
+      if (drawn !== entry.drawn) {
+        entry.drawn = drawn;
+        const size = clusterSize(c.count);
+        entry.marker.setIcon(
+          L.divIcon({
+            className: 'iotc-map-cluster',
+            html: `<div class="iotc-map-cluster-ring" style="background:${gradient}"><span class="iotc-map-cluster-count">${c.label}</span></div>`,
+            iconSize: [size, size],
+            tooltipAnchor: [0, -size / 2],
+          }),
+        );
+      }
+      if (!this.map.hasLayer(entry.marker)) entry.marker.addTo(this.map);
+      const el = entry.marker.getElement();
+      if (el) {
+        el.dataset.testid = 'map-cluster';
+        el.dataset.count = String(c.count);
+        el.dataset.status = worstStatus(c.counts);
+      }
+    }
+    for (const entry of spare) entry.marker.remove();
+  }
+
+  private closeTooltips(): void {
+    for (const { marker } of this.clusterMarkers.values()) marker.closeTooltip();
+    for (const { marker } of this.pointMarkers.values()) marker.closeTooltip();
+  }
+
+  /** Zooms to where a clicked cluster splits up. */
+  private expand(entry: ClusterEntry): void {
+    const center = entry.marker.getLatLng();
+    let zoom = this.map.getZoom() + 2;
+    try {
+      if (this.index) zoom = this.index.getClusterExpansionZoom(entry.clusterId);
+    } catch {
+      // The index was rebuilt since this cluster was drawn: zoom in a little instead.
+    }
+    this.map.setView(center, Math.min(Math.max(zoom, this.map.getZoom() + 1), this.map.getMaxZoom()));
+  }
+
+  private pointTooltip(id: string): HTMLElement {
+    const el = document.createElement('span');
+    const point = this.byId.get(id) ?? this.pointMarkers.get(id)?.point;
+    if (point) el.textContent = `${point.name} · ${this.options.statusLabel(point.status)}`;
+    return el;
+  }
+
+  private clusterTooltip(entry: ClusterEntry): HTMLElement {
+    const el = document.createElement('div');
+    el.className = 'iotc-map-cluster-tip';
+    for (const { status, count } of statusBreakdown(entry.counts)) {
+      const row = document.createElement('div');
+      const dot = document.createElement('span');
+      dot.className = 'iotc-map-swatch';
+      dot.style.background = STATUS_COLORS[status];
+      row.append(dot, `${this.options.statusLabel(status)} ${count}`);
+      el.append(row);
+    }
+    return el;
+  }
+
+  private drawLegend(): void {
+    this.legendBody.replaceChildren(
+      ...DEVICE_STATUSES.map((status) => {
+        const row = document.createElement('div');
+        row.className = 'iotc-map-legend-row';
+        row.dataset.status = status;
+        const dot = document.createElement('span');
+        dot.className = 'iotc-map-swatch';
+        dot.style.background = STATUS_COLORS[status];
+        row.append(dot, this.options.statusLabel(status));
+        return row;
+      }),
+    );
+  }
+}
