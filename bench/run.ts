@@ -1,9 +1,10 @@
 // Benchmarks. Each figure is printed on a line of its own as `bench: <name> = <value> <unit>`.
-// `npm run bench -- --only <area>` runs one area. Areas: auth, list, table.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// `npm run bench -- --only <area>` runs one area. Areas: auth, list, table, intake.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { execSync } from 'node:child_process';
+import { execFile, execSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import { tmpdir } from 'node:os';
 import { join, normalize, resolve } from 'node:path';
@@ -13,13 +14,17 @@ import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { createPgDatabase } from '../apps/server/src/test/harness.ts';
 import { addOrgUser } from '../apps/server/src/test/fixtures.ts';
-import { orgs } from '../apps/server/src/db/schema.ts';
+import { devices, orgs } from '../apps/server/src/db/schema.ts';
+import { startMqtt } from '../apps/server/src/ingest/mqtt.ts';
+import { hashSecret } from '../apps/server/src/ingest/pipeline.ts';
+import WebSocket from 'ws';
 import { CHROMIUM_ARGS } from '../e2e/harness.ts';
 
 const args = process.argv.slice(2);
 const onlyIdx = args.indexOf('--only');
 const only = onlyIdx >= 0 ? args[onlyIdx + 1] : undefined;
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const execFileAsync = promisify(execFile);
 
 function report(name: string, value: number, unit: string) {
   console.log(`bench: ${name} = ${Number.isInteger(value) ? value : value.toFixed(2)} ${unit}`);
@@ -190,7 +195,96 @@ async function table() {
   }
 }
 
-const areas: Record<string, () => Promise<void>> = { auth, list, table };
+/**
+ * Device intake over MQTT QoS 1 on the embedded broker: the most reports per second the server
+ * acknowledges (decoded, stored, latest state updated, pushed), the p99 from publish to the
+ * browser's WebSocket message at a steady 5,000 reports/s, and the database size per million
+ * readings. The load comes from a second process (bench/intake-load.ts) with 1,000 devices.
+ */
+async function intake() {
+  const DEVICES = Number(process.env.BENCH_DEVICES ?? 1000);
+  const { app, engine, close } = await benchApp();
+  const dir = mkdtempSync(join(tmpdir(), 'iotc-intake-'));
+  const link = await startMqtt({ port: 0, host: '127.0.0.1', log: app.log, authenticate: app.intake.authenticate, sink: app.intake });
+  let socket: WebSocket | undefined;
+  try {
+    const db = app.database.db;
+    const [demo] = await db.select().from(orgs).where(eq(orgs.code, 'demo'));
+    await addOrgUser(db, { orgId: demo!.id, account: 'bench-intake', password: app.seedResult.demo!.password, roleCodes: ['org_admin'] });
+    const list = Array.from({ length: DEVICES }, (_, i) => ({ deviceId: `BENCH${String(i).padStart(6, '0')}`, secret: `bench-secret-${i}-xxxxxxxx` }));
+    for (let i = 0; i < list.length; i += 500) {
+      await db.insert(devices).values(list.slice(i, i + 500).map((d) => ({ orgId: demo!.id, deviceId: d.deviceId, name: d.deviceId, secretHash: hashSecret(d.secret) })));
+    }
+    const devicesFile = join(dir, 'devices.json');
+    writeFileSync(devicesFile, JSON.stringify(list));
+
+    // A browser's live channel: each device's arrivals (receive time, device time of the state).
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const login = await app.inject({ method: 'POST', url: '/iot-cloud-auth/auth/v1/login', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ account: 'bench-intake', password: app.seedResult.demo!.password }) });
+    const token = (login.json() as { data: { token: string } }).data.token;
+    const arrivals = new Map<string, [number, number][]>();
+    socket = new WebSocket(`${address.replace('http', 'ws')}/api/iot/v2/live?access_token=${token}`);
+    socket.on('message', (data) => {
+      const at = Date.now();
+      const msg = JSON.parse(String(data)) as { type: string; data: { deviceId: string; time: string }[] };
+      if (msg.type !== 'device-states') return;
+      for (const s of msg.data) {
+        const seen = arrivals.get(s.deviceId) ?? [];
+        seen.push([at, Date.parse(s.time)]);
+        arrivals.set(s.deviceId, seen);
+      }
+    });
+    await new Promise<void>((r) => socket!.once('open', () => r()));
+
+    const mqttUrl = `mqtt://127.0.0.1:${link.port}`;
+    // Asynchronously: this process is the server and must keep running meanwhile.
+    const load = async (rate: number, out?: string) => {
+      const argv = ['--import', 'tsx', 'bench/intake-load.ts', '--mqtt', mqttUrl, '--devices', devicesFile, '--rate', String(rate), '--duration', String(DURATION), ...(out ? ['--out', out] : [])];
+      const { stdout } = await execFileAsync('node', argv, { encoding: 'utf8', maxBuffer: 1 << 26 });
+      return JSON.parse(stdout.trim().split('\n').at(-1)!) as { sent: number; acked: number; failed: number; elapsedMs: number };
+    };
+
+    const max = await load(0);
+    if (max.failed) throw new Error(`${max.failed} reports were not acknowledged`);
+    report(`intake.${engine}.mqtt_max_rps`, (max.acked / max.elapsedMs) * 1000, 'reports/s');
+
+    arrivals.clear();
+    const publishedFile = join(dir, 'published.json');
+    const countRows = async () => Number(((await db.execute(sql`select count(*)::text as n from telemetry`)) as unknown as { rows: { n: string }[] }).rows[0]!.n);
+    const before = await countRows();
+    const steady = await load(5000, publishedFile);
+    // Stored by the time the load generator stopped waiting for acknowledgements.
+    report(`intake.${engine}.stored_rps_offered_5k`, ((await countRows()) - before) / ((steady.elapsedMs + 5000) / 1000), 'reports/s');
+    await app.readings.flushed();
+    await new Promise((r) => setTimeout(r, 500));
+    // Each report's latency: the first live message whose state is at least as new as it.
+    const published = JSON.parse(readFileSync(publishedFile, 'utf8')) as [number, number][];
+    const latencies: number[] = [];
+    let missing = 0;
+    for (const [i, t] of published) {
+      const hit = arrivals.get(list[i]!.deviceId)?.find(([, stateTime]) => stateTime >= t);
+      if (hit) latencies.push(hit[0] - t);
+      else missing++;
+    }
+    latencies.sort((a, b) => a - b);
+    report(`intake.${engine}.publish_to_ws_p50_at_5k`, latencies[Math.floor(latencies.length * 0.5)] ?? NaN, 'ms');
+    report(`intake.${engine}.publish_to_ws_p99_at_5k`, latencies[Math.floor(latencies.length * 0.99)] ?? NaN, 'ms');
+    if (missing) report(`intake.${engine}.reports_never_pushed`, missing, 'reports');
+
+    const size = await db.execute<{ bytes: string; rows: string }>(
+      sql`select pg_total_relation_size('telemetry')::text as bytes, (select count(*) from telemetry)::text as rows`,
+    );
+    const row = (size as unknown as { rows: { bytes: string; rows: string }[] }).rows[0]!;
+    report(`intake.${engine}.db_mb_per_million_reports`, (Number(row.bytes) / Number(row.rows)) * 1e6 / 1048576, 'MB');
+  } finally {
+    socket?.close();
+    await link.close();
+    await close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const areas: Record<string, () => Promise<void>> = { auth, list, table, intake };
 if (only && !areas[only]) {
   console.error(`unknown bench area "${only}"; areas: ${Object.keys(areas).join(', ')}`);
   process.exit(2);

@@ -1,0 +1,114 @@
+// Browser tests of equipment asset management and the home screen on the real server: a
+// vehicle is registered through its form (a wrong range refused in the user's language), a
+// device is registered with its secret shown once and bound to the vehicle from its drawer,
+// the binding history shows it; the home screen counts the devices and opens a notification
+// without details as 'No details!'.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { ADMIN_PASSWORD, screenshot, startServer, withBrowser, type Server } from './harness.ts';
+import { seedDemoFleet } from '../apps/server/src/db/seed-demo.ts';
+
+let server: Server;
+beforeAll(async () => {
+  server = await startServer();
+  await seedDemoFleet(server.app.database.db);
+});
+afterAll(async () => {
+  await server.close();
+});
+
+async function signIn(page: Page) {
+  await page.goto(`${server.url}/login`);
+  await page.locator('#account').fill('admin');
+  await page.locator('#password').fill(ADMIN_PASSWORD);
+  await page.locator('#login-submit').click();
+  await page.waitForURL((u) => u.pathname === '/view/deviceManage/realTimeMonitoring');
+}
+
+const TEXT = {
+  'en-US': { plate: 'E2E-EN-001', rangeError: 'The lower limit must not be above the upper limit', noDetails: 'No details!' },
+  'zh-CN': { plate: 'E2E-ZH-001', rangeError: '下限不能高于上限', noDetails: '暂无详情！' },
+} as const;
+
+describe.each(['en-US', 'zh-CN'] as const)('asset management in %s', (locale) => {
+  const text = TEXT[locale];
+  const deviceId = `E2E${locale === 'en-US' ? 'EN' : 'ZH'}0001`;
+
+  it('registers a vehicle, refusing an inverted range first', async () => {
+    await withBrowser(locale, async ({ page }) => {
+      await signIn(page);
+      await page.goto(`${server.url}/view/asset/vehicles`);
+      await page.locator('[data-testid=vehicles-page]').waitFor();
+      await page.locator('[data-testid=vehicle-new]').click();
+      await page.locator('#asset-vehicle_code').fill(text.plate);
+      await page.locator('#asset-vehicle_name').fill('Browser truck');
+      await page.locator('#asset-vehicle_tempMin').fill('9');
+      await page.locator('#asset-vehicle_tempMax').fill('2');
+      await page.locator('[data-testid=asset-form-submit]').click();
+      await page.getByText(text.rangeError).first().waitFor();
+      await page.locator('#asset-vehicle_tempMin').fill('2');
+      await page.locator('#asset-vehicle_tempMax').fill('8');
+      await page.locator('[data-testid=asset-form-submit]').click();
+      await page.locator('[data-testid=asset-table-vehicle]').getByText(text.plate).waitFor();
+      await screenshot(page, `vehicles-${locale}`);
+    });
+  });
+
+  it('registers a device with its secret shown once and binds it to the vehicle, with history', async () => {
+    await withBrowser(locale, async ({ page }) => {
+      await signIn(page);
+      await page.goto(`${server.url}/view/deviceManage/devices`);
+      await page.locator('[data-testid=devices-page]').waitFor();
+      await page.locator('[data-testid=device-new]').click();
+      await page.locator('#device-form_deviceId').fill(deviceId);
+      await page.locator('#device-form_name').fill('Browser tracker');
+      await page.locator('#device-form-submit').click();
+      const secret = (await page.locator('[data-testid=device-secret-value]').textContent())!.trim();
+      expect(secret.length).toBeGreaterThanOrEqual(32);
+      await page.locator('[data-testid=device-secret-done]').click();
+      await expect.poll(() => page.locator('[data-testid=device-secret-value]').count()).toBe(0);
+
+      // The demo fleet fills the first pages: find it by its id.
+      await page.locator('[data-testid=filter-keyword]').fill(deviceId);
+      await page.locator('[data-testid=filter-search]').click();
+      await page.locator('.iotc-cell-link', { hasText: deviceId }).first().click();
+      const drawer = page.locator('[data-testid=device-drawer]');
+      await drawer.waitFor();
+      await drawer.locator('[data-testid=asset-picker-kind]').click();
+      await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: locale === 'en-US' ? 'Vehicle' : '车辆' }).first().click();
+      await drawer.locator('[data-testid=asset-picker]').click();
+      await page.keyboard.type(text.plate);
+      await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: text.plate }).first().click();
+      await drawer.locator('[data-testid=device-bind]').click();
+      await expect.poll(() => drawer.locator('[data-testid=device-bound-asset-text]').textContent()).toContain(text.plate);
+      await expect.poll(() => drawer.locator('[data-testid=binding-history]').textContent()).toContain(text.plate);
+      await screenshot(page, `device-drawer-${locale}`);
+    });
+    // The server agrees: the vehicle carries the device.
+    const vehicles = await server.app.inject({ method: 'GET', url: `/api/iot/v2/vehicles?keyword=${text.plate}`, headers: { access_token: await token() } });
+    expect((vehicles.json() as { data: { rows: { devices: { deviceId: string }[] }[] } }).data.rows[0]!.devices.map((d) => d.deviceId)).toEqual([deviceId]);
+  });
+});
+
+async function token(): Promise<string> {
+  const res = await server.app.inject({ method: 'POST', url: '/iot-cloud-auth/auth/v1/login', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ account: 'admin', password: ADMIN_PASSWORD }) });
+  return (res.json() as { data: { token: string } }).data.token;
+}
+
+describe.each(['en-US', 'zh-CN'] as const)('home in %s', (locale) => {
+  it('counts the devices by status and opens a notification without details', async () => {
+    await withBrowser(locale, async ({ page }) => {
+      await signIn(page);
+      await page.goto(`${server.url}/view/home/home`);
+      await page.locator('[data-testid=home-page]').waitFor();
+      // The demo fleet (21) and the devices registered above, none reporting yet.
+      await expect.poll(async () => Number(await page.locator('[data-testid=home-status-all-count]').textContent())).toBeGreaterThanOrEqual(21);
+      await expect.poll(async () => page.locator('[data-testid=home-status-unused-count]').textContent()).toBe(await page.locator('[data-testid=home-status-all-count]').textContent());
+      await page.locator('[data-testid=home-notices] [data-testid=home-notices-all-loaded]').waitFor();
+      await page.locator('[data-testid=home-notice-details]').nth(1).click();
+      await page.locator('[data-testid=home-notice-no-details]').waitFor();
+      expect(await page.locator('[data-testid=home-notice-no-details]').textContent()).toContain(TEXT[locale].noDetails);
+      await screenshot(page, `home-${locale}`);
+    });
+  });
+});
