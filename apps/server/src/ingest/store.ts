@@ -94,6 +94,20 @@ export function readingStore(
     if (changed.length) opts.onStored?.(changed);
   }
 
+  // A write starts on the next turn of the event loop, after the sockets have been read, never
+  // straight from the end of the last one: on one thread (PGlite runs on it) nothing arrives
+  // while a write runs, so starting at once wrote a handful of reports per transaction and paid
+  // a transaction's fixed cost for each handful (1,500 reports/s instead of 10,000).
+  let scheduled = false;
+  function schedule() {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      drain();
+    });
+  }
+
   function drain() {
     while (writing.size < concurrency && queue.length) {
       const batch = queue;
@@ -104,7 +118,7 @@ export function readingStore(
         })
         .finally(() => {
           writing.delete(w);
-          drain();
+          schedule();
         });
       writing.add(w);
     }
@@ -116,8 +130,7 @@ export function readingStore(
       if (readings.length === 0) return Promise.resolve(0);
       return new Promise<number>((resolve, reject) => {
         queue.push({ readings, resolve, reject });
-        // Let the other messages of this turn of the event loop join the batch.
-        queueMicrotask(drain);
+        schedule();
       });
     },
     /** Resolves when everything submitted so far is written. */
