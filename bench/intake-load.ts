@@ -1,11 +1,14 @@
-// Load generator of the intake bench, run as its own process so that publishing does not take
-// the server's CPU: many devices connected to the MQTT broker publish reports at QoS 1, either
-// at a fixed rate (open loop) or as fast as acknowledgements come back (closed loop, `--rate 0`).
-// Each report's device time is its publish time (ms, strictly increasing per device), so the
-// bench can measure publish-to-WebSocket latency per report. Prints one JSON line at the end.
-import { readFileSync, writeFileSync } from 'node:fs';
+// Load generator of the intake bench, run as its own process so that publishing and receiving
+// do not run on the server's event loop: many devices connected to the MQTT broker publish
+// reports at QoS 1, either at a fixed rate (open loop) or as fast as acknowledgements come back
+// (closed loop, `--rate 0`). Each report's device time is its publish time (ms, strictly
+// increasing per device); with `--ws` this process also holds a browser's live WebSocket and
+// times each report from its publish to the first pushed state at least as new, on one clock.
+// Prints one JSON line at the end.
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import mqtt from 'mqtt';
+import WebSocket from 'ws';
 
 const { values: o } = parseArgs({
   options: {
@@ -14,7 +17,7 @@ const { values: o } = parseArgs({
     rate: { type: 'string', default: '0' },
     duration: { type: 'string', default: '10' },
     inflight: { type: 'string', default: '8' },
-    out: { type: 'string' },
+    ws: { type: 'string' },
   },
 });
 const devices = JSON.parse(readFileSync(o.devices!, 'utf8')) as { deviceId: string; secret: string }[];
@@ -29,11 +32,33 @@ const published: [number, number][] = [];
 let sent = 0;
 let acked = 0;
 let failed = 0;
+let lastAckAt = 0;
+
+// The browser's side: each device's pushed states as (arrival, device time of the state).
+const arrivals = new Map<string, [number, number][]>();
+let socket: WebSocket | undefined;
+if (o.ws) {
+  socket = new WebSocket(o.ws);
+  socket.on('message', (data) => {
+    const at = Date.now();
+    const msg = JSON.parse(String(data)) as { type: string; data: { deviceId: string; time: string }[] };
+    if (msg.type !== 'device-states') return;
+    for (const s of msg.data) {
+      const seen = arrivals.get(s.deviceId) ?? [];
+      seen.push([at, Date.parse(s.time)]);
+      arrivals.set(s.deviceId, seen);
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket!.once('open', () => resolve());
+    socket!.once('error', reject);
+  });
+}
 
 function payload(i: number): string {
   const t = Math.max(Date.now(), lastTime[i]! + 1);
   lastTime[i] = t;
-  if (rate > 0) published.push([i, t]);
+  published.push([i, t]);
   const d = devices[i]!;
   return JSON.stringify({ deviceId: d.deviceId, time: new Date(t).toISOString(), lat: 31.2 + i / 1e4, lon: 121.4 + i / 1e4, speed: 60, course: 90, acc: true, extraData: EXTRA });
 }
@@ -51,6 +76,7 @@ function publish(i: number, then?: () => void) {
   clients[i]!.publish(`devices/${devices[i]!.deviceId}/report`, payload(i), { qos: 1 }, (err) => {
     if (err) failed++;
     else acked++;
+    lastAckAt = Date.now();
     then?.();
   });
 }
@@ -93,6 +119,21 @@ const elapsedMs = Date.now() - start;
 const settle = Date.now() + 5000;
 while (acked + failed < sent && Date.now() < settle) await new Promise((r) => setTimeout(r, 20));
 await Promise.all(clients.map((c) => c.endAsync()));
-if (o.out) writeFileSync(o.out, JSON.stringify(published));
-console.log(JSON.stringify({ sent, acked, failed, elapsedMs }));
+
+// Each report's latency: the first pushed state of its device at least as new as it.
+let latency: { p50: number; p99: number; missing: number } | undefined;
+if (socket) {
+  await new Promise((r) => setTimeout(r, 1000));
+  socket.close();
+  const latencies: number[] = [];
+  let missing = 0;
+  for (const [i, t] of published) {
+    const hit = arrivals.get(devices[i]!.deviceId)?.find(([, stateTime]) => stateTime >= t);
+    if (hit) latencies.push(hit[0] - t);
+    else missing++;
+  }
+  latencies.sort((a, b) => a - b);
+  latency = { p50: latencies[Math.floor(latencies.length * 0.5)] ?? NaN, p99: latencies[Math.floor(latencies.length * 0.99)] ?? NaN, missing };
+}
+console.log(JSON.stringify({ sent, acked, failed, elapsedMs, ackedMs: lastAckAt - start, latency }));
 process.exit(0);
