@@ -1,5 +1,5 @@
 // Benchmarks. Each figure is printed on a line of its own as `bench: <name> = <value> <unit>`.
-// `npm run bench -- --only <area>` runs one area. Areas: auth, list, table, intake.
+// `npm run bench -- --only <area>` runs one area. Areas: auth, list, table, intake, monitor.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,8 +16,8 @@ import { createPgDatabase } from '../apps/server/src/test/harness.ts';
 import { addOrgUser } from '../apps/server/src/test/fixtures.ts';
 import { devices, orgs } from '../apps/server/src/db/schema.ts';
 import { startMqtt } from '../apps/server/src/ingest/mqtt.ts';
-import { hashSecret } from '../apps/server/src/ingest/pipeline.ts';
-import { CHROMIUM_ARGS } from '../e2e/harness.ts';
+import { hashSecret, type ReportingDevice } from '../apps/server/src/ingest/pipeline.ts';
+import { ADMIN_PASSWORD, CHROMIUM_ARGS, launchBrowser, startServer } from '../e2e/harness.ts';
 
 const args = process.argv.slice(2);
 const onlyIdx = args.indexOf('--only');
@@ -256,6 +256,144 @@ async function intake() {
   }
 }
 
+/** What the monitoring page does for one watch window (runs in the page; passed as text, see SCROLL_THROUGH). */
+const WATCH = (ms: number) => `(async () => {
+  const frames = [];
+  const longTasks = [];
+  const obs = new PerformanceObserver((list) => { for (const e of list.getEntries()) longTasks.push(e.duration); });
+  obs.observe({ type: 'longtask', buffered: false });
+  const before = window.__liveStates;
+  const start = performance.now();
+  let last = start;
+  await new Promise((resolve) => {
+    const tick = (now) => {
+      frames.push(now - last);
+      last = now;
+      if (now - start < ${ms}) requestAnimationFrame(tick);
+      else resolve();
+    };
+    requestAnimationFrame(tick);
+  });
+  obs.disconnect();
+  return { frames, longTasks, states: window.__liveStates - before, elapsed: performance.now() - start };
+})()`;
+
+/**
+ * Real-time monitoring with 5,000 devices each reporting every 10 s (500 states a second, pushed
+ * over the real WebSocket) in headless Chromium on the built app: time until the map and the
+ * status counts show every device, then a 20 s watch at the country view, one zoomed into a
+ * city (single markers moving) and one with a page of 100 rows, each with the p99 frame interval, long tasks (main thread busy
+ * over 50 ms) and how busy they kept the page.
+ */
+async function monitor() {
+  const N = Number(process.env.BENCH_MONITOR_DEVICES ?? 5000);
+  const WINDOW_MS = Number(process.env.BENCH_MONITOR_WINDOW_MS ?? 20_000);
+  execSync('node scripts/ensure-web-build.mjs', { stdio: 'inherit' });
+  const server = await startServer({ logLevel: 'error' });
+  const db = server.app.database.db;
+  const [demo] = await db.select().from(orgs).where(eq(orgs.code, 'demo'));
+  const fleet: ReportingDevice[] = [];
+  for (let i = 0; i < N; i += 1000) {
+    const rows = await db
+      .insert(devices)
+      .values(Array.from({ length: Math.min(1000, N - i) }, (_, k) => ({ orgId: demo!.id, deviceId: `MON${String(i + k).padStart(6, '0')}`, name: `Truck ${i + k}`, secretHash: 'x' })))
+      .returning({ id: devices.id, orgId: devices.orgId, deviceId: devices.deviceId });
+    fleet.push(...rows);
+  }
+  // Spread over eastern China; each device drives east-north-east and its reefer drifts.
+  const home = fleet.map((_, i) => ({ lat: 22 + ((i * 7919) % 1800) / 100, lon: 104 + ((i * 104_729) % 1700) / 100 }));
+  let step = 0;
+  const reportOf = (i: number) => ({
+    deviceId: fleet[i]!.deviceId,
+    time: new Date().toISOString(),
+    lat: home[i]!.lat + step * 0.0004,
+    lon: home[i]!.lon + step * 0.0008,
+    speed: 40 + (i % 50),
+    acc: true,
+    extraData: JSON.stringify({ 1: { batval: 400 + (i % 600) }, 3: { temp: 20 + ((i + step) % 80), humidity: 600 }, 16: { gac: (i + step) % 20 === 0 ? 1 : 0 } }),
+  });
+  for (let i = 0; i < N; i++) await server.app.intake.ingest(fleet[i]!, [reportOf(i)], 'mqtt');
+
+  const browser = await launchBrowser({ locale: 'en-US' });
+  let feeding: NodeJS.Timeout | undefined;
+  try {
+    const { page } = browser;
+    // Counts the states the page receives, to show the load reached it.
+    await page.addInitScript(() => {
+      const w = window as unknown as { __liveStates: number; WebSocket: typeof WebSocket };
+      w.__liveStates = 0;
+      const Native = w.WebSocket;
+      w.WebSocket = class extends Native {
+        constructor(url: string | URL, protocols?: string | string[]) {
+          super(url, protocols);
+          this.addEventListener('message', (e: MessageEvent) => {
+            const msg = JSON.parse(String(e.data)) as { type: string; data: unknown[] };
+            if (msg.type === 'device-states') w.__liveStates += msg.data.length;
+          });
+        }
+      };
+    });
+    await page.goto(`${server.url}/login`);
+    await page.locator('#account').fill('admin');
+    await page.locator('#password').fill(ADMIN_PASSWORD);
+    await page.locator('#login-submit').click();
+    await page.waitForURL((u) => u.pathname === '/view/deviceManage/realTimeMonitoring');
+    const opened = Date.now();
+    await page.goto(`${server.url}/view/deviceManage/realTimeMonitoring`);
+    await page.waitForFunction((n) => Number(document.querySelector('[data-testid=monitor-tab-all-count]')?.textContent) >= n, N, { timeout: 60_000 });
+    await page.locator('[data-testid=monitor-live][data-state=open]').waitFor({ timeout: 60_000 });
+    await page.locator('.leaflet-marker-icon').first().waitFor({ timeout: 60_000 });
+    report('monitor.map_and_counts_5k', Date.now() - opened, 'ms');
+
+    // 500 reports a second: every device once in 10 s, in ticks of 100 ms.
+    let next = 0;
+    let feedingBusy = false;
+    feeding = setInterval(() => {
+      if (feedingBusy) return;
+      feedingBusy = true;
+      const batch: Promise<unknown>[] = [];
+      for (let k = 0; k < N / 100; k++) {
+        batch.push(server.app.intake.ingest(fleet[next]!, [reportOf(next)], 'mqtt'));
+        next = (next + 1) % N;
+        if (next === 0) step++;
+      }
+      void Promise.all(batch).finally(() => (feedingBusy = false));
+    }, 100);
+
+    const watch = async (label: string) => {
+      const w = (await page.evaluate(WATCH(WINDOW_MS))) as { frames: number[]; longTasks: number[]; states: number; elapsed: number };
+      const frames = [...w.frames].sort((a, b) => a - b);
+      report(`monitor.${label}.frame_p99`, frames[Math.floor(frames.length * 0.99)]!, 'ms');
+      report(`monitor.${label}.frame_max`, frames.at(-1)!, 'ms');
+      report(`monitor.${label}.fps`, (w.frames.length / w.elapsed) * 1000, 'frames/s');
+      report(`monitor.${label}.long_tasks_per_min`, (w.longTasks.length / w.elapsed) * 60_000, 'tasks');
+      report(`monitor.${label}.longest_task`, Math.max(0, ...w.longTasks), 'ms');
+      report(`monitor.${label}.main_thread_blocked`, (w.longTasks.reduce((a, b) => a + b, 0) / w.elapsed) * 100, '%');
+      report(`monitor.${label}.states_received`, (w.states / w.elapsed) * 1000, 'states/s');
+      if (w.states === 0) throw new Error('the page received no live states during the watch');
+    };
+    await watch('country');
+    // Into one city: clusters open into single markers that move with each report.
+    const map = page.locator('.leaflet-container').first();
+    const box = (await map.boundingBox())!;
+    for (let z = 0; z < 5; z++) {
+      await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.55);
+      await page.mouse.dblclick(box.x + box.width * 0.6, box.y + box.height * 0.55);
+      await page.waitForTimeout(400);
+    }
+    await watch('city');
+    // The spec's largest page: 100 rows following the devices.
+    await page.goto(`${server.url}/view/deviceManage/realTimeMonitoring?size=100`);
+    await page.locator('[data-testid=monitor-live][data-state=open]').waitFor({ timeout: 60_000 });
+    await page.locator('tr[data-row-key]').nth(99).waitFor();
+    await watch('table_100_rows');
+  } finally {
+    clearInterval(feeding);
+    await browser.close();
+    await server.close();
+  }
+}
+
 interface LoadResult {
   sent: number;
   acked: number;
@@ -266,7 +404,7 @@ interface LoadResult {
   latency: { p50: number; p99: number; missing: number };
 }
 
-const areas: Record<string, () => Promise<void>> = { auth, list, table, intake };
+const areas: Record<string, () => Promise<void>> = { auth, list, table, intake, monitor };
 if (only && !areas[only]) {
   console.error(`unknown bench area "${only}"; areas: ${Object.keys(areas).join(', ')}`);
   process.exit(2);
