@@ -12,7 +12,18 @@ interface ListQueryResult<T> {
   refetch: () => unknown;
 }
 
-export function ServerTable<T extends Row>({ descriptor, list, query }: { descriptor: TableDescriptor<T>; list: ListParams; query: ListQueryResult<T> }) {
+export function ServerTable<T extends Row>({
+  descriptor,
+  list,
+  query,
+  onLink,
+}: {
+  descriptor: TableDescriptor<T>;
+  list: ListParams;
+  query: ListQueryResult<T>;
+  /** What a text-link cell opens. */
+  onLink?: (row: T) => void;
+}) {
   return (
     <DataTable
       descriptor={descriptor}
@@ -25,6 +36,7 @@ export function ServerTable<T extends Row>({ descriptor, list, query }: { descri
       loading={query.isFetching}
       error={query.error}
       onRetry={() => void query.refetch()}
+      onLink={onLink}
     />
   );
 }

@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { DeleteOutlined, EditOutlined, HistoryOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { AssetKind } from '@iotc/shared/asset';
-import { DataTable } from '../../../components/data-table/data-table.tsx';
+import { ServerTable } from '../../../components/data-table/server-table.tsx';
 import type { RowButton, TableDescriptor } from '../../../components/data-table/types.ts';
 import { FilterBar, type FilterItem } from '../../../components/filter-bar.tsx';
 import { useLabel } from '../../../lib/label.ts';
@@ -95,19 +95,7 @@ export function AssetTable({ kind, list, parent, onOpen, small, heading }: Asset
     <div className="asset-table" data-testid={`asset-table-${kind}`}>
       {heading}
       <FilterBar items={FILTERS} value={list.filters} onSearch={list.setFilters} />
-      <DataTable
-        descriptor={descriptor}
-        rows={query.data?.rows ?? []}
-        total={query.data?.total ?? 0}
-        page={list.page}
-        size={list.size}
-        sort={list.sort}
-        onChange={list.setTable}
-        loading={query.isFetching}
-        error={query.error}
-        onRetry={() => void query.refetch()}
-        onLink={onOpen ? (row) => onOpen(row) : undefined}
-      />
+      <ServerTable descriptor={descriptor} list={list} query={query} onLink={onOpen ? (row) => onOpen(row) : undefined} />
       <AssetFormModal kind={kind} target={form.target} open={form.open} onClose={form.hide} afterClose={form.afterClose} />
       <AssetBindingsDrawer row={bindings.target} open={bindings.open} onClose={bindings.hide} afterClose={bindings.afterClose} />
       <ImportModal open={importer.open} onClose={importer.hide} path={path} what={label(config.title)} templateName={`${config.resource}-template.xlsx`} fieldLabels={assetFieldLabels(kind)} />

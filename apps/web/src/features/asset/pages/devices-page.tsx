@@ -5,7 +5,7 @@ import { Card } from 'antd';
 import { DeleteOutlined, EditOutlined, KeyOutlined, PlusOutlined, ProfileOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { DEVICE_API, type DeviceWithSecret } from '@iotc/shared/device';
-import { DataTable } from '../../../components/data-table/data-table.tsx';
+import { ServerTable } from '../../../components/data-table/server-table.tsx';
 import type { RowButton, TableDescriptor } from '../../../components/data-table/types.ts';
 import { Forbidden } from '../../../components/forbidden.tsx';
 import { FilterBar, type FilterItem } from '../../../components/filter-bar.tsx';
@@ -124,19 +124,7 @@ export default function DevicesPage(_props: ScreenProps) {
   return (
     <Card title={<span data-testid="screen-title">{t('asset.device.title')}</span>} data-testid="devices-page" className="asset-page">
       <FilterBar items={FILTERS} value={list.filters} onSearch={list.setFilters} />
-      <DataTable
-        descriptor={descriptor}
-        rows={query.data?.rows ?? []}
-        total={query.data?.total ?? 0}
-        page={list.page}
-        size={list.size}
-        sort={list.sort}
-        onChange={list.setTable}
-        loading={query.isFetching}
-        error={query.error}
-        onRetry={() => void query.refetch()}
-        onLink={(row) => drawer.show(row)}
-      />
+      <ServerTable descriptor={descriptor} list={list} query={query} onLink={(row) => drawer.show(row)} />
       <DeviceFormModal target={form.target} open={form.open} onClose={form.hide} afterClose={form.afterClose} onCreated={(d) => showSecret(d)} />
       <DeviceDrawer row={drawer.target} open={drawer.open} onClose={drawer.hide} afterClose={drawer.afterClose} />
       <SecretModal data={secret.target} open={secret.open} onClose={secret.hide} afterClose={secret.afterClose} />
