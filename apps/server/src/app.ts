@@ -36,7 +36,7 @@ import { deviceService } from './modules/device/service.ts';
 import { deviceRoutes } from './modules/device/routes.ts';
 import { intakePipeline, type IntakePipeline } from './ingest/pipeline.ts';
 import { readingStore, type ReadingStore } from './ingest/store.ts';
-import { localBus, type EventBus } from './realtime/bus.ts';
+import { localBus } from './realtime/bus.ts';
 import { liveHub } from './realtime/hub.ts';
 import { liveComposer, stateReader } from './modules/telemetry/states.ts';
 import { telemetryService } from './modules/telemetry/service.ts';
@@ -62,7 +62,6 @@ declare module 'fastify' {
     ssoService: SsoService;
     intake: IntakePipeline;
     readings: ReadingStore;
-    bus: EventBus;
     /** Pushes the states of devices that went offline since the last sweep. */
     sweepOffline: () => Promise<void>;
   }
@@ -173,7 +172,6 @@ export async function buildApp(
   await app.register(ssoRoutes, { sso, publicUrl: config.publicUrl });
   // Live state: stored readings update the latest states, which go out over the bus to the sockets.
   const bus = localBus();
-  app.decorate('bus', bus);
   app.addHook('onClose', async () => bus.close());
   const states = stateReader(database.db, config.offlineAfterMs);
   const live = liveComposer(database.db, config.offlineAfterMs);

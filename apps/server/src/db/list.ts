@@ -7,7 +7,8 @@ import type { ListQuery } from '@iotc/shared/list';
 import { AppError } from '../plugins/errors.ts';
 import type { Db } from './client.ts';
 
-export type Sortable = Record<string, AnyPgColumn>;
+/** Sortable fields: columns, or an SQL expression (a status derived when read). */
+export type Sortable = Record<string, AnyPgColumn | SQL>;
 
 /**
  * ORDER BY for a `field,dir` sort value; only allow-listed fields (the API names, mapped to
@@ -38,6 +39,17 @@ export async function orgTree(db: Db, rootOrgId: string): Promise<string[]> {
   );
   // node-postgres answers { rows }, PGlite an array-like result with rows too.
   return (rows as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
+}
+
+/**
+ * The organisations a list reads: the caller's tree, or the subtree of `orgId` when the caller
+ * narrows to one of its own organisations (any other answers 404, as if it did not exist).
+ */
+export async function listScope(db: Db, callerOrgId: string, orgId?: string): Promise<string[]> {
+  const scope = await orgTree(db, callerOrgId);
+  if (!orgId) return scope;
+  if (!scope.includes(orgId)) throw new AppError(404, 'NOT_FOUND');
+  return orgTree(db, orgId);
 }
 
 /**

@@ -2,11 +2,11 @@
 // their cold rooms and refrigerators, reefer trucks, reefer containers, gateways, a device on
 // each (bound, so the live views show limits), and two platform notifications. The simulator
 // (src/sim) feeds these devices over MQTT so every screen shows life.
-import { and, eq, isNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
+import { CURRENT_BINDING } from './devices.ts';
 import type { Db } from './client.ts';
 import { assets, deviceBindings, devices, notices, orgs } from './schema.ts';
-import { hashSecret } from '../ingest/pipeline.ts';
-import { randomBytes } from 'node:crypto';
+import { hashSecret, newSecret } from '../ingest/pipeline.ts';
 import { DEMO_ORG } from './seed.ts';
 
 export type DemoKind = 'vehicle' | 'container' | 'coldroom';
@@ -111,7 +111,7 @@ export async function seedDemoFleet(db: Db): Promise<boolean> {
       if (a.device) {
         const [d] = await tx
           .insert(devices)
-          .values({ orgId: org!.id, deviceId: a.device.deviceId, name: a.device.name, model: a.device.model, protocol: 'MQTT', secretHash: hashSecret(randomBytes(24).toString('base64url')) })
+          .values({ orgId: org!.id, deviceId: a.device.deviceId, name: a.device.name, model: a.device.model, protocol: 'MQTT', secretHash: hashSecret(newSecret()) })
           .onConflictDoNothing()
           .returning({ id: devices.id });
         if (d) {
@@ -163,7 +163,7 @@ export async function demoDevices(db: Db): Promise<DemoDevice[]> {
   const rows = await db
     .select({ id: devices.id, orgId: devices.orgId, deviceId: devices.deviceId, assetRef: deviceBindings.assetRef })
     .from(devices)
-    .innerJoin(deviceBindings, and(eq(deviceBindings.deviceRef, devices.id), isNull(deviceBindings.unboundAt)))
+    .innerJoin(deviceBindings, CURRENT_BINDING)
     .where(eq(devices.orgId, org.id));
   return rows.flatMap((r) => {
     const a = r.assetRef ? byId.get(r.assetRef) : undefined;
@@ -178,7 +178,7 @@ export async function demoDevices(db: Db): Promise<DemoDevice[]> {
 export async function rekey(db: Db, ids: string[]): Promise<Map<string, string>> {
   const secrets = new Map<string, string>();
   for (const id of ids) {
-    const secret = randomBytes(24).toString('base64url');
+    const secret = newSecret();
     secrets.set(id, secret);
     await db.update(devices).set({ secretHash: hashSecret(secret) }).where(eq(devices.id, id));
   }

@@ -2,7 +2,7 @@
 // decode each report, hand the good ones to the reading store (batched across messages; a
 // repeated device time is stored once), and keep every refusal with its reason in the device's
 // intake log. A bad report never stops the others.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { deviceReportSchema, MAX_FUTURE_SKEW_MS, MAX_REPORTS_PER_CALL, type IntakeResult } from '@iotc/shared/device';
 import { decodeExtraData } from '@iotc/shared/sensors';
@@ -25,6 +25,8 @@ export function reportList(body: unknown): unknown[] | null {
 }
 
 export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
+/** A new device secret: 24 random bytes, shown once and kept only as its hash. */
+export const newSecret = () => randomBytes(24).toString('base64url');
 
 /** Keeps a refused payload readable in the log without letting one device fill the table. */
 const excerpt = (v: unknown) => {

@@ -66,30 +66,27 @@ export function readingStore(
 
   async function write(batch: Pending[]) {
     // The first of several readings with one device time is the one kept.
-    const owner = new Map<string, Pending>();
-    const rows: Reading[] = [];
+    const kept = new Map<string, { p: Pending; r: Reading }>();
     for (const p of batch) {
       for (const r of p.readings) {
         const k = keyOf(r);
-        if (owner.has(k)) continue;
-        owner.set(k, p);
-        rows.push(r);
+        if (!kept.has(k)) kept.set(k, { p, r });
       }
     }
+    const rows = [...kept.values()].map((e) => e.r);
     const inserted: Reading[] = [];
+    const counts = new Map<Pending, number>();
     const changed: StoredState[] = [];
     await db.transaction(async (tx) => {
       const back = rowsOf<{ device_ref: string; time: Date | string }>(await tx.execute(insertReadings(rows)));
-      const fresh = new Set(back.map((b) => `${b.device_ref}|${new Date(b.time).getTime()}`));
-      for (const r of rows) if (fresh.has(keyOf(r))) inserted.push(r);
+      for (const b of back) {
+        const { p, r } = kept.get(keyOf({ deviceRef: b.device_ref, time: new Date(b.time) }))!;
+        inserted.push(r);
+        counts.set(p, (counts.get(p) ?? 0) + 1);
+      }
       const states = foldStates(inserted, now());
       if (states.length) changed.push(...rowsOf<RawState>(await tx.execute(upsertStates(states))).map(fromRaw));
     });
-    const counts = new Map<Pending, number>();
-    for (const r of inserted) {
-      const p = owner.get(keyOf(r))!;
-      counts.set(p, (counts.get(p) ?? 0) + 1);
-    }
     for (const p of batch) p.resolve(counts.get(p) ?? 0);
     if (changed.length) opts.onStored?.(changed);
   }

@@ -47,21 +47,25 @@ function validationMessage(err: FastifyError, lang: Lang): { code: string; msg: 
 
 const zhLocale = z.locales.zhCN();
 
-/** Zod's own Chinese text for an issue; the input is not kept on the issue, so its "received" part is dropped. */
-function zhIssueText(v: { keyword: string; message?: string; params: Record<string, unknown> }): string {
-  const issue = { ...v.params, code: v.keyword, path: [] } as unknown as Parameters<typeof zhLocale.localeError>[0];
+type LocaleIssue = Parameters<typeof zhLocale.localeError>[0];
+
+/** Zod's own Chinese text for an issue, without its "received" part (the input is not always kept). */
+function zhText(issue: LocaleIssue, fallback: string): string {
   const out = zhLocale.localeError(issue);
   const text = typeof out === 'string' ? out : out?.message;
-  return text ? text.replace(/[，,]\s*实际接收.*$/, '') : (v.message ?? '');
+  return text ? text.replace(/[，,]\s*实际接收.*$/, '') : fallback;
+}
+
+/** The Chinese text of a request validation issue (its keyword is the Zod issue code). */
+function zhIssueText(v: { keyword: string; message?: string; params: Record<string, unknown> }): string {
+  return zhText({ ...v.params, code: v.keyword, path: [] } as unknown as LocaleIssue, v.message ?? '');
 }
 
 /** A Zod issue of a checked value (an imported row) in the user's language. */
 export function zodIssueText(issue: z.core.$ZodIssue, lang: Lang): string {
   if (isErrorCode(issue.message)) return errorText(issue.message, lang);
   if (lang === 'en') return issue.message;
-  const out = zhLocale.localeError(issue as unknown as Parameters<typeof zhLocale.localeError>[0]);
-  const text = typeof out === 'string' ? out : out?.message;
-  return text ? text.replace(/[，,]\s*实际接收.*$/, '') : issue.message;
+  return zhText(issue as unknown as LocaleIssue, issue.message);
 }
 
 export const errorsPlugin = fp(async (app: FastifyInstance) => {

@@ -92,5 +92,4 @@ export async function liveHub(app: FastifyInstance, opts: { db: Db; auth: AuthSe
     socket.on('error', (err) => app.log.debug({ err }, 'live socket error'));
   });
 
-  return { clients: () => clients.size };
 }

@@ -19,7 +19,7 @@ import type { Lang } from '@iotc/shared/i18n';
 import type { ExportFormat } from '@iotc/shared/list';
 import { MAX_EXPORT_ROWS } from '@iotc/shared/list';
 import type { Db } from '../../db/client.ts';
-import { containsPattern, inOrgs, orderBy, orgTree, type Sortable } from '../../db/list.ts';
+import { containsPattern, inOrgs, listScope, orderBy, orgTree, type Sortable } from '../../db/list.ts';
 import { assets, deviceBindings, devices, orgs } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
 import { bodyOf, readWorkbook, templateWorkbook } from '../../lib/sheet.ts';
@@ -65,6 +65,7 @@ export function assetService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
         createdAt: assets.createdAt,
         updatedAt: assets.updatedAt,
         parentName: parent.name,
+        parentCode: parent.code,
         orgName: orgs.name,
       })
       .from(assets)
@@ -83,6 +84,13 @@ export function assetService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
           .where(and(inArray(deviceBindings.assetRef, ids), isNull(deviceBindings.unboundAt)))
           .orderBy(asc(devices.deviceId))
       : [];
+    const byAsset = new Map<string, AssetRow['devices']>();
+    for (const { assetRef, id, deviceId, name } of bound) {
+      if (!assetRef) continue;
+      const list = byAsset.get(assetRef) ?? [];
+      list.push({ id, deviceId, name });
+      byAsset.set(assetRef, list);
+    }
     return rows.map((r) => ({
       id: r.id,
       kind: r.kind,
@@ -97,7 +105,7 @@ export function assetService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
       tempMax: r.tempMax,
       humidityMin: r.humidityMin,
       humidityMax: r.humidityMax,
-      devices: bound.filter((b) => b.assetRef === r.id).map(({ id, deviceId, name }) => ({ id, deviceId, name })),
+      devices: byAsset.get(r.id) ?? [],
       createdAt: r.createdAt.toISOString(),
       updatedAt: r.updatedAt.toISOString(),
     }));
@@ -127,13 +135,6 @@ export function assetService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
       q.parentId ? eq(assets.parentId, q.parentId) : undefined,
       q.keyword ? or(ilike(assets.code, containsPattern(q.keyword)), ilike(assets.name, containsPattern(q.keyword))) : undefined,
     );
-  }
-
-  async function scopeFor(caller: Caller, orgId?: string) {
-    const scope = await orgTree(db, caller.orgId);
-    if (!orgId) return scope;
-    if (!scope.includes(orgId)) throw new AppError(404, 'NOT_FOUND');
-    return orgTree(db, orgId);
   }
 
   const values = (body: AssetBody) => ({
@@ -185,7 +186,7 @@ export function assetService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
 
   return {
     async list(caller: Caller, kind: AssetKind, q: AssetQuery): Promise<Page<AssetRow>> {
-      const w = filter(await scopeFor(caller, q.orgId), kind, q);
+      const w = filter(await listScope(db, caller.orgId, q.orgId), kind, q);
       const [total] = await db.select({ n: count() }).from(assets).where(w);
       const rows = await selectAssets()
         .where(w)
@@ -242,21 +243,18 @@ export function assetService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
     },
 
     async export(caller: Caller, kind: AssetKind, q: Pick<AssetQuery, 'keyword' | 'parentId' | 'orgId'>, format: ExportFormat, lang: Lang, timezone: string): Promise<ExportFile> {
-      const w = filter(await scopeFor(caller, q.orgId), kind, q);
+      const w = filter(await listScope(db, caller.orgId, q.orgId), kind, q);
       const [total] = await db.select({ n: count() }).from(assets).where(w);
       if (Number(total?.n ?? 0) > MAX_EXPORT_ROWS) throw new AppError(400, 'EXPORT_TOO_LARGE');
-      const rows = await withDevices(await selectAssets().where(w).orderBy(asc(assets.code)));
-      const parentCodes = new Map<string, string>();
-      const parentIds = [...new Set(rows.map((r) => r.parentId).filter((p): p is string => p !== null))];
-      if (parentIds.length) {
-        for (const p of await db.select({ id: assets.id, code: assets.code }).from(assets).where(inArray(assets.id, parentIds))) parentCodes.set(p.id, p.code);
-      }
+      const selected = await selectAssets().where(w).orderBy(asc(assets.code));
+      const parentCodes = new Map(selected.map((r) => [r.id, r.parentCode]));
+      const rows = await withDevices(selected);
       const columns = assetColumns(kind).map((c) => ({
         header: c.header,
         width: c.width,
         value: (r: AssetRow) =>
           c.field === 'parentCode'
-            ? (r.parentId ? (parentCodes.get(r.parentId) ?? null) : null)
+            ? (parentCodes.get(r.id) ?? null)
             : c.field.startsWith('attrs.')
               ? (r.attrs[c.field.slice(6)] ?? null)
               : (r[c.field as keyof AssetRow] as string | number | null),

@@ -1,7 +1,6 @@
 // The device registry: devices of the caller's organisation tree, created with a secret that
 // is shown once (the device authenticates its reports with it) and kept only as a hash.
-import { randomBytes } from 'node:crypto';
-import { and, asc, count, eq, ilike, inArray, isNull, or } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, or } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Page } from '@iotc/shared/envelope';
 import { deviceCreateBodySchema, type DeviceCreateBody, type DeviceQuery, type DeviceRow, type DeviceUpdateBody, type DeviceWithSecret } from '@iotc/shared/device';
@@ -10,13 +9,14 @@ import type { Lang } from '@iotc/shared/i18n';
 import { errorText } from '@iotc/shared/errors';
 import { MAX_EXPORT_ROWS, type ExportFormat } from '@iotc/shared/list';
 import type { Db } from '../../db/client.ts';
-import { containsPattern, inOrgs, limitOffset, orderBy, orgTree, type Sortable } from '../../db/list.ts';
+import { CURRENT_BINDING } from '../../db/devices.ts';
+import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, type Sortable } from '../../db/list.ts';
 import { assets, deviceBindings, devices, deviceStates, orgs } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
 import { bodyOf, readWorkbook, templateWorkbook, type SheetColumn } from '../../lib/sheet.ts';
 import type { ClientMeta } from '../../plugins/auth.ts';
 import { AppError, zodIssueText } from '../../plugins/errors.ts';
-import { hashSecret } from '../../ingest/pipeline.ts';
+import { hashSecret, newSecret } from '../../ingest/pipeline.ts';
 import type { Caller } from '../auth/service.ts';
 import type { AuditEntry } from '../audit/repo.ts';
 
@@ -62,7 +62,7 @@ function selectDevices(db: Db) {
     .from(devices)
     .innerJoin(orgs, eq(orgs.id, devices.orgId))
     .leftJoin(deviceStates, eq(deviceStates.deviceRef, devices.id))
-    .leftJoin(deviceBindings, and(eq(deviceBindings.deviceRef, devices.id), isNull(deviceBindings.unboundAt)))
+    .leftJoin(deviceBindings, CURRENT_BINDING)
     .leftJoin(assets, eq(assets.id, deviceBindings.assetRef));
 }
 
@@ -79,7 +79,6 @@ const SHEET_NAME = { zh: '设备', en: 'devices' };
 /** A secret given in an import sheet: long enough to resist guessing. */
 const importedSecret = z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16).max(128).optional());
 
-export const newSecret = () => randomBytes(24).toString('base64url');
 
 export function deviceService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
   async function visible(caller: Caller, id: string): Promise<DeviceRow> {
@@ -89,13 +88,8 @@ export function deviceService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
     return toRow(row);
   }
   async function filter(caller: Caller, q: Pick<DeviceQuery, 'orgId' | 'keyword'>) {
-    let scope = await orgTree(db, caller.orgId);
-    if (q.orgId) {
-      if (!scope.includes(q.orgId)) throw new AppError(404, 'NOT_FOUND');
-      scope = await orgTree(db, q.orgId);
-    }
     return and(
-      inOrgs(devices.orgId, scope),
+      inOrgs(devices.orgId, await listScope(db, caller.orgId, q.orgId)),
       q.keyword ? or(ilike(devices.deviceId, containsPattern(q.keyword)), ilike(devices.name, containsPattern(q.keyword))) : undefined,
     );
   }

@@ -64,8 +64,7 @@ export function telemetryService(db: Db, states: StateReader) {
 
   return {
     async states(caller: Caller, q: DeviceStateQuery): Promise<Page<DeviceState>> {
-      const { rows, total } = await states.page({ scope: await scopeOf(caller), status: q.status, keyword: q.keyword, assetKind: q.assetKind }, q.page, q.size, q.sort);
-      return { rows, total, page: q.page, size: q.size };
+      return states.page({ scope: await scopeOf(caller), status: q.status, keyword: q.keyword, assetKind: q.assetKind }, q);
     },
 
     async summary(caller: Caller, q: Pick<DeviceStateQuery, 'keyword' | 'assetKind'>): Promise<StatusCounts> {

@@ -2,15 +2,17 @@
 // it is mounted on now) for the list, the map points, the counts, one device, and the live push.
 // The status is derived in SQL from when the device was last heard of, so lists can filter,
 // count and page by it without a stored status going stale.
-import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, ilike, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
 import { DEVICE_STATUSES, deviceStatus, PARKED_BELOW_KMH, type DeviceState, type DeviceStatus, type StatusCounts } from '@iotc/shared/live';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Page } from '@iotc/shared/envelope';
+import type { ListQuery } from '@iotc/shared/list';
 import type { Db } from '../../db/client.ts';
-import { containsPattern, inOrgs } from '../../db/list.ts';
+import { CURRENT_BINDING } from '../../db/devices.ts';
+import { containsPattern, inOrgs, limitOffset, orderBy, toPage, type Sortable } from '../../db/list.ts';
 import { assets, deviceBindings, devices, deviceStates, orgs } from '../../db/schema.ts';
 
 /** The status expression at a cutoff (reports received before it mean offline). */
-export function statusSql(offlineCutoff: Date): SQL<DeviceStatus> {
+function statusSql(offlineCutoff: Date): SQL<DeviceStatus> {
   return sql<DeviceStatus>`case
     when ${deviceStates.receivedAt} is null then 'unused'
     when ${deviceStates.receivedAt} < ${offlineCutoff.toISOString()}::timestamptz then 'offline'
@@ -85,7 +87,7 @@ export function stateReader(db: Db, offlineAfterMs: number) {
       .from(devices)
       .innerJoin(orgs, eq(orgs.id, devices.orgId))
       .leftJoin(deviceStates, eq(deviceStates.deviceRef, devices.id))
-      .leftJoin(deviceBindings, and(eq(deviceBindings.deviceRef, devices.id), isNull(deviceBindings.unboundAt)))
+      .leftJoin(deviceBindings, CURRENT_BINDING)
       .leftJoin(assets, eq(assets.id, deviceBindings.assetRef));
   }
   type Raw = Awaited<ReturnType<ReturnType<typeof base>['execute']>>[number];
@@ -122,35 +124,25 @@ export function stateReader(db: Db, offlineAfterMs: number) {
     );
   }
 
-  const SORTS: Record<string, (s: SQL<DeviceStatus>) => SQL | AnyPgColumn> = {
-    deviceId: () => devices.deviceId,
-    name: () => devices.name,
-    lastSeenAt: () => deviceStates.receivedAt,
-    status: (s) => s,
-    speed: () => deviceStates.speed,
-  };
-
   return {
-    cutoff,
-    async page(f: StateFilter, page: number, size: number, sort?: string): Promise<{ rows: DeviceState[]; total: number }> {
+    async page(f: StateFilter, q: ListQuery): Promise<Page<DeviceState>> {
       const status = statusSql(cutoff());
       const w = where(f, status);
-      const [field, dir] = (sort ?? 'deviceId,asc').split(',') as [string, string];
-      const col = Object.hasOwn(SORTS, field) ? SORTS[field]!(status) : devices.deviceId;
-      const by = dir === 'desc' ? desc : asc;
+      const sortable: Sortable = { deviceId: devices.deviceId, name: devices.name, lastSeenAt: deviceStates.receivedAt, status, speed: deviceStates.speed };
       const [total] = await db
         .select({ n: count() })
         .from(devices)
         .leftJoin(deviceStates, eq(deviceStates.deviceRef, devices.id))
-        .leftJoin(deviceBindings, and(eq(deviceBindings.deviceRef, devices.id), isNull(deviceBindings.unboundAt)))
+        .leftJoin(deviceBindings, CURRENT_BINDING)
         .leftJoin(assets, eq(assets.id, deviceBindings.assetRef))
         .where(w);
+      const { limit, offset } = limitOffset(q);
       const rows = await base(status)
         .where(w)
-        .orderBy(by(col), asc(devices.id))
-        .limit(size)
-        .offset((page - 1) * size);
-      return { rows: rows.map(toState), total: Number(total?.n ?? 0) };
+        .orderBy(...orderBy(q.sort, sortable, 'deviceId,asc', devices.id))
+        .limit(limit)
+        .offset(offset);
+      return toPage(rows.map(toState), Number(total?.n ?? 0), q);
     },
 
     async states(f: StateFilter): Promise<DeviceState[]> {
@@ -164,7 +156,7 @@ export function stateReader(db: Db, offlineAfterMs: number) {
         .select({ id: devices.id, deviceId: devices.deviceId, name: devices.name, status, lat: sql<number>`${deviceStates.lat}`, lon: sql<number>`${deviceStates.lon}` })
         .from(devices)
         .innerJoin(deviceStates, eq(deviceStates.deviceRef, devices.id))
-        .leftJoin(deviceBindings, and(eq(deviceBindings.deviceRef, devices.id), isNull(deviceBindings.unboundAt)))
+        .leftJoin(deviceBindings, CURRENT_BINDING)
         .leftJoin(assets, eq(assets.id, deviceBindings.assetRef))
         .where(and(where(f, status), isNotNull(deviceStates.lat)));
     },
@@ -175,7 +167,7 @@ export function stateReader(db: Db, offlineAfterMs: number) {
         .select({ status, n: count() })
         .from(devices)
         .leftJoin(deviceStates, eq(deviceStates.deviceRef, devices.id))
-        .leftJoin(deviceBindings, and(eq(deviceBindings.deviceRef, devices.id), isNull(deviceBindings.unboundAt)))
+        .leftJoin(deviceBindings, CURRENT_BINDING)
         .leftJoin(assets, eq(assets.id, deviceBindings.assetRef))
         .where(where(f, status))
         // By position: the expression's parameters would make a repeated copy of it a different expression.
@@ -220,7 +212,7 @@ export function liveComposer(db: Db, offlineAfterMs: number) {
         .select(META_COLUMNS)
         .from(devices)
         .innerJoin(orgs, eq(orgs.id, devices.orgId))
-        .leftJoin(deviceBindings, and(eq(deviceBindings.deviceRef, devices.id), isNull(deviceBindings.unboundAt)))
+        .leftJoin(deviceBindings, CURRENT_BINDING)
         .leftJoin(assets, eq(assets.id, deviceBindings.assetRef))
         .where(inArray(devices.id, missing));
       for (const r of rows) {
