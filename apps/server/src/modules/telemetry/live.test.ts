@@ -100,6 +100,12 @@ describe('latest state', () => {
     expect(offline.body.data!.rows.map((s) => s.deviceId)).toEqual(['LIVE-LOGGER-1']);
     const bad = await get('/api/iot/v2/device-states?status=flying', admin, 'zh-CN');
     expect(bad.status).toBe(400);
+    // Sorted by the derived status; a field that cannot be sorted is named in the refusal.
+    const byStatus = await get<Page<DeviceState>>('/api/iot/v2/device-states?size=100&sort=status,desc');
+    expect(byStatus.body.data!.rows.map((s) => s.status)).toEqual(['unused', 'shutdown', 'offline']);
+    const unsortable = await get('/api/iot/v2/device-states?sort=secret,asc');
+    expect(unsortable.status).toBe(400);
+    expect(unsortable.body.errormsg).toContain('sortable: deviceId, name, lastSeenAt, status, speed');
   });
 
   it('gives the map every positioned device, and another organisation nothing', async () => {
