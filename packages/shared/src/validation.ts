@@ -13,6 +13,8 @@ export const PATTERNS = {
   /** Optional 3-4 digit area code (with or without a hyphen), then 7-8 digits. */
   landline: /^(\d{3,4}-?)?\d{7,8}$/,
   verificationCode: new RegExp(`^\\d{${VERIFICATION_CODE_LENGTH}}$`),
+  /** A row id (uuid), e.g. a device picked in an address. */
+  uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
 } as const;
 
 const CHINESE = /[\u3400-\u9fff\uf900-\ufaff]/;

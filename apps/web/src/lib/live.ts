@@ -166,19 +166,14 @@ export interface LiveChannel {
  * it arrives (buffer it: batches come every ~100 ms); `onHello` each (re)connection, after
  * which the caller re-reads what it shows. The latest callbacks are used without reconnecting.
  */
-export function useLiveStates(
-  onStates: (states: DeviceState[]) => void,
-  onHello?: (data: { offlineAfterMs: number }) => void,
-  enabled = true,
-): LiveChannel {
-  const [channel, setChannel] = useState<LiveChannel>({ status: enabled ? 'connecting' : 'closed' });
+export function useLiveStates(onStates: (states: DeviceState[]) => void, onHello?: (data: { offlineAfterMs: number }) => void): LiveChannel {
+  const [channel, setChannel] = useState<LiveChannel>({ status: 'connecting' });
   const handlers = useRef({ onStates, onHello });
   useEffect(() => {
     handlers.current = { onStates, onHello };
   }, [onStates, onHello]);
 
   useEffect(() => {
-    if (!enabled) return undefined;
     const connection = new LiveConnection({
       onStates: (states) => handlers.current.onStates(states),
       onHello: (data) => handlers.current.onHello?.(data),
@@ -186,7 +181,7 @@ export function useLiveStates(
     });
     connection.start();
     return () => connection.stop();
-  }, [enabled]);
+  }, []);
 
-  return enabled ? channel : { status: 'closed' };
+  return channel;
 }

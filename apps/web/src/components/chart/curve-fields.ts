@@ -1,6 +1,7 @@
 // The sensor curves the console draws (sensor screen, monitoring details): each value of the
 // series call with its label, unit, precision and colour, in display order (the sensor
 // dictionary's order, speed, the door last).
+import type { Series } from '@iotc/shared/live';
 import { SENSOR_FIELDS, type SensorField } from '@iotc/shared/sensors';
 
 /** A curve key of the series call: a sensor value, or the report's speed. */
@@ -35,3 +36,9 @@ export const CURVE_FIELDS: readonly CurveField[] = [
   { key: 'speed', label: 'sensor.speed', unit: 'km/h', precision: 1, color: COLORS.speed },
   ...SENSOR_FIELDS.filter((f) => f.key === 'door').map(field),
 ];
+
+/** The curves a series can draw: those with at least one value, in display order. */
+export function presentCurves(series: Series | undefined): CurveField[] {
+  if (!series) return [];
+  return CURVE_FIELDS.filter((f) => series.values[f.key]?.some((v) => v !== null));
+}

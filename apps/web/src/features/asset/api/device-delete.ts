@@ -2,7 +2,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { DEVICE_API } from '@iotc/shared/device';
 import { request } from '../../../api/client.ts';
-import { DEVICES_LIST_KEY } from './devices.ts';
 
 export function deleteDevice(id: string): Promise<unknown> {
   return request(`${DEVICE_API.devices}/${encodeURIComponent(id)}`, { method: 'DELETE', silent: true });
@@ -10,9 +9,9 @@ export function deleteDevice(id: string): Promise<unknown> {
 
 export function useDeleteDevice() {
   const client = useQueryClient();
-  // Asset lists show their bound devices.
+  // Every list, the devices' own among them: asset lists show their bound devices.
   return useMutation({
     mutationFn: deleteDevice,
-    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: DEVICES_LIST_KEY }), client.invalidateQueries({ queryKey: ['list'] })]),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['list'] }),
   });
 }

@@ -6,17 +6,8 @@ import type { Series } from '@iotc/shared/live';
 import type { EChartOption } from '../../../components/chart/echart.tsx';
 import type { Limits } from './monitor-model.ts';
 
-export type { CurveField, CurveKey } from '../../../components/chart/curve-fields.ts';
-import { CURVE_FIELDS, type CurveField, type CurveKey } from '../../../components/chart/curve-fields.ts';
-
-/** Every curve in display order. */
-export const CURVES: readonly CurveField[] = CURVE_FIELDS;
-
-/** The curves a series has any value for, in display order. */
-export function presentCurves(series: Series | undefined): CurveField[] {
-  if (!series) return [];
-  return CURVES.filter((f) => series.values[f.key]?.some((v) => typeof v === 'number'));
-}
+export { presentCurves, type CurveField, type CurveKey } from '../../../components/chart/curve-fields.ts';
+import type { CurveField, CurveKey } from '../../../components/chart/curve-fields.ts';
 
 /** The curve shown first: the one asked for when present, else temperature, else the first present. */
 export function pickCurve(present: readonly CurveField[], wanted: CurveKey | undefined): CurveField | undefined {

@@ -28,6 +28,7 @@ import { MonitorMap } from '../components/monitor-map.tsx';
 import { assetKindOf, LiveBuffer, mergeRows, monitorRows, parseStatus, type MonitorFilter, type MonitorRow, type StatusTab } from '../components/monitor-model.ts';
 import { StatusTabs } from '../components/status-tabs.tsx';
 import '../components/monitor.css';
+import { PATTERNS } from '@iotc/shared/validation';
 
 /** Live batches are applied at most this often. */
 export const LIVE_FLUSH_MS = 500;
@@ -76,8 +77,6 @@ function usePinnedLayout(): { top: number; mapHeight: number } {
 
 const FILTERS: FilterItem[] = [{ label: 'monitor.keyword', key: 'keyword', type: 'input', width: 280, placeholder: 'monitor.keywordPlaceholder', testId: 'monitor-keyword' }];
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export default function RealTimeMonitoringPage({ scenarioType }: ScreenProps) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -86,7 +85,7 @@ export default function RealTimeMonitoringPage({ scenarioType }: ScreenProps) {
 
   const status = parseStatus(params.get('status'));
   const rawDevice = params.get('device')?.trim();
-  const selectedId = rawDevice && UUID_RE.test(rawDevice) ? rawDevice : null;
+  const selectedId = rawDevice && PATTERNS.uuid.test(rawDevice) ? rawDevice : null;
   const assetKind = assetKindOf(scenarioType);
   const keyword = list.filters.keyword?.trim() || undefined;
   const filter = useMemo<MonitorFilter>(() => ({ status, keyword, assetKind }), [status, keyword, assetKind]);

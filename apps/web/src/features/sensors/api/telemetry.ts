@@ -1,12 +1,12 @@
 // GET /api/iot/v2/telemetry: a device's stored readings in a window, paged, newest first; rows
 // made ready for the table (times in the user's time zone, sensor values flattened, rounded to
 // their precision). And the export of the same window as CSV or Excel.
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { DATETIME_FORMAT } from '@iotc/shared/constants';
 import { LIVE_API, type TelemetryRow } from '@iotc/shared/live';
 import { SENSOR_FIELDS } from '@iotc/shared/sensors';
-import { exportList, fetchList, listQuery, type ExportFormat, type ListState } from '../../../lib/list-query.ts';
+import { exportList, listQueryOptions, type ExportFormat, type ListState } from '../../../lib/list-query.ts';
 import type { SensorWindow } from './telemetry-series.ts';
 
 /** A reading as the table shows it: one field per sensor value, door as 'open' / 'closed'. */
@@ -64,17 +64,9 @@ export function telemetryListState(w: SensorWindow, page: number, size: number, 
   return { page, size, sort: sort ?? TELEMETRY_SORT, filters: { device: w.device, from: w.from, to: w.to } };
 }
 
-export function telemetryQueryOptions(state: ListState) {
-  return queryOptions({
-    queryKey: ['list', LIVE_API.telemetry, listQuery(state)],
-    queryFn: ({ signal }) => fetchList<TelemetryRow>(LIVE_API.telemetry, state, signal),
-    placeholderData: keepPreviousData,
-  });
-}
-
 export function useTelemetry(state: ListState, enabled: boolean) {
   return useQuery({
-    ...telemetryQueryOptions(state),
+    ...listQueryOptions<TelemetryRow>(LIVE_API.telemetry, state),
     enabled,
     select: (page) => ({ ...page, rows: page.rows.map(toTelemetryView) }),
   });

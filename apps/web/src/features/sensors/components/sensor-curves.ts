@@ -4,17 +4,11 @@
 // 0/1 step line). Pure functions, so the screen and its tests share them.
 import dayjs from 'dayjs';
 import { DATETIME_FORMAT } from '@iotc/shared/constants';
-import type { BoundAsset, Series } from '@iotc/shared/live';
+import type { BoundAsset } from '@iotc/shared/live';
 import type { EChartOption } from '../../../components/chart/echart.tsx';
 
-export { CURVE_FIELDS, type CurveField, type CurveKey } from '../../../components/chart/curve-fields.ts';
-import { CURVE_FIELDS, type CurveField, type CurveKey } from '../../../components/chart/curve-fields.ts';
-
-/** The curves a series can draw: sensors with at least one value, in display order. */
-export function presentCurves(series: Series | undefined): CurveField[] {
-  if (!series) return [];
-  return CURVE_FIELDS.filter((f) => series.values[f.key]?.some((v) => v !== null && v !== undefined));
-}
+export { CURVE_FIELDS, presentCurves, type CurveField, type CurveKey } from '../../../components/chart/curve-fields.ts';
+import type { CurveField, CurveKey } from '../../../components/chart/curve-fields.ts';
 
 export interface CurveStats {
   min: number;

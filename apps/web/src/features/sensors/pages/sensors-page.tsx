@@ -22,6 +22,7 @@ import { useSeries, type SensorWindow } from '../api/telemetry-series.ts';
 import { SensorCharts } from '../components/sensor-charts.tsx';
 import { CURVE_FIELDS, curveLimits, presentCurves } from '../components/sensor-curves.ts';
 import '../components/sensors.css';
+import { PATTERNS } from '@iotc/shared/validation';
 
 type Range = [Dayjs, Dayjs];
 
@@ -29,8 +30,6 @@ type Range = [Dayjs, Dayjs];
 export function last24Hours(now: Dayjs = dayjs()): Range {
   return [now.subtract(24, 'hour'), now];
 }
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function instant(text: string | null): Dayjs | undefined {
   if (!text) return undefined;
@@ -44,7 +43,7 @@ export function readWindow(params: URLSearchParams, fallback: Range): { device?:
   const from = instant(params.get('from'));
   const to = instant(params.get('to'));
   return {
-    device: raw && UUID_RE.test(raw) ? raw : undefined,
+    device: raw && PATTERNS.uuid.test(raw) ? raw : undefined,
     range: from && to && !to.isBefore(from) ? [from, to] : fallback,
   };
 }
