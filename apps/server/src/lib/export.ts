@@ -8,6 +8,7 @@ import timezone from 'dayjs/plugin/timezone.js';
 import { DATETIME_FORMAT } from '@iotc/shared/constants';
 import type { I18nText, Lang } from '@iotc/shared/i18n';
 import type { ExportFormat } from '@iotc/shared/list';
+import { XLSX_TYPE } from './sheet.ts';
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
@@ -76,7 +77,7 @@ export async function exportRows<T>(opts: {
   sheet.views = [{ state: 'frozen', ySplit: 1 }];
   const body = Buffer.from(await book.xlsx.writeBuffer());
   return {
-    contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    contentType: XLSX_TYPE,
     filename: `${base}.xlsx`,
     body,
   };

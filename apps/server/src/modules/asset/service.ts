@@ -19,7 +19,7 @@ import type { Lang } from '@iotc/shared/i18n';
 import type { ExportFormat } from '@iotc/shared/list';
 import { MAX_EXPORT_ROWS } from '@iotc/shared/list';
 import type { Db } from '../../db/client.ts';
-import { containsPattern, inOrgs, listScope, orderBy, orgTree, type Sortable } from '../../db/list.ts';
+import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable } from '../../db/list.ts';
 import { assets, deviceBindings, devices, orgs } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
 import { bodyOf, readWorkbook, templateWorkbook } from '../../lib/sheet.ts';
@@ -172,14 +172,15 @@ export function assetService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
 
   async function bindingPage(where: ReturnType<typeof eq>, page: number, size: number): Promise<Page<BindingRow>> {
     const [total] = await db.select({ n: count() }).from(deviceBindings).where(where);
+    const { limit, offset } = limitOffset({ page, size });
     const rows = await db
       .select()
       .from(deviceBindings)
       .where(where)
       .orderBy(desc(deviceBindings.boundAt), desc(deviceBindings.id))
-      .limit(size)
-      .offset((page - 1) * size);
-    return { rows: rows.map(bindingRow), total: Number(total?.n ?? 0), page, size };
+      .limit(limit)
+      .offset(offset);
+    return toPage(rows.map(bindingRow), Number(total?.n ?? 0), { page, size });
   }
 
   const device = (caller: Caller, id: string) => visibleDevice(db, caller.orgId, id);
@@ -188,12 +189,13 @@ export function assetService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
     async list(caller: Caller, kind: AssetKind, q: AssetQuery): Promise<Page<AssetRow>> {
       const w = filter(await listScope(db, caller.orgId, q.orgId), kind, q);
       const [total] = await db.select({ n: count() }).from(assets).where(w);
+      const { limit, offset } = limitOffset(q);
       const rows = await selectAssets()
         .where(w)
         .orderBy(...orderBy(q.sort, SORTABLE, 'code,asc', assets.id))
-        .limit(q.size)
-        .offset((q.page - 1) * q.size);
-      return { rows: await withDevices(rows), total: Number(total?.n ?? 0), page: q.page, size: q.size };
+        .limit(limit)
+        .offset(offset);
+      return toPage(await withDevices(rows), Number(total?.n ?? 0), q);
     },
 
     get: (caller: Caller, kind: AssetKind, id: string) => visible(caller, kind, id),

@@ -10,7 +10,7 @@ import { errorText } from '@iotc/shared/errors';
 import { MAX_EXPORT_ROWS, type ExportFormat } from '@iotc/shared/list';
 import type { Db } from '../../db/client.ts';
 import { CURRENT_BINDING } from '../../db/devices.ts';
-import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, type Sortable } from '../../db/list.ts';
+import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable } from '../../db/list.ts';
 import { assets, deviceBindings, devices, deviceStates, orgs } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
 import { bodyOf, readWorkbook, templateWorkbook, type SheetColumn } from '../../lib/sheet.ts';
@@ -100,12 +100,13 @@ export function deviceService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
     async list(caller: Caller, q: DeviceQuery): Promise<Page<DeviceRow>> {
       const w = await filter(caller, q);
       const [total] = await db.select({ n: count() }).from(devices).where(w);
+      const { limit, offset } = limitOffset(q);
       const rows = await selectDevices(db)
         .where(w)
         .orderBy(...orderBy(q.sort, SORTABLE, 'deviceId,asc', devices.id))
-        .limit(limitOffset(q).limit)
-        .offset(limitOffset(q).offset);
-      return { rows: rows.map(toRow), total: Number(total?.n ?? 0), page: q.page, size: q.size };
+        .limit(limit)
+        .offset(offset);
+      return toPage(rows.map(toRow), Number(total?.n ?? 0), q);
     },
 
     get: visible,
@@ -193,7 +194,7 @@ export function deviceService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
       const valid: { body: DeviceCreateBody; secret?: string; id?: string }[] = [];
       const seen = new Set<string>();
       for (const r of rows) {
-        const { secret, attrs: _attrs, ...raw } = bodyOf(r.values);
+        const { secret, ...raw } = bodyOf(r.values);
         const parsed = deviceCreateBodySchema.safeParse(raw);
         const secretParsed = importedSecret.safeParse(secret ?? '');
         if (!parsed.success || !secretParsed.success) {

@@ -7,7 +7,7 @@ import type { Page } from '@iotc/shared/envelope';
 import type { Lang } from '@iotc/shared/i18n';
 import type { DeviceState, HomeAlert, Notice } from '@iotc/shared/live';
 import type { Db } from '../../db/client.ts';
-import { orgTree } from '../../db/list.ts';
+import { limitOffset, orgTree, toPage } from '../../db/list.ts';
 import { notices } from '../../db/schema.ts';
 import type { Caller } from '../auth/service.ts';
 import type { StateReader } from '../telemetry/states.ts';
@@ -42,31 +42,32 @@ export function homeService(db: Db, states: StateReader) {
     async alerts(caller: Caller, page: number, size: number): Promise<Page<HomeAlert>> {
       const all = (await states.states({ scope: await orgTree(db, caller.orgId) })).flatMap(alertsOf);
       all.sort((x, y) => (x.time < y.time ? 1 : x.time > y.time ? -1 : x.deviceId.localeCompare(y.deviceId)));
-      return { rows: all.slice((page - 1) * size, page * size), total: all.length, page, size };
+      const { limit, offset } = limitOffset({ page, size });
+      return toPage(all.slice(offset, offset + limit), all.length, { page, size });
     },
 
     async notices(caller: Caller, lang: Lang, page: number, size: number): Promise<Page<Notice>> {
       const w = or(isNull(notices.orgId), inArray(notices.orgId, await orgTree(db, caller.orgId)));
       const [total] = await db.select({ n: count() }).from(notices).where(and(w));
+      const { limit, offset } = limitOffset({ page, size });
       const rows = await db
         .select()
         .from(notices)
         .where(w)
         .orderBy(desc(notices.publishedAt), desc(notices.id))
-        .limit(size)
-        .offset((page - 1) * size);
-      return {
-        rows: rows.map((n) => ({
+        .limit(limit)
+        .offset(offset);
+      return toPage(
+        rows.map((n) => ({
           id: n.id,
           title: lang === 'zh' ? n.titleZh : n.titleEn,
           body: lang === 'zh' ? n.bodyZh : n.bodyEn,
           level: n.level,
           publishedAt: n.publishedAt.toISOString(),
         })),
-        total: Number(total?.n ?? 0),
-        page,
-        size,
-      };
+        Number(total?.n ?? 0),
+        { page, size },
+      );
     },
   };
 }

@@ -19,7 +19,7 @@ import type {
   TelemetryRow,
 } from '@iotc/shared/live';
 import type { Db } from '../../db/client.ts';
-import { orgTree } from '../../db/list.ts';
+import { limitOffset, orgTree, toPage } from '../../db/list.ts';
 import { intakeLog, telemetry } from '../../db/schema.ts';
 import { exportRows, type ExportColumn, type ExportFile } from '../../lib/export.ts';
 import { AppError } from '../../plugins/errors.ts';
@@ -76,9 +76,10 @@ export function telemetryService(db: Db, states: StateReader) {
     },
 
     async latest(caller: Caller, id: string): Promise<DeviceState> {
-      await device(caller, id);
-      const [state] = await states.states({ deviceRefs: [id] });
-      return state!;
+      // Read through the caller's scope: another organisation's device is as missing as an unknown one.
+      const [state] = await states.states({ scope: await scopeOf(caller), deviceRefs: [id] });
+      if (!state) throw new AppError(404, 'NOT_FOUND');
+      return state;
     },
 
     async history(caller: Caller, q: TelemetryQuery): Promise<Page<TelemetryRow>> {
@@ -86,8 +87,9 @@ export function telemetryService(db: Db, states: StateReader) {
       const w = inWindow(d.id, window(q));
       const [total] = await db.select({ n: count() }).from(telemetry).where(w);
       const by = q.sort === 'time,asc' ? asc(telemetry.time) : desc(telemetry.time);
-      const rows = await db.select().from(telemetry).where(w).orderBy(by).limit(q.size).offset((q.page - 1) * q.size);
-      return { rows: rows.map(toRow), total: Number(total?.n ?? 0), page: q.page, size: q.size };
+      const { limit, offset } = limitOffset(q);
+      const rows = await db.select().from(telemetry).where(w).orderBy(by).limit(limit).offset(offset);
+      return toPage(rows.map(toRow), Number(total?.n ?? 0), q);
     },
 
     /** Curves: every reading when they fit in maxPoints, else every k-th (the last one kept). */
@@ -154,13 +156,13 @@ export function telemetryService(db: Db, states: StateReader) {
       await device(caller, id);
       const w = eq(intakeLog.deviceRef, id);
       const [total] = await db.select({ n: count() }).from(intakeLog).where(w);
-      const rows = await db.select().from(intakeLog).where(w).orderBy(desc(intakeLog.at), desc(intakeLog.id)).limit(size).offset((page - 1) * size);
-      return {
-        rows: rows.map((r) => ({ id: r.id, at: r.at.toISOString(), channel: r.channel, reason: r.reason, payload: r.payload })),
-        total: Number(total?.n ?? 0),
-        page,
-        size,
-      };
+      const { limit, offset } = limitOffset({ page, size });
+      const rows = await db.select().from(intakeLog).where(w).orderBy(desc(intakeLog.at), desc(intakeLog.id)).limit(limit).offset(offset);
+      return toPage(
+        rows.map((r) => ({ id: r.id, at: r.at.toISOString(), channel: r.channel, reason: r.reason, payload: r.payload })),
+        Number(total?.n ?? 0),
+        { page, size },
+      );
     },
   };
 }
