@@ -11,6 +11,19 @@ export async function settle(rounds = 5): Promise<void> {
   }
 }
 
+/**
+ * Settles until `done()` holds or `timeoutMs` passes: for what waits on more than promises, such
+ * as a lazily imported chunk, which can take seconds on a loaded machine.
+ */
+export async function settleUntil(done: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!done() && Date.now() < until) {
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+  }
+}
+
 export function input(root: ParentNode, id: string): HTMLInputElement {
   const el = root.querySelector<HTMLInputElement>(`#${id}`);
   if (!el) throw new Error(`no #${id}`);

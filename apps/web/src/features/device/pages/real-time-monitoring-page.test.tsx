@@ -6,7 +6,7 @@ import type { ScenarioType } from '@iotc/shared/constants';
 import { DEVICE_API } from '@iotc/shared/device';
 import { LIVE_API, type DeviceState, type MapPoint, type StatusCounts } from '@iotc/shared/live';
 import { click, render, setEnglish, type Rendered } from '../../../test/dom.tsx';
-import { byTestId, settle } from '../../../test/form.ts';
+import { byTestId, settle, settleUntil } from '../../../test/form.ts';
 import type * as client from '../../../api/client.ts';
 import { ApiError, request, type RequestOptions } from '../../../api/client.ts';
 import { clearAuth, setToken } from '../../../lib/session.ts';
@@ -210,6 +210,8 @@ describe('real-time monitoring', { timeout: 40_000 }, () => {
     expect(text(drawer, 'monitor-detail-door')).toBe('Closed');
     expect(text(drawer, 'monitor-detail-light')).toBe('-');
     expect(byTestId(drawer, 'monitor-detail-history')!.getAttribute('href')).toBe(`/view/deviceManage/sensors?device=${id(3)}`);
+    // The chart's code is a chunk of its own, loaded when the first panel opens.
+    await settleUntil(() => byTestId(drawer, 'monitor-curve-chart') !== null);
     expect(byTestId(drawer, 'monitor-curve-chart')).not.toBeNull();
   });
 
