@@ -11,10 +11,13 @@ import { SENSOR_FIELDS, type SensorField } from '@iotc/shared/sensors';
 import { ScreenErrorBoundary } from '../../../components/chunk-error.tsx';
 import { importWithTimeout } from '../../../lib/chunk.ts';
 import { useLabel } from '../../../lib/label.ts';
-import { useLatest } from '../api/device-latest.ts';
-import { useSeries, type SeriesWindow } from '../api/telemetry-series.ts';
+import { useLatest } from '../../../api/device-latest.ts';
+import { useSeries, type SeriesWindow } from '../../../api/telemetry-series.ts';
 import { detailCurveOption, pickCurve, presentCurves, type CurveKey } from './detail-curve.ts';
 import { formatTime, isAlarming, limitsOf, rangeText, rounded } from './monitor-model.ts';
+
+/** Points of a curve the server thins to: enough for a panel-wide chart. */
+const SERIES_MAX_POINTS = 500;
 
 export const DETAIL_WIDTH = 460;
 // One lazy component for the whole app: once loaded, later panels draw at once.
@@ -61,7 +64,7 @@ function Readings({ state }: { state: DeviceState }) {
 function Curve({ state, window }: { state: DeviceState; window: SeriesWindow }) {
   const { t } = useTranslation();
   const label = useLabel();
-  const series = useSeries(window);
+  const series = useSeries(window, SERIES_MAX_POINTS);
   const present = useMemo(() => presentCurves(series.data), [series.data]);
   const [wanted, setWanted] = useState<CurveKey | undefined>();
   const field = pickCurve(present, wanted);

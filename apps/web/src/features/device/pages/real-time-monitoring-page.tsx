@@ -18,7 +18,8 @@ import { useListParams, type ListState } from '../../../lib/list-query.ts';
 import { useLiveStates } from '../../../lib/live.ts';
 import type { ScreenProps } from '../../../lib/screen.ts';
 import { getUserinfo } from '../../../lib/session.ts';
-import { latestQueryKey } from '../api/device-latest.ts';
+import { latestQueryKey } from '../../../api/device-latest.ts';
+import { SERIES_KEY } from '../../../api/telemetry-series.ts';
 import { deviceStatesQueryOptions, useDeviceStates } from '../api/device-states.ts';
 import { useSummary } from '../api/status-summary.ts';
 import { DeviceDetailDrawer } from '../components/device-detail-drawer.tsx';
@@ -123,6 +124,7 @@ export default function RealTimeMonitoringPage({ scenarioType }: ScreenProps) {
     // After a reconnect everything shown may have missed updates, so all of it is read again.
     void queryClient.invalidateQueries({ queryKey: ['monitor'] });
     void queryClient.invalidateQueries({ queryKey: ['device', 'latest'] });
+    void queryClient.invalidateQueries({ queryKey: SERIES_KEY });
   }, [queryClient]);
   const channel = useLiveStates(onStates, onHello);
 

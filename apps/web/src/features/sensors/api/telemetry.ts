@@ -7,7 +7,7 @@ import { DATETIME_FORMAT } from '@iotc/shared/constants';
 import { LIVE_API, type TelemetryRow } from '@iotc/shared/live';
 import { SENSOR_FIELDS } from '@iotc/shared/sensors';
 import { exportList, listQueryOptions, type ExportFormat, type ListState } from '../../../lib/list-query.ts';
-import type { SensorWindow } from './telemetry-series.ts';
+import type { SeriesWindow } from '../../../api/telemetry-series.ts';
 
 /** A reading as the table shows it: one field per sensor value, door as 'open' / 'closed'. */
 export interface TelemetryView {
@@ -60,7 +60,7 @@ export function toTelemetryView(r: TelemetryRow, index: number): TelemetryView {
 /** Readings come newest first unless the table asks for `time,asc`. */
 export const TELEMETRY_SORT = 'time,desc';
 
-export function telemetryListState(w: SensorWindow, page: number, size: number, sort: string | undefined): ListState {
+export function telemetryListState(w: SeriesWindow, page: number, size: number, sort: string | undefined): ListState {
   return { page, size, sort: sort ?? TELEMETRY_SORT, filters: { device: w.device, from: w.from, to: w.to } };
 }
 
@@ -73,6 +73,6 @@ export function useTelemetry(state: ListState, enabled: boolean) {
 }
 
 /** Downloads the window's readings; answers the saved file's name. */
-export function exportTelemetry(format: ExportFormat, w: SensorWindow): Promise<string> {
+export function exportTelemetry(format: ExportFormat, w: SeriesWindow): Promise<string> {
   return exportList(LIVE_API.telemetry, format, { filters: { device: w.device, from: w.from, to: w.to } });
 }

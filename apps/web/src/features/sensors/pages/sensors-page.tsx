@@ -16,13 +16,16 @@ import { RemoteSelect, type RemoteOption } from '../../../components/remote-sele
 import { useListParams, type ExportFormat } from '../../../lib/list-query.ts';
 import type { ScreenProps } from '../../../lib/screen.ts';
 import { deviceLabel, searchDevices } from '../api/devices.ts';
-import { useDeviceLatest } from '../api/device-latest.ts';
+import { useLatest } from '../../../api/device-latest.ts';
 import { exportTelemetry, TELEMETRY_SORT, telemetryListState, useTelemetry, type TelemetryView } from '../api/telemetry.ts';
-import { useSeries, type SensorWindow } from '../api/telemetry-series.ts';
+import { useSeries, type SeriesWindow } from '../../../api/telemetry-series.ts';
 import { SensorCharts } from '../components/sensor-charts.tsx';
 import { CURVE_FIELDS, curveLimits, presentCurves } from '../components/sensor-curves.ts';
 import '../components/sensors.css';
 import { PATTERNS } from '@iotc/shared/validation';
+
+/** Points of a curve the server thins to: enough for a screen-wide chart. */
+const SERIES_MAX_POINTS = 2_000;
 
 type Range = [Dayjs, Dayjs];
 
@@ -80,7 +83,7 @@ export default function SensorsPage(_props: ScreenProps) {
   const committed = readWindow(params, fallback);
   const fromIso = committed.range[0].toISOString();
   const toIso = committed.range[1].toISOString();
-  const win: SensorWindow | undefined = committed.device ? { device: committed.device, from: fromIso, to: toIso } : undefined;
+  const win: SeriesWindow | undefined = committed.device ? { device: committed.device, from: fromIso, to: toIso } : undefined;
 
   // The controls edit a draft; the address (what is shown) changes on Query or a new device.
   const committedKey = `${committed.device ?? ''}|${fromIso}|${toIso}`;
@@ -96,8 +99,8 @@ export default function SensorsPage(_props: ScreenProps) {
   const [exporting, setExporting] = useState<ExportFormat | null>(null);
 
   const list = useListParams('telemetry', { sort: TELEMETRY_SORT });
-  const latest = useDeviceLatest(committed.device);
-  const series = useSeries(win);
+  const latest = useLatest(committed.device);
+  const series = useSeries(win, SERIES_MAX_POINTS);
   const table = useTelemetry(telemetryListState(win ?? { device: '', from: fromIso, to: toIso }, list.page, list.size, list.sort), !!win);
 
   const asset = latest.data?.asset ?? null;

@@ -1,9 +1,10 @@
-// GET /api/iot/v2/devices/:id/latest: the selected device's latest state for the details
-// panel; live batches replace the cached state (by this key) as the device reports.
+// GET /api/iot/v2/devices/:id/latest: a device's latest state (position, sensor values, status,
+// the asset it is mounted on). One cache entry per device: the monitoring screen writes live
+// batches into it, and every screen that shows the device reads it.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { DEVICE_API } from '@iotc/shared/device';
 import type { DeviceState } from '@iotc/shared/live';
-import { request } from '../../../api/client.ts';
+import { request } from './client.ts';
 
 export function fetchLatest(id: string, signal?: AbortSignal): Promise<DeviceState> {
   return request<DeviceState>(`${DEVICE_API.devices}/${encodeURIComponent(id)}/latest`, { signal });
