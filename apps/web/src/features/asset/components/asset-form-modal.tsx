@@ -15,7 +15,7 @@ import { useLang } from '../../../lib/language.ts';
 import { schemaRule } from '../../../lib/schema-rule.ts';
 import { useSaveAsset } from '../api/asset-save.ts';
 import { assetConfig, assetFormFields, type AssetView, type FormFieldDef } from './asset-kinds.ts';
-import { OrgField, useOrgChoice } from './org-field.tsx';
+import { OrgSelect, useOrgChoice } from '../../../components/org-select.tsx';
 
 /** The asset a new one is created in (a cold room's warehouse). */
 export interface AssetParent {
@@ -179,7 +179,7 @@ export function AssetFormModal({ kind, target, open, onClose, afterClose }: Asse
           ) : null}
           {creating && orgChoice ? (
             <Form.Item name="orgId" label={t('asset.org')}>
-              <OrgField />
+              <OrgSelect allowClear placeholder={t('asset.orgDefault')} />
             </Form.Item>
           ) : null}
           {target?.mode === 'edit' ? (

@@ -13,7 +13,7 @@ import { useLang } from '../../../lib/language.ts';
 import { schemaRule } from '../../../lib/schema-rule.ts';
 import type { DeviceView } from '../api/devices.ts';
 import { useCreateDevice, useUpdateDevice } from '../api/device-save.ts';
-import { OrgField, useOrgChoice } from './org-field.tsx';
+import { OrgSelect, useOrgChoice } from '../../../components/org-select.tsx';
 
 export type DeviceFormTarget = { mode: 'create' } | { mode: 'edit'; row: DeviceView };
 
@@ -142,7 +142,7 @@ export function DeviceFormModal({ target, open, onClose, afterClose, onCreated }
           </Form.Item>
           {creating && orgChoice ? (
             <Form.Item name="orgId" label={t('asset.org')}>
-              <OrgField />
+              <OrgSelect allowClear placeholder={t('asset.orgDefault')} />
             </Form.Item>
           ) : null}
           <Form.Item name="model" label={t('asset.device.model')} rules={[schemaRule(fields.model, lang)]}>

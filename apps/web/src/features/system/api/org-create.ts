@@ -2,7 +2,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { PLATFORM_API, type OrgCreateBody, type OrgNode } from '@iotc/shared/platform';
 import { request } from '../../../api/client.ts';
-import { orgTreeQueryOptions } from './org-tree.ts';
+import { orgTreeQueryOptions } from '../../../api/org-tree.ts';
 
 export function createOrg(body: OrgCreateBody): Promise<Omit<OrgNode, 'children'>> {
   // The form shows the refusal itself.

@@ -2,7 +2,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { PLATFORM_API } from '@iotc/shared/platform';
 import { request } from '../../../api/client.ts';
-import { orgTreeQueryOptions } from './org-tree.ts';
+import { orgTreeQueryOptions } from '../../../api/org-tree.ts';
 
 export function deleteOrg(id: string): Promise<unknown> {
   return request(`${PLATFORM_API.orgs}/${encodeURIComponent(id)}`, { method: 'DELETE', silent: true });

@@ -2,7 +2,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { PLATFORM_API, type OrgUpdateBody } from '@iotc/shared/platform';
 import { request } from '../../../api/client.ts';
-import { orgTreeQueryOptions } from './org-tree.ts';
+import { orgTreeQueryOptions } from '../../../api/org-tree.ts';
 import { ROLES_LIST_KEY } from './roles.ts';
 import { USERS_LIST_KEY } from './users.ts';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OrgNode } from '@iotc/shared/platform';
-import { allOrgIds, assignableRoles, filterOrgTree, findOrg, orgPath, toOrgSelectData, withOrgFilter } from './org-tree-model.ts';
+import { allOrgIds, toOrgSelectData } from '../../../components/org-select.tsx';
+import { assignableRoles, filterOrgTree, findOrg, orgPath, withOrgFilter } from './org-tree-model.ts';
 
 const org = (id: string, name: string, code: string, children: OrgNode[] = [], status: OrgNode['status'] = 'active'): OrgNode => ({
   id,

@@ -1,5 +1,5 @@
 // Pure walks over the organisation tree of GET /orgs/tree: searching it, finding a node, the
-// ancestors of a node, and the shapes antd's Tree and TreeSelect take.
+// ancestors of a node, the roles a user may hold.
 import type { OrgNode } from '@iotc/shared/platform';
 
 export function findOrg(nodes: OrgNode[], id: string | null | undefined): OrgNode | undefined {
@@ -23,10 +23,6 @@ export function orgPath(nodes: OrgNode[], id: string): string[] {
 }
 
 /** Every id of the tree, depth first. */
-export function allOrgIds(nodes: OrgNode[]): string[] {
-  return nodes.flatMap((n) => [n.id, ...allOrgIds(n.children)]);
-}
-
 function matches(node: OrgNode, needle: string): boolean {
   return node.name.toLowerCase().includes(needle) || node.code.toLowerCase().includes(needle);
 }
@@ -65,23 +61,6 @@ export function filterOrgTree(nodes: OrgNode[], keyword: string): FilteredTree {
       return [];
     });
   return { nodes: walk(nodes), expanded, matched };
-}
-
-export interface OrgSelectOption {
-  value: string;
-  title: string;
-  disabled?: boolean;
-  children: OrgSelectOption[];
-}
-
-/** TreeSelect data: every organisation, the deactivated ones not selectable. */
-export function toOrgSelectData(nodes: OrgNode[]): OrgSelectOption[] {
-  return nodes.map((n) => ({
-    value: n.id,
-    title: n.name,
-    disabled: n.status !== 'active',
-    children: toOrgSelectData(n.children),
-  }));
 }
 
 /**

@@ -6,7 +6,7 @@ import { ApartmentOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { OrgNode } from '@iotc/shared/platform';
 import { usePermission } from '../../../lib/permissions.ts';
-import { useOrgTree } from '../api/org-tree.ts';
+import { useOrgTree } from '../../../api/org-tree.ts';
 import { filterOrgTree, orgPath } from './org-tree-model.ts';
 
 interface AntTreeNode {

@@ -14,7 +14,7 @@ import { useCreateRole } from '../api/role-create.ts';
 import { useRole } from '../api/role-detail.ts';
 import { useUpdateRole } from '../api/role-update.ts';
 import { MenuGrants } from './menu-grants.tsx';
-import { OrgSelect } from './org-select.tsx';
+import { OrgSelect } from '../../../components/org-select.tsx';
 
 export type RoleFormTarget = { mode: 'create'; orgId?: string } | { mode: 'edit'; role: RoleRow };
 

@@ -11,11 +11,11 @@ import { useRevalidateOnLanguage } from '../../../lib/form.ts';
 import { useLang } from '../../../lib/language.ts';
 import { usePermission } from '../../../lib/permissions.ts';
 import { schemaRule } from '../../../lib/schema-rule.ts';
-import { useOrgTree } from '../api/org-tree.ts';
+import { useOrgTree } from '../../../api/org-tree.ts';
 import { useAssignableRoles } from '../api/roles.ts';
 import { useCreateUser } from '../api/user-create.ts';
 import { useUpdateUser } from '../api/user-update.ts';
-import { OrgSelect } from './org-select.tsx';
+import { OrgSelect } from '../../../components/org-select.tsx';
 import { assignableRoles } from './org-tree-model.ts';
 
 export type UserFormTarget = { mode: 'create'; orgId?: string } | { mode: 'edit'; user: UserRow };

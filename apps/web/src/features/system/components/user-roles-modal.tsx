@@ -6,7 +6,7 @@ import type { UserRow } from '@iotc/shared/platform';
 import { apiErrorText } from '../../../lib/api-error.ts';
 import { useLang } from '../../../lib/language.ts';
 import { usePermission } from '../../../lib/permissions.ts';
-import { useOrgTree } from '../api/org-tree.ts';
+import { useOrgTree } from '../../../api/org-tree.ts';
 import { useAssignableRoles } from '../api/roles.ts';
 import { useSetUserRoles } from '../api/user-roles.ts';
 import { assignableRoles } from './org-tree-model.ts';

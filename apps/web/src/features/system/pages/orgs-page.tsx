@@ -17,7 +17,7 @@ import { usePermission } from '../../../lib/permissions.ts';
 import type { ScreenProps } from '../../../lib/screen.ts';
 import { useDeleteOrg } from '../api/org-delete.ts';
 import { useChangeOrgStatus } from '../api/org-status.ts';
-import { useOrgTree } from '../api/org-tree.ts';
+import { useOrgTree } from '../../../api/org-tree.ts';
 import { OrgFormModal, type OrgFormTarget } from '../components/org-form-modal.tsx';
 import { findOrg } from '../components/org-tree-model.ts';
 import { OrgTreePanel } from '../components/org-tree-panel.tsx';

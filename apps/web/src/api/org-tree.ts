@@ -1,7 +1,7 @@
 // GET /api/iot/v2/orgs/tree: the caller's organisation and everything below it, as one tree.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { PLATFORM_API, type OrgNode } from '@iotc/shared/platform';
-import { request } from '../../../api/client.ts';
+import { request } from './client.ts';
 
 export function fetchOrgTree(signal?: AbortSignal): Promise<OrgNode[]> {
   return request<OrgNode[]>(PLATFORM_API.orgTree, { signal });
