@@ -1,19 +1,15 @@
-// The spreadsheet calls every resource (devices and each asset kind) has:
-// GET <path>/export?format=xlsx|csv&<filters>, GET <path>/import-template (the header row in the
+// The spreadsheet calls every resource (devices and each asset kind) has besides its export
+// (exportList): GET <path>/import-template (the header row in the
 // user's language) and POST <path>/import with the .xlsx file itself as the body. An import with
 // any error stores nothing and answers the errors per sheet row.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ImportResult } from '@iotc/shared/asset';
 import { request } from '../../../api/client.ts';
-import { downloadFile, exportList, type ExportFormat, type ListState } from '../../../lib/list-query.ts';
+import { downloadFile } from '../../../lib/list-query.ts';
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** Reading and checking a large sheet may take longer than the 20 s of a form call. */
 const IMPORT_TIMEOUT_MS = 120_000;
-
-export function exportSheet(path: string, format: ExportFormat, state: Pick<ListState, 'filters' | 'sort'>): Promise<string> {
-  return exportList(path, format, state);
-}
 
 export function downloadTemplate(path: string, fallback: string): Promise<string> {
   return downloadFile(`${path}/import-template`, {}, fallback);

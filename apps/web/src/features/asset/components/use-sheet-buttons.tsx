@@ -1,12 +1,10 @@
 // The spreadsheet buttons of a list's toolbar: Import (for writers) and Export to Excel or CSV
 // of every row the filters match; one export at a time.
-import { useState } from 'react';
-import { App } from 'antd';
 import { FileExcelOutlined, FileTextOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { TopButton } from '../../../components/data-table/types.ts';
-import type { ExportFormat, FilterValues } from '../../../lib/list-query.ts';
-import { exportSheet } from '../api/sheets.ts';
+import { exportList, type FilterValues } from '../../../lib/list-query.ts';
+import { useExport } from '../../../lib/use-export.ts';
 
 export interface SheetButtonsOptions {
   /** The resource's path (`/api/iot/v2/vehicles`). */
@@ -22,20 +20,10 @@ export interface SheetButtonsOptions {
 
 export function useSheetButtons({ path, filters, sort, onImport, testPrefix }: SheetButtonsOptions): TopButton[] {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const [exporting, setExporting] = useState<ExportFormat | null>(null);
-
-  const download = async (format: ExportFormat) => {
-    setExporting(format);
-    try {
-      const name = await exportSheet(path, format, { filters, sort });
-      void message.success(t('asset.exported', { name }));
-    } catch {
-      // The HTTP client has already shown the server's reason.
-    } finally {
-      setExporting(null);
-    }
-  };
+  const { exporting, download } = useExport(
+    (format) => exportList(path, format, { filters, sort }),
+    (name) => t('asset.exported', { name }),
+  );
 
   return [
     ...(onImport ? [{ name: 'asset.import.button', icon: <UploadOutlined />, testId: `${testPrefix}-import`, onClick: onImport }] : []),

@@ -13,7 +13,8 @@ import { DATETIME_FORMAT, LAST_WEEK_DAYS } from '@iotc/shared/constants';
 import type { TableColumn, TableDescriptor } from '../../../components/data-table/types.ts';
 import { ServerTable } from '../../../components/data-table/server-table.tsx';
 import { RemoteSelect, type RemoteOption } from '../../../components/remote-select.tsx';
-import { useListParams, type ExportFormat } from '../../../lib/list-query.ts';
+import { useListParams } from '../../../lib/list-query.ts';
+import { useExport } from '../../../lib/use-export.ts';
 import type { ScreenProps } from '../../../lib/screen.ts';
 import { deviceLabel, searchDevices } from '../api/devices.ts';
 import { useLatest } from '../../../api/device-latest.ts';
@@ -96,7 +97,6 @@ export default function SensorsPage(_props: ScreenProps) {
     setDraftRange(committed.range);
   }
   const [picked, setPicked] = useState<RemoteOption | undefined>();
-  const [exporting, setExporting] = useState<ExportFormat | null>(null);
 
   const list = useListParams('telemetry', { sort: TELEMETRY_SORT });
   const latest = useLatest(committed.device);
@@ -129,18 +129,11 @@ export default function SensorsPage(_props: ScreenProps) {
     });
   };
 
-  const download = async (format: ExportFormat) => {
-    if (!win) return;
-    setExporting(format);
-    try {
-      const name = await exportTelemetry(format, win);
-      void message.success(t('sensors.exported', { name }));
-    } catch {
-      // The HTTP client has already shown the server's reason.
-    } finally {
-      setExporting(null);
-    }
-  };
+  // The buttons are disabled without a window, so it is there when they are pressed.
+  const { exporting, download } = useExport(
+    (format) => (win ? exportTelemetry(format, win) : Promise.reject(new Error('no device chosen'))),
+    (name) => t('sensors.exported', { name }),
+  );
 
   const label = picked?.value === committed.device ? picked?.label : latest.data ? deviceLabel(latest.data) : undefined;
   const initialOptions = committed.device && label ? [{ value: committed.device, label }] : undefined;

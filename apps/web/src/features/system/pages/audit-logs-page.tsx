@@ -1,14 +1,14 @@
 // system/auditLogs: who signed in or out, when, from where, and why a sign-in was refused;
 // filtered, sorted and paged on the server, exported to CSV or Excel.
-import { useState } from 'react';
-import { App, Card } from 'antd';
+import { Card } from 'antd';
 import { FileExcelOutlined, FileTextOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { TableDescriptor } from '../../../components/data-table/types.ts';
 import { ServerTable } from '../../../components/data-table/server-table.tsx';
 import { FilterBar, type FilterItem } from '../../../components/filter-bar.tsx';
 import { useLang } from '../../../lib/language.ts';
-import { useListParams, type ExportFormat } from '../../../lib/list-query.ts';
+import { useListParams } from '../../../lib/list-query.ts';
+import { useExport } from '../../../lib/use-export.ts';
 import type { ScreenProps } from '../../../lib/screen.ts';
 import { exportAuditLogs, useAuditLogs, type AuditLogView } from '../api/audit-logs.ts';
 
@@ -21,23 +21,13 @@ const FILTERS: FilterItem[] = [
 
 export default function AuditLogsPage(_props: ScreenProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const lang = useLang();
   const list = useListParams('audit-logs', { sort: 'time,desc' });
   const query = useAuditLogs(list, lang, t('login.period'));
-  const [exporting, setExporting] = useState<ExportFormat | null>(null);
-
-  const download = async (format: ExportFormat) => {
-    setExporting(format);
-    try {
-      const name = await exportAuditLogs(format, list);
-      void message.success(t('audit.exported', { name }));
-    } catch {
-      // The HTTP client has already shown the server's reason.
-    } finally {
-      setExporting(null);
-    }
-  };
+  const { exporting, download } = useExport(
+    (format) => exportAuditLogs(format, list),
+    (name) => t('audit.exported', { name }),
+  );
 
   const descriptor: TableDescriptor<AuditLogView> = {
     id: 'audit-logs',
