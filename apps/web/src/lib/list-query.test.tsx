@@ -3,7 +3,7 @@ import { act } from 'react';
 import fc from 'fast-check';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { render, type Rendered } from '../test/dom.tsx';
-import { filenameFromDisposition, listQuery, parseListParams, useListParams, writeListParams, type ListParams, type ListState } from './list-query.ts';
+import { clearScopedListParams, filenameFromDisposition, listQuery, parseListParams, useListParams, writeListParams, type ListParams, type ListState } from './list-query.ts';
 
 let mounted: Rendered | undefined;
 afterEach(() => {
@@ -81,6 +81,14 @@ describe('list state in the address', () => {
     await act(async () => api!.setFilters({ level: '2' }));
     expect(api).toMatchObject({ page: 1, size: 50, sort: 'name,desc', filters: { level: '2' } });
     expect(new URLSearchParams(router.state.location.search).get('page')).toBeNull();
+  });
+});
+
+describe('clearing a scoped list', () => {
+  it("drops that list's params only", () => {
+    const params = new URLSearchParams('warehouse=w1&page=3&cold-rooms.page=2&cold-rooms.f.keyword=x&refrigerators.size=50');
+    clearScopedListParams(params, 'cold-rooms');
+    expect(params.toString()).toBe('warehouse=w1&page=3&refrigerators.size=50');
   });
 });
 

@@ -42,6 +42,12 @@ function prefixOf(tableId: string, defaults: ListDefaults): string {
   return defaults.scoped ? `${tableId}.` : '';
 }
 
+/** Drops a scoped list's params (its page, size, sort and filters) from an address. */
+export function clearScopedListParams(params: URLSearchParams, tableId: string): void {
+  const prefix = prefixOf(tableId, { scoped: true });
+  for (const name of [...params.keys()]) if (name.startsWith(prefix)) params.delete(name);
+}
+
 function positiveInt(text: string | null, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   const n = Number(text);
   return text && Number.isInteger(n) && n >= 1 && n <= max ? n : fallback;

@@ -9,8 +9,8 @@ import { listQueryOptions, type ListState } from '../../../lib/list-query.ts';
 /** Every devices list, whatever its filters: what device and binding changes invalidate. */
 export const DEVICES_LIST_KEY = ['list', DEVICE_API.devices] as const;
 
-/** The asset a device is mounted on now (absent from answers of an older server). */
-export type BoundAsset = { id: string; kind: string; code: string; name: string };
+/** The asset a device is mounted on now. */
+export type BoundAsset = NonNullable<DeviceRow['asset']>;
 
 /** A row as shown: `createdAt` and `lastSeenAt` formatted in the user's time zone (the sort keys stay the API's). */
 export interface DeviceView extends DeviceRow {
@@ -18,12 +18,8 @@ export interface DeviceView extends DeviceRow {
   assetText: string;
 }
 
-export function boundAssetOf(row: DeviceRow): BoundAsset | null {
-  return (row as { asset?: BoundAsset | null }).asset ?? null;
-}
-
 export function toDeviceView(r: DeviceRow): DeviceView {
-  const asset = boundAssetOf(r);
+  const asset = r.asset;
   return {
     ...r,
     createdAt: dayjs(r.createdAt).format(DATETIME_FORMAT),

@@ -14,7 +14,7 @@ import { usePermission } from '../../../lib/permissions.ts';
 import { useConfirmAction } from '../../../lib/use-confirm-action.ts';
 import { useBindDevice, useUnbindDevice } from '../api/device-binding.ts';
 import { useDevice } from '../api/device-detail.ts';
-import { boundAssetOf, type BoundAsset, type DeviceView } from '../api/devices.ts';
+import type { BoundAsset, DeviceView } from '../api/devices.ts';
 import { kindLabel } from './asset-kinds.ts';
 import { AssetPicker } from './asset-picker.tsx';
 import { BindingsTable } from './bindings-table.tsx';
@@ -66,7 +66,7 @@ export function DeviceDrawer({ row, open, onClose, afterClose }: DeviceDrawerPro
   // The stored device, fresh: a binding made here changes it.
   const detail = useDevice(open ? row?.id : undefined);
   const device = detail.data ?? row;
-  const bound = device ? boundAssetOf(device) : null;
+  const bound = device?.asset ?? null;
   const time = (iso: string | null | undefined) => (iso ? dayjs(iso).format(DATETIME_FORMAT) : '-');
 
   const doUnbind = () => {

@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import type { AssetRow } from '@iotc/shared/asset';
 import { Forbidden } from '../../../components/forbidden.tsx';
-import { useListParams } from '../../../lib/list-query.ts';
+import { clearScopedListParams, useListParams } from '../../../lib/list-query.ts';
 import { usePermission } from '../../../lib/permissions.ts';
 import type { ScreenProps } from '../../../lib/screen.ts';
 import { useAsset } from '../api/asset-detail.ts';
@@ -19,11 +19,6 @@ import '../components/asset.css';
 
 const ROOMS = 'cold-rooms';
 const FRIDGES = 'refrigerators';
-
-/** Drops the params of a scoped list (its page, size, sort and filters). */
-function dropScoped(params: URLSearchParams, tableId: string): void {
-  for (const name of [...params.keys()]) if (name.startsWith(`${tableId}.`)) params.delete(name);
-}
 
 function Heading({ children, extra }: { children: ReactNode; extra?: ReactNode }) {
   return (
@@ -52,12 +47,12 @@ export default function ColdChainPage(_props: ScreenProps) {
   const select = (next: { warehouse?: string; room?: string }) =>
     setParams((prev) => {
       const p = new URLSearchParams(prev);
-      if (next.warehouse !== undefined && next.warehouse !== prev.get('warehouse')) dropScoped(p, ROOMS);
+      if (next.warehouse !== undefined && next.warehouse !== prev.get('warehouse')) clearScopedListParams(p, ROOMS);
       if (next.warehouse) p.set('warehouse', next.warehouse);
       else if (next.warehouse === '') p.delete('warehouse');
       if (next.room) p.set('room', next.room);
       else p.delete('room');
-      dropScoped(p, FRIDGES);
+      clearScopedListParams(p, FRIDGES);
       return p;
     });
 
