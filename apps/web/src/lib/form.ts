@@ -1,4 +1,4 @@
-// Form helpers shared by the account screens.
+// Form helpers shared by the form screens and dialogs.
 import { useEffect } from 'react';
 import type { FormInstance } from 'antd';
 import { useLang } from './language.ts';
@@ -16,4 +16,10 @@ export function useRevalidateOnLanguage(form: FormInstance): void {
       .map((f) => f.name);
     if (withErrors.length > 0) void form.validateFields(withErrors).catch(() => undefined);
   }, [lang, form]);
+}
+
+/** A text field's value for the API: trimmed, and left out when blank. */
+export function blankToUndefined(value: string | undefined): string | undefined {
+  const v = value?.trim();
+  return v ? v : undefined;
 }

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { deviceCreateBodySchema, type DeviceWithSecret } from '@iotc/shared/device';
 import { errorText } from '@iotc/shared/errors';
 import { apiErrorCode, apiErrorText } from '../../../lib/api-error.ts';
-import { useRevalidateOnLanguage } from '../../../lib/form.ts';
+import { blankToUndefined, useRevalidateOnLanguage } from '../../../lib/form.ts';
 import { useLang } from '../../../lib/language.ts';
 import { schemaRule } from '../../../lib/schema-rule.ts';
 import type { DeviceView } from '../api/devices.ts';
@@ -29,11 +29,6 @@ interface DeviceFormValues {
 
 const EMPTY: DeviceFormValues = { deviceId: '', name: '', model: '', protocol: '', sim: '', firmware: '', orgId: undefined };
 const fields = deviceCreateBodySchema.shape;
-
-function blankToUndefined(value: string | undefined): string | undefined {
-  const v = value?.trim();
-  return v ? v : undefined;
-}
 
 export interface DeviceFormModalProps {
   target: DeviceFormTarget | null;

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { errorText } from '@iotc/shared/errors';
 import { userCreateBodySchema, type InitialPasswordData, type UserRow } from '@iotc/shared/platform';
 import { apiErrorCode, apiErrorText } from '../../../lib/api-error.ts';
-import { useRevalidateOnLanguage } from '../../../lib/form.ts';
+import { blankToUndefined, useRevalidateOnLanguage } from '../../../lib/form.ts';
 import { useLang } from '../../../lib/language.ts';
 import { usePermission } from '../../../lib/permissions.ts';
 import { schemaRule } from '../../../lib/schema-rule.ts';
@@ -32,11 +32,6 @@ interface UserFormValues {
 
 const EMPTY: UserFormValues = { orgId: undefined, account: '', name: '', email: '', phone: '', roleIds: [], password: '' };
 const fields = userCreateBodySchema.shape;
-
-function blankToUndefined(value: string | undefined): string | undefined {
-  const v = value?.trim();
-  return v ? v : undefined;
-}
 
 export interface UserFormModalProps {
   target: UserFormTarget | null;
