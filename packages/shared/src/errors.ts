@@ -105,8 +105,8 @@ export const ERRORS = {
     zh: '该账号已绑定其他第三方账号',
   },
   ORG_NOT_EMPTY: {
-    en: 'The organisation still has users or sub-organisations and cannot be deleted',
-    zh: '该组织下仍有用户或下级组织，无法删除',
+    en: 'The organisation still has users, sub-organisations, devices or assets and cannot be deleted',
+    zh: '该组织下仍有用户、下级组织、设备或资产，无法删除',
   },
   ROLE_IN_USE: { en: 'The role is still assigned to users and cannot be deleted', zh: '该角色仍分配给用户，无法删除' },
   ROLE_CODE_TAKEN: { en: 'This role code already exists in the organisation', zh: '该组织下已存在此角色编码' },

@@ -140,4 +140,13 @@ describe('HTTP intake', () => {
     expect((await report(base('2026-11-21T10:00:00Z'), basic(device.deviceId, reset.body.data!.secret))).status).toBe(200);
     device = reset.body.data!;
   });
+
+  it('deleting a device deletes its readings and stops its reports', async () => {
+    const db = t.app.database.db;
+    expect((await db.select().from(telemetry).where(eq(telemetry.deviceRef, device.id))).length).toBeGreaterThan(0);
+    const removed = await call(t.app, { method: 'DELETE', url: `/api/iot/v2/devices/${device.id}`, token: demoAdmin });
+    expect(removed.status).toBe(200);
+    expect(await db.select().from(telemetry).where(eq(telemetry.deviceRef, device.id))).toEqual([]);
+    expect((await report(base('2026-11-21T11:00:00Z'))).status).toBe(401);
+  });
 });

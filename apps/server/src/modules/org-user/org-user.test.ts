@@ -110,7 +110,13 @@ describe('organisations', () => {
     // Not empty: it has a child; then the child goes, then it can go.
     const busy = await api('DELETE', `/api/iot/v2/orgs/${east.id}`, demoAdmin);
     expect(busy.status).toBe(409);
-    expect(busy.body).toMatchObject({ errorcode: 'ORG_NOT_EMPTY', errormsg: 'The organisation still has users or sub-organisations and cannot be deleted' });
+    expect(busy.body).toMatchObject({ errorcode: 'ORG_NOT_EMPTY', errormsg: 'The organisation still has users, sub-organisations, devices or assets and cannot be deleted' });
+    // A device keeps its organisation too, until it is deleted.
+    const tracker = await api<{ id: string }>('POST', '/api/iot/v2/devices', demoAdmin, { deviceId: 'SH-TRACKER-01', name: 'Shanghai tracker', orgId: shanghai.id });
+    expect(tracker.status).toBe(200);
+    const withDevice = await api('DELETE', `/api/iot/v2/orgs/${shanghai.id}`, demoAdmin, undefined, 'zh-CN');
+    expect(withDevice.body).toMatchObject({ errorcode: 'ORG_NOT_EMPTY', errormsg: '该组织下仍有用户、下级组织、设备或资产，无法删除' });
+    expect((await api('DELETE', `/api/iot/v2/devices/${tracker.body.data!.id}`, demoAdmin)).status).toBe(200);
     expect((await api('DELETE', `/api/iot/v2/orgs/${shanghai.id}`, demoAdmin)).status).toBe(200);
     expect((await api('DELETE', `/api/iot/v2/orgs/${east.id}`, demoAdmin)).status).toBe(200);
     expect((await api('DELETE', `/api/iot/v2/orgs/${demoOrg}`, demoAdmin)).body.errorcode).toBe('NOT_YOUR_ORG');

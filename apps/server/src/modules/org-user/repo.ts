@@ -4,7 +4,7 @@ import type { RoleQuery, UserQuery } from '@iotc/shared/platform';
 import type { Db } from '../../db/client.ts';
 import { accountTaken } from '../../db/users.ts';
 import { containsPattern, inOrgs, limitOffset, orderBy, orgTree, type Sortable } from '../../db/list.ts';
-import { auditLogs, menus, orgs, roleMenus, rolePermissions, roles, sessions, userRoles, users } from '../../db/schema.ts';
+import { assets, auditLogs, devices, menus, orgs, roleMenus, rolePermissions, roles, sessions, userRoles, users } from '../../db/schema.ts';
 
 export type OrgRow = typeof orgs.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -97,7 +97,9 @@ export function orgUserRepo(db: Db) {
     async orgIsEmpty(id: string): Promise<boolean> {
       const [u] = await db.select({ n: count() }).from(users).where(eq(users.orgId, id));
       const [c] = await db.select({ n: count() }).from(orgs).where(eq(orgs.parentId, id));
-      return Number(u?.n ?? 0) === 0 && Number(c?.n ?? 0) === 0;
+      const [d] = await db.select({ n: count() }).from(devices).where(eq(devices.orgId, id));
+      const [a] = await db.select({ n: count() }).from(assets).where(eq(assets.orgId, id));
+      return [u, c, d, a].every((r) => Number(r?.n ?? 0) === 0);
     },
 
     /**
