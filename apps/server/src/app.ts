@@ -50,6 +50,13 @@ import { homeRoutes } from './modules/home/routes.ts';
 import { assetRoutes } from './modules/asset/routes.ts';
 import { XLSX_TYPE } from './lib/sheet.ts';
 import { orgUserRoutes } from './modules/org-user/routes.ts';
+import type { AlarmRow } from '@iotc/shared/alarm';
+import { alarmEngine, type AlarmEngine } from './modules/alarm/engine.ts';
+import { levelService } from './modules/alarm/levels.ts';
+import { policyService } from './modules/alarm/policies.ts';
+import { alarmService } from './modules/alarm/alarms.ts';
+import { alarmRoutes } from './modules/alarm/routes.ts';
+import { alarmsByIds } from './modules/alarm/records.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -62,6 +69,7 @@ declare module 'fastify' {
     ssoService: SsoService;
     intake: IntakePipeline;
     readings: ReadingStore;
+    alarmEngine: AlarmEngine;
     /** Pushes the states of devices that went offline since the last sweep. */
     sweepOffline: () => Promise<void>;
   }
@@ -175,13 +183,18 @@ export async function buildApp(
   app.addHook('onClose', async () => bus.close());
   const states = stateReader(database.db, config.offlineAfterMs);
   const live = liveComposer(database.db, config.offlineAfterMs);
+  const publishAlarms = (rows: AlarmRow[]) => rows.length && bus.publish({ type: 'alarms', alarms: rows });
+  const engine = alarmEngine(database.db, { log: app.log, publish: publishAlarms });
+  app.decorate('alarmEngine', engine);
   const readings = readingStore(database.db, {
     concurrency: database.kind === 'postgres' ? 3 : 1,
-    onStored: (stored) =>
+    onStored: (stored, inserted) => {
+      engine.submit(inserted);
       void live.compose(stored).then(
         (changed) => bus.publish({ type: 'device-states', states: changed }),
         (err: unknown) => app.log.warn({ err }, 'live state read failed'),
-      ),
+      );
+    },
   });
   app.decorate('readings', readings);
   let swept = new Date();
@@ -193,9 +206,14 @@ export async function buildApp(
   });
   const sweeper = setInterval(() => void app.sweepOffline().catch((err: unknown) => app.log.warn({ err }, 'offline sweep failed')), 15_000);
   sweeper.unref();
+  // Time-based alarms (offline, stay timeout): one node's tick at a time does the work.
+  const alarmTicker = setInterval(() => void engine.tick().catch((err: unknown) => app.log.warn({ err }, 'alarm tick failed')), config.alarmTickMs);
+  alarmTicker.unref();
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
+    clearInterval(alarmTicker);
     await readings.flushed();
+    await engine.settled();
   });
   const intake = intakePipeline(database.db, readings);
   app.decorate('intake', intake);
@@ -205,6 +223,15 @@ export async function buildApp(
   await app.register(deviceRoutes, { service: deviceService(database.db, audit.record) });
   await app.register(httpIntakeRoutes, { pipeline: intake });
   await app.register(assetRoutes, { service: assetService(database.db, audit.record) });
+  const levels = levelService(database.db, audit.record);
+  const policies = policyService(database.db, {
+    audit: audit.record,
+    onChange: (ended) => {
+      engine.invalidate();
+      void alarmsByIds(database.db, ended).then(publishAlarms, (err: unknown) => app.log.warn({ err }, 'alarm push failed'));
+    },
+  });
+  await app.register(alarmRoutes, { levels, policies, alarms: alarmService(database.db, { publish: publishAlarms }) });
   await app.register(orgUserRoutes, {
     service: orgUserService(orgUserRepo(database.db), { permissionsOf: auth.permissionsOf, audit: audit.record }),
   });

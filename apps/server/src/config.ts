@@ -43,6 +43,8 @@ export const envSchema = z.object({
   REDIS_URL: optionalUrl(['redis:', 'rediss:']),
   /** Silence after which a device counts as offline, in seconds. */
   OFFLINE_AFTER_SECONDS: z.coerce.number().int().min(30).max(7 * 86_400).default(600),
+  /** How often the time-based alarms (offline, stay timeout) are checked, in seconds. */
+  ALARM_TICK_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
   /** Map tiles, e.g. https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png; without it the offline base layer only. */
   MAP_TILE_URL: optionalUrl(['http:', 'https:']),
   MAP_TILE_SUBDOMAINS: z.string().trim().max(20).optional(),
@@ -94,6 +96,7 @@ export interface AppConfig {
   publicUrl?: string;
   redisUrl?: string;
   offlineAfterMs: number;
+  alarmTickMs: number;
   map: MapConfig;
   demoSimulator: boolean;
   logLevel: Env['LOG_LEVEL'];
@@ -137,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     publicUrl: e.PUBLIC_URL,
     redisUrl: e.REDIS_URL,
     offlineAfterMs: e.OFFLINE_AFTER_SECONDS * 1000,
+    alarmTickMs: e.ALARM_TICK_SECONDS * 1000,
     map: {
       tileUrl: e.MAP_TILE_URL ?? null,
       tileSubdomains: e.MAP_TILE_SUBDOMAINS || null,

@@ -2,6 +2,7 @@
 // the shapes of the latest-state calls, the telemetry history calls and the WebSocket messages.
 import { z } from 'zod';
 import { isoInstant, listQuerySchema } from './list.ts';
+import type { AlarmRow } from './alarm.ts';
 
 /** Vehicle / device status categories (spec section 4), in the order the console lists them. */
 export const DEVICE_STATUSES = ['unused', 'shutdown', 'offline', 'parked', 'driving'] as const;
@@ -164,7 +165,9 @@ export type IntakeLogRow = z.infer<typeof intakeLogRowSchema>;
 /** Server to browser over the WebSocket. */
 export type LiveMessage =
   | { type: 'hello'; data: { offlineAfterMs: number } }
-  | { type: 'device-states'; data: DeviceState[] };
+  | { type: 'device-states'; data: DeviceState[] }
+  /** Alarms opened, changed (repeats, acknowledged) or ended; only to users with alarm:read. */
+  | { type: 'alarms'; data: AlarmRow[] };
 
 export const LIVE_API = {
   ws: '/api/iot/v2/live',

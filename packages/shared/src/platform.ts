@@ -19,6 +19,9 @@ export const PERMISSIONS = {
   'audit:export': { en: 'Export the audit log', zh: '导出操作日志' },
   'device:read': { en: 'View devices and their data', zh: '查看设备及数据' },
   'device:write': { en: 'Manage devices', zh: '管理设备' },
+  'alarm:read': { en: 'View alarms, alarm policies and levels', zh: '查看告警、告警策略与等级' },
+  'alarm:write': { en: 'Manage alarm policies and levels', zh: '管理告警策略与等级' },
+  'alarm:handle': { en: 'Acknowledge and close alarms', zh: '确认与关闭告警' },
 } as const satisfies Record<string, I18nText>;
 export type Permission = keyof typeof PERMISSIONS;
 export const PERMISSION_CODES = Object.keys(PERMISSIONS) as Permission[];

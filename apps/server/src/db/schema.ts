@@ -444,3 +444,129 @@ export const notices = pgTable(
   },
   (t) => [index('notices_published_idx').on(t.publishedAt)],
 );
+
+/** Alarm levels of an organisation (every organisation starts with four; see db/org-defaults.ts). */
+export const alarmLevels = pgTable(
+  'alarm_levels',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    code: text('code').notNull(),
+    nameZh: text('name_zh').notNull(),
+    nameEn: text('name_en').notNull(),
+    color: text('color').notNull(),
+    priority: integer('priority').notNull(),
+    sound: boolean('sound').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('alarm_levels_org_code_uq').on(t.orgId, t.code)],
+);
+
+/**
+ * What is abnormal for the devices of an organisation tree: rules (alarm.ts `ruleSchema`) kept
+ * as JSON, scoped to all devices, named devices, assets or asset kinds (`targets`).
+ */
+export const alarmPolicies = pgTable(
+  'alarm_policies',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    enabled: boolean('enabled').notNull().default(true),
+    scope: text('scope', { enum: ['all', 'devices', 'assets', 'asset_kinds'] }).notNull(),
+    targets: jsonb('targets').notNull().$type<string[]>(),
+    rules: jsonb('rules').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('alarm_policies_org_idx').on(t.orgId)],
+);
+
+/**
+ * The engine's memory of one rule on one device while its condition holds (pending, or active
+ * with its open alarm); no row means idle. In the database so that it survives a restart and
+ * several server processes share it.
+ */
+export const alarmRuleStates = pgTable(
+  'alarm_rule_states',
+  {
+    deviceRef: uuid('device_ref')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    policyId: uuid('policy_id')
+      .notNull()
+      .references(() => alarmPolicies.id, { onDelete: 'cascade' }),
+    ruleId: text('rule_id').notNull(),
+    phase: text('phase', { enum: ['pending', 'active'] }).notNull(),
+    since: timestamp('since', { withTimezone: true }).notNull(),
+    lastAt: timestamp('last_at', { withTimezone: true }).notNull(),
+    peak: doublePrecision('peak'),
+    alarmId: uuid('alarm_id'),
+  },
+  (t) => [primaryKey({ name: 'alarm_rule_states_pk', columns: [t.deviceRef, t.policyId, t.ruleId] })],
+);
+
+/** Alarm records: one per device and rule while its condition holds. */
+export const alarms = pgTable(
+  'alarms',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id').notNull(),
+    policyId: uuid('policy_id').references(() => alarmPolicies.id, { onDelete: 'set null' }),
+    policyName: text('policy_name').notNull(),
+    ruleId: text('rule_id').notNull(),
+    type: text('type').notNull(),
+    levelId: uuid('level_id')
+      .notNull()
+      .references(() => alarmLevels.id),
+    deviceRef: uuid('device_ref')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    assetRef: uuid('asset_ref').references(() => assets.id, { onDelete: 'set null' }),
+    taskId: uuid('task_id'),
+    status: text('status', { enum: ['active', 'cleared', 'closed'] }).notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    lastAt: timestamp('last_at', { withTimezone: true }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    lat: doublePrecision('lat'),
+    lon: doublePrecision('lon'),
+    threshold: doublePrecision('threshold').notNull(),
+    value: doublePrecision('value'),
+    peak: doublePrecision('peak'),
+    count: integer('count').notNull().default(1),
+    acknowledgedAt: timestamp('acknowledged_at', { withTimezone: true }),
+    acknowledgedBy: text('acknowledged_by'),
+    closedBy: text('closed_by'),
+    closeReason: text('close_reason'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('alarms_org_started_idx').on(t.orgId, t.startedAt),
+    index('alarms_device_started_idx').on(t.deviceRef, t.startedAt),
+    index('alarms_active_idx').on(t.orgId).where(sql`status = 'active'`),
+    index('alarms_level_idx').on(t.levelId),
+  ],
+);
+
+/** Each alarm's story (created, acknowledged, cleared, closed, ...): appended, never changed. */
+export const alarmEvents = pgTable(
+  'alarm_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    alarmId: uuid('alarm_id')
+      .notNull()
+      .references(() => alarms.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    kind: text('kind').notNull(),
+    /** The user's account, or null for the platform. */
+    actor: text('actor'),
+    detail: jsonb('detail').notNull().default({}),
+  },
+  (t) => [index('alarm_events_alarm_idx').on(t.alarmId, t.at)],
+);

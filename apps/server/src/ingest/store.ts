@@ -53,7 +53,8 @@ export type StoredState = typeof deviceStates.$inferSelect;
 export function readingStore(
   db: Db,
   opts: {
-    onStored?: (states: StoredState[]) => void;
+    /** After each write: the latest states it changed and the readings it stored (a repeat of a stored device time is not among them). */
+    onStored?: (states: StoredState[], readings: Reading[]) => void;
     now?: () => Date;
     /** Writes at a time: one on the embedded database (a single connection), a few on PostgreSQL. */
     concurrency?: number;
@@ -88,7 +89,7 @@ export function readingStore(
       if (states.length) changed.push(...rowsOf<RawState>(await tx.execute(upsertStates(states))).map(fromRaw));
     });
     for (const p of batch) p.resolve(counts.get(p) ?? 0);
-    if (changed.length) opts.onStored?.(changed);
+    if (changed.length) opts.onStored?.(changed, inserted);
   }
 
   // A write starts on the next turn of the event loop, after the sockets have been read, never

@@ -1,9 +1,10 @@
 // Live events between the intake and the browsers' WebSockets. In one process an in-memory
 // emitter carries them; several API nodes share them through Redis pub/sub (REDIS_URL).
 import { EventEmitter } from 'node:events';
+import type { AlarmRow } from '@iotc/shared/alarm';
 import type { DeviceState } from '@iotc/shared/live';
 
-export type LiveEvent = { type: 'device-states'; states: DeviceState[] };
+export type LiveEvent = { type: 'device-states'; states: DeviceState[] } | { type: 'alarms'; alarms: AlarmRow[] };
 
 export interface EventBus {
   publish(event: LiveEvent): void;

@@ -1,11 +1,12 @@
 // The browsers' live channel: GET /api/iot/v2/live upgrades to a WebSocket, authenticated by
 // the access token (the `access_token` query value, since browsers cannot set headers on a
-// WebSocket). Each socket receives the device states of its user's organisation tree, several
-// updates of one device between two flushes coalesced into the newest, flushed every
-// FLUSH_MS. The session is checked again every RECHECK_MS; a signed-out user's socket closes.
+// WebSocket). Each socket receives the device states (and, with alarm:read, the alarms) of its
+// user's organisation tree, several updates of one device or alarm between two flushes
+// coalesced into the newest, flushed every FLUSH_MS. The session is checked again every RECHECK_MS; a signed-out user's socket closes.
 import type { FastifyInstance } from 'fastify';
 import websocket from '@fastify/websocket';
 import type { WebSocket } from 'ws';
+import type { AlarmRow } from '@iotc/shared/alarm';
 import { LIVE_API, type DeviceState, type LiveMessage } from '@iotc/shared/live';
 import type { Db } from '../db/client.ts';
 import { orgTree } from '../db/list.ts';
@@ -25,39 +26,63 @@ interface Client {
   socket: WebSocket;
   token: string;
   scope: Set<string>;
+  /** The user may read alarms (alarm:read). */
+  alarms: boolean;
   pending: Map<string, DeviceState>;
+  pendingAlarms: Map<string, AlarmRow>;
+}
+
+interface Admission {
+  scope: Set<string>;
+  alarms: boolean;
 }
 
 export async function liveHub(app: FastifyInstance, opts: { db: Db; auth: AuthService; bus: EventBus; offlineAfterMs: number }) {
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   const clients = new Set<Client>();
 
-  /** The caller's organisation tree, or a close code. */
-  async function admit(token: string): Promise<Set<string> | number> {
+  /** The caller's organisation tree and whether alarms are for them, or a close code. */
+  async function admit(token: string): Promise<Admission | number> {
     const caller = token ? await opts.auth.authenticate(token) : null;
     if (!caller) return CLOSE_UNAUTHORISED;
-    if (!(await opts.auth.permissionsOf(caller)).includes('device:read')) return CLOSE_FORBIDDEN;
-    return new Set(await orgTree(opts.db, caller.orgId));
+    const granted = await opts.auth.permissionsOf(caller);
+    if (!granted.includes('device:read')) return CLOSE_FORBIDDEN;
+    return { scope: new Set(await orgTree(opts.db, caller.orgId)), alarms: granted.includes('alarm:read') };
   }
 
   const unsubscribe = opts.bus.subscribe((event) => {
-    if (event.type !== 'device-states') return;
-    for (const c of clients) for (const s of event.states) if (c.scope.has(s.orgId)) c.pending.set(s.id, s);
+    if (event.type === 'device-states') {
+      for (const c of clients) for (const s of event.states) if (c.scope.has(s.orgId)) c.pending.set(s.id, s);
+    } else {
+      for (const c of clients) if (c.alarms) for (const a of event.alarms) if (c.scope.has(a.orgId)) c.pendingAlarms.set(a.id, a);
+    }
   });
 
   const send = (c: Client, msg: LiveMessage) => c.socket.send(JSON.stringify(msg));
   const flush = setInterval(() => {
     for (const c of clients) {
-      if (c.pending.size === 0 || c.socket.bufferedAmount > MAX_BUFFERED) continue;
-      const data = [...c.pending.values()];
-      c.pending.clear();
-      send(c, { type: 'device-states', data });
+      if (c.socket.bufferedAmount > MAX_BUFFERED) continue;
+      // Alarms first: they are what an operator must not miss.
+      if (c.pendingAlarms.size) {
+        const data = [...c.pendingAlarms.values()];
+        c.pendingAlarms.clear();
+        send(c, { type: 'alarms', data });
+      }
+      if (c.pending.size) {
+        const data = [...c.pending.values()];
+        c.pending.clear();
+        send(c, { type: 'device-states', data });
+      }
     }
   }, FLUSH_MS);
   const recheck = setInterval(() => {
     for (const c of clients) {
       admit(c.token).then(
-        (scope) => (typeof scope === 'number' ? c.socket.close(scope, 'session ended') : (c.scope = scope)),
+        (a) => {
+          if (typeof a === 'number') return c.socket.close(a, 'session ended');
+          c.scope = a.scope;
+          c.alarms = a.alarms;
+        },
         (err: unknown) => app.log.warn({ err }, 'live session check failed'),
       );
     }
@@ -75,10 +100,10 @@ export async function liveHub(app: FastifyInstance, opts: { db: Db; auth: AuthSe
   app.get(LIVE_API.ws, { websocket: true, schema: { hide: true } }, (socket, req) => {
     const token = String((req.query as Record<string, unknown>)['access_token'] ?? '');
     admit(token).then(
-      (scope) => {
-        if (typeof scope === 'number') return socket.close(scope, scope === CLOSE_FORBIDDEN ? 'no permission' : 'session invalid');
+      (a) => {
+        if (typeof a === 'number') return socket.close(a, a === CLOSE_FORBIDDEN ? 'no permission' : 'session invalid');
         if (socket.readyState !== socket.OPEN) return;
-        const client: Client = { socket, token, scope, pending: new Map() };
+        const client: Client = { socket, token, scope: a.scope, alarms: a.alarms, pending: new Map(), pendingAlarms: new Map() };
         clients.add(client);
         socket.on('close', () => clients.delete(client));
         send(client, { type: 'hello', data: { offlineAfterMs: opts.offlineAfterMs } });

@@ -3,6 +3,7 @@
 import { hashPassword } from '../modules/auth/password.ts';
 import type { Db } from '../db/client.ts';
 import { eq } from 'drizzle-orm';
+import { addOrgDefaults } from '../db/org-defaults.ts';
 import { orgs, roleMenus, rolePermissions, roles, userRoles, users } from '../db/schema.ts';
 
 export async function createTenantUser(
@@ -13,6 +14,7 @@ export async function createTenantUser(
     .insert(orgs)
     .values({ code: opts.code, name: opts.orgName ?? `Org ${opts.code}` })
     .returning();
+  await addOrgDefaults(db, [org!.id]);
   const [role] = await db.insert(roles).values({ orgId: org!.id, code: 'op', nameZh: '操作员', nameEn: 'Operator' }).returning();
   const menuIds = opts.menuIds ?? ['102-monitor-live-device'];
   if (menuIds.length) await db.insert(roleMenus).values(menuIds.map((menuId) => ({ roleId: role!.id, menuId })));

@@ -6,6 +6,7 @@ import { PERMISSION_CODES } from '@iotc/shared/platform';
 import type { Db } from '../../db/client.ts';
 import { accountTaken, userByAccount } from '../../db/users.ts';
 import { loginFailures, menus, orgs, roles, sessions, userRoles, users, verificationCodes } from '../../db/schema.ts';
+import { addOrgDefaults } from '../../db/org-defaults.ts';
 import { grant, grantActions, ORG_ADMIN_ROLE } from '../../db/seed.ts';
 
 export type CodeRow = typeof verificationCodes.$inferSelect;
@@ -32,6 +33,7 @@ export function accountRepo(db: Db) {
           .insert(orgs)
           .values({ parentId: platform!.id, code: `reg-${randomBytes(5).toString('hex')}`, name: orgName, kind: 'tenant' })
           .returning({ id: orgs.id });
+        await addOrgDefaults(tx, [org!.id]);
         const [role] = await tx
           .insert(roles)
           .values({ orgId: org!.id, code: ORG_ADMIN_ROLE.code, nameZh: ORG_ADMIN_ROLE.zh, nameEn: ORG_ADMIN_ROLE.en })

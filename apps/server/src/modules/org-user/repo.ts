@@ -3,6 +3,7 @@ import { and, asc, count, eq, ilike, inArray, isNull, or, sql } from 'drizzle-or
 import type { RoleQuery, UserQuery } from '@iotc/shared/platform';
 import type { Db } from '../../db/client.ts';
 import { accountTaken } from '../../db/users.ts';
+import { addOrgDefaults } from '../../db/org-defaults.ts';
 import { containsPattern, inOrgs, limitOffset, orderBy, orgTree, type Sortable } from '../../db/list.ts';
 import { assets, auditLogs, devices, menus, orgs, roleMenus, rolePermissions, roles, sessions, userRoles, users } from '../../db/schema.ts';
 
@@ -82,8 +83,11 @@ export function orgUserRepo(db: Db) {
     },
 
     async insertOrg(o: { parentId: string; code: string; name: string }): Promise<OrgRow> {
-      const [row] = await db.insert(orgs).values({ ...o, kind: 'tenant' }).returning();
-      return row!;
+      return db.transaction(async (tx) => {
+        const [row] = await tx.insert(orgs).values({ ...o, kind: 'tenant' }).returning();
+        await addOrgDefaults(tx, [row!.id]);
+        return row!;
+      });
     },
 
     async updateOrg(id: string, set: Pick<OrgRow, 'name'>) {

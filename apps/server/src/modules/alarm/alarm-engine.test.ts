@@ -1,0 +1,266 @@
+// The alarm engine end to end through the intake: a report past a rule's threshold opens one
+// alarm per device and rule, repeats raise its peak and count, it clears past the hysteresis;
+// a duration waits, and the wait survives a restart (the state is in the database); scopes by
+// asset kind; offline from the scheduler's tick with no report; acknowledge and close with the
+// timeline; query, statistics and export; the alarm reaches the own organisation's browsers over
+// the WebSocket and no one else's.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import WebSocket from 'ws';
+import ExcelJS from 'exceljs';
+import type { AlarmRow, AlarmStats, LevelRow, PolicyInput, PolicyRow } from '@iotc/shared/alarm';
+import type { AssetRow } from '@iotc/shared/asset';
+import type { DeviceWithSecret } from '@iotc/shared/device';
+import type { Page } from '@iotc/shared/envelope';
+import type { LiveMessage } from '@iotc/shared/live';
+import { call, DEMO_PASSWORD, login, testApp, type TestApp } from '../../test/harness.ts';
+import { addOrgUser, createTenantUser } from '../../test/fixtures.ts';
+import { alarmRuleStates, deviceStates, orgs } from '../../db/schema.ts';
+import { alarmEngine } from './engine.ts';
+
+let t: TestApp;
+let admin: string;
+let operator: string;
+let rival: string;
+let levels: LevelRow[];
+let reefer: DeviceWithSecret;
+let truck: DeviceWithSecret;
+let spare: DeviceWithSecret;
+
+const api = <T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: string, body?: unknown, lang: 'zh-CN' | 'en-US' = 'en-US') =>
+  call<T>(t.app, { method, url, token, body, lang });
+const level = (code: string) => levels.find((l) => l.code === code)!;
+const basic = (d: DeviceWithSecret) => `Basic ${Buffer.from(`${d.deviceId}:${d.secret}`).toString('base64')}`;
+const T0 = Date.now() - 5 * 60_000;
+const at = (s: number) => new Date(T0 + s * 1000).toISOString();
+/** Raw block-3 temperature for a value in °C (sign-magnitude). */
+const rawTemp = (c: number) => (c < 0 ? 32768 + Math.round(-c * 10) : Math.round(c * 10));
+
+async function report(d: DeviceWithSecret, s: number, temp: number, over: Record<string, unknown> = {}) {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/iot/v2/device/report',
+    headers: { authorization: basic(d), 'content-type': 'application/json' },
+    payload: JSON.stringify({ deviceId: d.deviceId, time: at(s), lat: 31.2, lon: 121.5, speed: 0, extraData: JSON.stringify({ 3: { temp: rawTemp(temp) } }), ...over }),
+  });
+  expect(res.statusCode).toBe(200);
+  await t.app.readings.flushed();
+  await t.app.alarmEngine.settled();
+}
+async function alarmsOf(d: DeviceWithSecret, token = admin) {
+  return (await api<Page<AlarmRow>>('GET', `/api/iot/v2/alarms?deviceId=${d.id}&sort=startedAt,asc&size=100`, token)).body.data!.rows;
+}
+async function addPolicy(p: Partial<PolicyInput> & Pick<PolicyInput, 'rules'>): Promise<PolicyRow> {
+  const res = await api<PolicyRow>('POST', '/api/iot/v2/alarm-policies', admin, { name: 'p', scope: 'all', ...p });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data!;
+}
+
+beforeAll(async () => {
+  t = await testApp();
+  const db = t.app.database.db;
+  const demoOrg = (await db.select().from(orgs).where(eq(orgs.code, 'demo')))[0]!.id;
+  await addOrgUser(db, { orgId: demoOrg, account: 'engine-admin', password: DEMO_PASSWORD, roleCodes: ['org_admin'] });
+  admin = await login(t.app, 'engine-admin', DEMO_PASSWORD);
+  operator = await login(t.app, 'demo', DEMO_PASSWORD);
+  await createTenantUser(db, { code: 'rival-e', account: 'rival-e', password: DEMO_PASSWORD, permissions: ['alarm:read', 'alarm:handle', 'device:read'] });
+  rival = await login(t.app, 'rival-e', DEMO_PASSWORD);
+  levels = (await api<Page<LevelRow>>('GET', '/api/iot/v2/alarm-levels', admin)).body.data!.rows;
+  const make = async (deviceId: string) => (await api<DeviceWithSecret>('POST', '/api/iot/v2/devices', admin, { deviceId, name: deviceId })).body.data!;
+  reefer = await make('ENGINE-REEFER');
+  truck = await make('ENGINE-TRUCK');
+  spare = await make('ENGINE-SPARE');
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('threshold rules', () => {
+  let policy: PolicyRow;
+  beforeAll(async () => {
+    policy = await addPolicy({
+      name: 'Reefer too warm',
+      scope: 'devices',
+      targets: [reefer.id],
+      rules: [{ id: 'hot', type: 'temp_high', threshold: 8, hysteresis: 0.5, levelId: level('urgent').id }],
+    });
+  });
+
+  it('opens one alarm while the condition holds, raises its peak and count on repeats, and clears past the hysteresis', async () => {
+    await report(reefer, 0, 6);
+    expect(await alarmsOf(reefer)).toEqual([]);
+    await report(reefer, 10, 9.5);
+    let [a] = await alarmsOf(reefer);
+    expect(a).toMatchObject({ type: 'temp_high', status: 'active', value: 9.5, peak: 9.5, count: 1, threshold: 8, unit: '°C', policyName: 'Reefer too warm', startedAt: at(10), lat: 31.2, lon: 121.5 });
+    expect(a!.level).toMatchObject({ code: 'urgent', nameEn: 'Urgent' });
+    await report(reefer, 20, 10.2);
+    await report(reefer, 30, 7.8);
+    [a] = await alarmsOf(reefer);
+    expect(a).toMatchObject({ status: 'active', value: 9.5, peak: 10.2, count: 2, lastAt: at(20), endedAt: null });
+    await report(reefer, 40, 7.4);
+    const all = await alarmsOf(reefer);
+    expect(all).toHaveLength(1);
+    expect(all[0]).toMatchObject({ status: 'cleared', endedAt: at(40), peak: 10.2 });
+    const events = (await api<{ kind: string; actor: string | null }[]>('GET', `/api/iot/v2/alarms/${all[0]!.id}/events`, admin)).body.data!;
+    expect(events.map((e) => e.kind)).toEqual(['created', 'cleared']);
+    // The policy's list row counts its open alarms.
+    expect((await api<PolicyRow>('GET', `/api/iot/v2/alarm-policies/${policy.id}`, admin)).body.data!.activeAlarms).toBe(0);
+  });
+
+  it('a repeated device time does not count twice, and another device in the batch is not affected', async () => {
+    await report(reefer, 50, 9);
+    await report(reefer, 50, 9);
+    await report(spare, 50, 30);
+    const open = (await alarmsOf(reefer)).filter((a) => a.status === 'active');
+    expect(open).toHaveLength(1);
+    expect(open[0]!.count).toBe(1);
+    expect(await alarmsOf(spare)).toEqual([]);
+    await report(reefer, 60, 5);
+  });
+});
+
+describe('duration and restart', () => {
+  it('waits the duration before opening, dated from when the condition began, and the wait survives a restart', async () => {
+    await addPolicy({ name: 'Truck freezing', scope: 'devices', targets: [truck.id], rules: [{ id: 'cold', type: 'temp_low', threshold: 2, durationS: 60, hysteresis: 1, levelId: level('important').id }] });
+    await report(truck, 100, 1.5);
+    await report(truck, 130, 0.5);
+    expect(await alarmsOf(truck)).toEqual([]);
+    const [kept] = await t.app.database.db.select().from(alarmRuleStates).where(eq(alarmRuleStates.deviceRef, truck.id));
+    expect(kept).toMatchObject({ phase: 'pending', ruleId: 'cold' });
+
+    // A new engine (as after a restart) reads the wait from the database.
+    const published: AlarmRow[][] = [];
+    const fresh = alarmEngine(t.app.database.db, { log: t.app.log, publish: (rows) => published.push(rows) });
+    fresh.submit([{ orgId: reefer.orgId, deviceRef: truck.id, time: new Date(at(170)), lat: 31.2, lon: 121.5, speed: 0, sensors: { temperature: -1 } }]);
+    await fresh.settled();
+    const [a] = await alarmsOf(truck);
+    expect(a).toMatchObject({ type: 'temp_low', status: 'active', startedAt: at(100), value: -1, peak: -1 });
+    expect(published.flat().map((r) => r.id)).toEqual([a!.id]);
+  });
+});
+
+describe('scopes', () => {
+  it('a policy for containers applies to devices mounted on a container, not to others', async () => {
+    const box = (await api<AssetRow>('POST', '/api/iot/v2/containers', admin, { code: 'MSKU1234565', name: 'Box 1' })).body.data!;
+    expect((await api('POST', `/api/iot/v2/devices/${spare.id}/bind`, admin, { assetId: box.id })).status).toBe(200);
+    await addPolicy({ name: 'Containers opened', scope: 'asset_kinds', targets: ['container'], rules: [{ id: 'lux', type: 'light', threshold: 50, levelId: level('important').id }] });
+    const lit = (d: DeviceWithSecret, s: number) => report(d, s, 5, { extraData: '{"4":{"light":400}}' });
+    await lit(spare, 200);
+    await lit(truck, 200);
+    const [a] = (await alarmsOf(spare)).filter((x) => x.type === 'light');
+    expect(a).toMatchObject({ status: 'active', value: 400, asset: { code: 'MSKU1234565', kind: 'container' } });
+    expect((await alarmsOf(truck)).filter((x) => x.type === 'light')).toEqual([]);
+  });
+});
+
+describe('offline from the scheduler', () => {
+  it('opens an offline alarm with no report once the device is silent past the threshold, and a report clears it', async () => {
+    await addPolicy({ name: 'Silent trackers', scope: 'devices', targets: [reefer.id], rules: [{ id: 'gone', type: 'offline', threshold: 600, levelId: level('minor').id }] });
+    const db = t.app.database.db;
+    const heard = Date.now() - 20 * 60_000;
+    await db.update(deviceStates).set({ receivedAt: new Date(heard) }).where(eq(deviceStates.deviceRef, reefer.id));
+    await t.app.alarmEngine.tick(heard + 599_000);
+    expect((await alarmsOf(reefer)).filter((a) => a.type === 'offline')).toEqual([]);
+    await t.app.alarmEngine.tick();
+    const [a] = (await alarmsOf(reefer)).filter((x) => x.type === 'offline');
+    expect(a).toMatchObject({ status: 'active', startedAt: new Date(heard + 600_000).toISOString(), unit: 's' });
+    await report(reefer, 280, 5);
+    const [after] = (await alarmsOf(reefer)).filter((x) => x.type === 'offline');
+    expect(after).toMatchObject({ status: 'cleared', endedAt: at(280) });
+  });
+});
+
+describe('handling, query and isolation', () => {
+  it('acknowledges and closes with a reason, all in the timeline; a closed alarm is not reopened while the condition holds', async () => {
+    await report(reefer, 300, 12);
+    const [open] = (await alarmsOf(reefer)).filter((a) => a.status === 'active' && a.type === 'temp_high');
+    const acked = await api<AlarmRow>('POST', `/api/iot/v2/alarms/${open!.id}/acknowledge`, operator);
+    expect(acked.body.data).toMatchObject({ acknowledgedBy: 'demo', status: 'active' });
+    const noReason = await api('POST', `/api/iot/v2/alarms/${open!.id}/close`, operator, { reason: ' ' }, 'zh-CN');
+    expect(noReason.body).toMatchObject({ errorcode: 'CLOSE_REASON_REQUIRED', errormsg: '请填写关闭原因' });
+    const closed = await api<AlarmRow>('POST', `/api/iot/v2/alarms/${open!.id}/close`, operator, { reason: 'Door left open during loading, goods checked' });
+    expect(closed.body.data).toMatchObject({ status: 'closed', closedBy: 'demo', closeReason: 'Door left open during loading, goods checked' });
+    expect((await api('POST', `/api/iot/v2/alarms/${open!.id}/close`, operator, { reason: 'again' })).body.errorcode).toBe('ALARM_CLOSED');
+    await report(reefer, 310, 13);
+    const after = (await alarmsOf(reefer)).filter((a) => a.type === 'temp_high');
+    expect(after.filter((a) => a.status === 'active')).toEqual([]);
+    expect(after.find((a) => a.id === open!.id)).toMatchObject({ status: 'closed', peak: 12, count: 1 });
+    const events = (await api<{ kind: string; actor: string | null; detail: Record<string, unknown> }[]>('GET', `/api/iot/v2/alarms/${open!.id}/events`, admin)).body.data!;
+    expect(events.map((e) => [e.kind, e.actor])).toEqual([
+      ['created', null],
+      ['acknowledged', 'demo'],
+      ['closed', 'demo'],
+    ]);
+    expect(events[2]!.detail).toEqual({ reason: 'Door left open during loading, goods checked' });
+    // Back in range, then too warm again: a new alarm.
+    await report(reefer, 320, 4);
+    await report(reefer, 330, 11);
+    expect((await alarmsOf(reefer)).filter((a) => a.type === 'temp_high' && a.status === 'active')).toHaveLength(1);
+  });
+
+  it('filters by type, level, status and time, counts by type and level, and exports in the user language', async () => {
+    const urgentActive = await api<Page<AlarmRow>>('GET', `/api/iot/v2/alarms?type=temp_high&levelId=${level('urgent').id}&status=active`, admin);
+    expect(urgentActive.body.data!.rows.every((a) => a.type === 'temp_high' && a.status === 'active' && a.level.code === 'urgent')).toBe(true);
+    expect(urgentActive.body.data!.total).toBe(1);
+    const early = await api<Page<AlarmRow>>('GET', `/api/iot/v2/alarms?from=${encodeURIComponent(at(0))}&to=${encodeURIComponent(at(45))}`, admin);
+    expect(early.body.data!.rows.map((a) => a.startedAt)).toEqual([at(10)]);
+    const statsRes = await api<AlarmStats>('GET', '/api/iot/v2/alarms/stats?bucket=day', admin);
+    expect(statsRes.status, JSON.stringify(statsRes.body)).toBe(200);
+    const stats = statsRes.body.data!;
+    // Opened at 10 (cleared), 50 (cleared), 300 (closed by hand) and 330 (open).
+    expect(stats.byType.find((s) => s.type === 'temp_high')!.count).toBe(4);
+    expect(stats.byLevel.map((l) => l.code)).toEqual(['urgent', 'important', 'minor']);
+    expect(stats.overTime.reduce((n, b) => n + b.count, 0)).toBe(stats.byType.reduce((n, b) => n + b.count, 0));
+    const res = await t.app.inject({ method: 'GET', url: '/api/iot/v2/alarms/export?format=xlsx&type=temp_high', headers: { access_token: admin, language: 'zh-CN', timezone: 'Asia/Shanghai' } });
+    expect(res.statusCode).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0]!;
+    expect(sheet.getRow(1).getCell(3).value).toBe('告警类型');
+    expect(sheet.getRow(2).getCell(3).value).toBe('温度过高');
+    expect(sheet.rowCount).toBe(5);
+  });
+
+  it('another organisation sees none of them and cannot handle them', async () => {
+    const mine = (await alarmsOf(reefer))[0]!;
+    expect((await api<Page<AlarmRow>>('GET', '/api/iot/v2/alarms', rival)).body.data!.total).toBe(0);
+    expect((await api('GET', `/api/iot/v2/alarms/${mine.id}`, rival)).status).toBe(404);
+    expect((await api('GET', `/api/iot/v2/alarms/${mine.id}/events`, rival)).status).toBe(404);
+    expect((await api('POST', `/api/iot/v2/alarms/${mine.id}/acknowledge`, rival)).status).toBe(404);
+    expect((await api('POST', `/api/iot/v2/alarms/${mine.id}/close`, rival, { reason: 'x' })).status).toBe(404);
+    expect((await api<AlarmStats>('GET', '/api/iot/v2/alarms/stats', rival)).body.data!.byType).toEqual([]);
+  });
+});
+
+describe('live push', () => {
+  it('pushes a new alarm to the own organisation within a second, and not to another', async () => {
+    const base = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws');
+    const open = async (token: string) => {
+      const ws = new WebSocket(`${base}/api/iot/v2/live?access_token=${encodeURIComponent(token)}`);
+      const messages: LiveMessage[] = [];
+      ws.on('message', (data) => messages.push(JSON.parse(String(data)) as LiveMessage));
+      await new Promise<void>((resolve, reject) => {
+        ws.once('open', () => resolve());
+        ws.once('error', reject);
+      });
+      return { ws, messages };
+    };
+    const until = async (check: () => boolean, ms: number) => {
+      const end = Date.now() + ms;
+      while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+      return check();
+    };
+    const mine = await open(operator);
+    const theirs = await open(rival);
+    expect(await until(() => mine.messages.some((m) => m.type === 'hello') && theirs.messages.some((m) => m.type === 'hello'), 1000)).toBe(true);
+    const sent = Date.now();
+    await report(truck, 400, 30, { extraData: '{"3":{"temp":300}}' });
+    const alarmsIn = (ms: LiveMessage[]) => ms.flatMap((m) => (m.type === 'alarms' ? m.data : []));
+    expect(await until(() => alarmsIn(mine.messages).some((a) => a.device.deviceId === 'ENGINE-TRUCK' && a.status === 'cleared'), 1000)).toBe(true);
+    expect(Date.now() - sent).toBeLessThan(1000);
+    await new Promise((r) => setTimeout(r, 250));
+    expect(alarmsIn(theirs.messages)).toEqual([]);
+    mine.ws.close();
+    theirs.ws.close();
+  });
+});

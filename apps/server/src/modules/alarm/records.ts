@@ -1,0 +1,92 @@
+// Alarm records as the API and the live channel show them (with level, device, asset and
+// organisation), their timeline entries, and ending the open alarms of rules that stopped running.
+import { and, eq, inArray, type SQL } from 'drizzle-orm';
+import { ALARM_TYPE_INFO, type AlarmRow, type AlarmType } from '@iotc/shared/alarm';
+import type { Db } from '../../db/client.ts';
+import type { Tx } from '../../db/seed.ts';
+import { alarmEvents, alarmLevels, alarmRuleStates, alarms, assets, devices, orgs } from '../../db/schema.ts';
+
+export type AlarmEventKind = 'created' | 'acknowledged' | 'cleared' | 'closed';
+
+export function selectAlarms(db: Db) {
+  return db
+    .select({
+      a: alarms,
+      orgName: orgs.name,
+      level: { id: alarmLevels.id, code: alarmLevels.code, nameZh: alarmLevels.nameZh, nameEn: alarmLevels.nameEn, color: alarmLevels.color, priority: alarmLevels.priority, sound: alarmLevels.sound },
+      device: { id: devices.id, deviceId: devices.deviceId, name: devices.name },
+      assetId: assets.id,
+      assetKind: assets.kind,
+      assetCode: assets.code,
+      assetName: assets.name,
+    })
+    .from(alarms)
+    .innerJoin(orgs, eq(orgs.id, alarms.orgId))
+    .innerJoin(alarmLevels, eq(alarmLevels.id, alarms.levelId))
+    .innerJoin(devices, eq(devices.id, alarms.deviceRef))
+    .leftJoin(assets, eq(assets.id, alarms.assetRef));
+}
+
+type Selected = Awaited<ReturnType<ReturnType<typeof selectAlarms>['execute']>>[number];
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function toAlarmRow(r: Selected): AlarmRow {
+  const a = r.a;
+  return {
+    id: a.id,
+    orgId: a.orgId,
+    orgName: r.orgName,
+    type: a.type as AlarmType,
+    status: a.status,
+    level: r.level,
+    policyId: a.policyId,
+    policyName: a.policyName,
+    ruleId: a.ruleId,
+    device: r.device,
+    asset: r.assetId ? { id: r.assetId, kind: r.assetKind!, code: r.assetCode!, name: r.assetName! } : null,
+    taskId: a.taskId,
+    startedAt: a.startedAt.toISOString(),
+    lastAt: a.lastAt.toISOString(),
+    endedAt: iso(a.endedAt),
+    lat: a.lat,
+    lon: a.lon,
+    threshold: a.threshold,
+    unit: ALARM_TYPE_INFO[a.type as AlarmType]?.unit ?? '',
+    value: a.value,
+    peak: a.peak,
+    count: a.count,
+    acknowledgedAt: iso(a.acknowledgedAt),
+    acknowledgedBy: a.acknowledgedBy,
+    closedBy: a.closedBy,
+    closeReason: a.closeReason,
+  };
+}
+
+export async function alarmRows(db: Db, where: SQL | undefined): Promise<AlarmRow[]> {
+  return (await selectAlarms(db).where(where)).map(toAlarmRow);
+}
+
+export async function alarmsByIds(db: Db, ids: string[]): Promise<AlarmRow[]> {
+  return ids.length ? alarmRows(db, inArray(alarms.id, ids)) : [];
+}
+
+/**
+ * Ends as cleared the open alarms of a policy's rules that stopped running (the rule deleted or
+ * disabled, the policy disabled or deleted) and forgets those rules' states. Answers the ids ended.
+ */
+export async function endAlarmsOf(db: Db | Tx, policyId: string, retired: (ruleId: string) => boolean, actor: string): Promise<string[]> {
+  const open = await db
+    .select({ id: alarms.id, ruleId: alarms.ruleId })
+    .from(alarms)
+    .where(and(eq(alarms.policyId, policyId), eq(alarms.status, 'active')));
+  const states = await db.select({ ruleId: alarmRuleStates.ruleId }).from(alarmRuleStates).where(eq(alarmRuleStates.policyId, policyId));
+  const gone = [...new Set(states.map((s) => s.ruleId).filter(retired))];
+  if (gone.length) await db.delete(alarmRuleStates).where(and(eq(alarmRuleStates.policyId, policyId), inArray(alarmRuleStates.ruleId, gone)));
+  const ids = open.filter((a) => retired(a.ruleId)).map((a) => a.id);
+  if (ids.length === 0) return [];
+  const now = new Date();
+  await db.update(alarms).set({ status: 'cleared', endedAt: now }).where(inArray(alarms.id, ids));
+  await db.insert(alarmEvents).values(ids.map((alarmId) => ({ alarmId, at: now, kind: 'cleared', actor, detail: { reason: 'rule_stopped' } })));
+  return ids;
+}
