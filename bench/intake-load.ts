@@ -3,7 +3,8 @@
 // reports at QoS 1, either at a fixed rate (open loop) or as fast as acknowledgements come back
 // (closed loop, `--rate 0`). Each report's device time is its publish time (ms, strictly
 // increasing per device); with `--ws` this process also holds a browser's live WebSocket and
-// times each report from its publish to the first pushed state at least as new, on one clock.
+// times each report from its publish to the first pushed state (or, `--watch alarms`, alarm) at
+// least as new, on one clock.
 // Prints one JSON line at the end.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -18,6 +19,10 @@ const { values: o } = parseArgs({
     duration: { type: 'string', default: '10' },
     inflight: { type: 'string', default: '8' },
     ws: { type: 'string' },
+    /** What the WebSocket times: pushed device states, or pushed alarms (an alarm's last time is its report's). */
+    watch: { type: 'string', default: 'states' },
+    /** Every Nth device alternates a warm report (+5.0 C) with its usual one (-18.5 C); 0: none. */
+    'alert-every': { type: 'string', default: '0' },
   },
 });
 const devices = JSON.parse(readFileSync(o.devices!, 'utf8')) as { deviceId: string; secret: string }[];
@@ -27,6 +32,11 @@ const inflight = Number(o.inflight);
 
 // Extra data of a reefer tracker: battery, temperature (-18.5 C) and humidity, door closed.
 const EXTRA = '{"1":{"batval":856},"3":{"temp":32953,"humidity":652},"16":{"gac":0}}';
+// The same tracker reporting +5.0 C (a reefer whose unit failed).
+const EXTRA_WARM = '{"1":{"batval":856},"3":{"temp":50,"humidity":652},"16":{"gac":0}}';
+const alertEvery = Number(o['alert-every']);
+const alerting = (i: number) => alertEvery > 0 && i % alertEvery === 0;
+const reportsOf = new Array<number>(devices.length).fill(0);
 const lastTime = new Array<number>(devices.length).fill(0);
 const published: [number, number][] = [];
 let sent = 0;
@@ -41,13 +51,17 @@ if (o.ws) {
   socket = new WebSocket(o.ws);
   socket.on('message', (data) => {
     const at = Date.now();
-    const msg = JSON.parse(String(data)) as { type: string; data: { deviceId: string; time: string }[] };
-    if (msg.type !== 'device-states') return;
-    for (const s of msg.data) {
-      const seen = arrivals.get(s.deviceId) ?? [];
-      seen.push([at, Date.parse(s.time)]);
-      arrivals.set(s.deviceId, seen);
-    }
+    const msg = JSON.parse(String(data)) as
+      | { type: 'device-states'; data: { deviceId: string; time: string }[] }
+      | { type: 'alarms'; data: { device: { deviceId: string }; lastAt: string }[] }
+      | { type: 'hello' };
+    const seenAt = (deviceId: string, time: string) => {
+      const seen = arrivals.get(deviceId) ?? [];
+      seen.push([at, Date.parse(time)]);
+      arrivals.set(deviceId, seen);
+    };
+    if (o.watch === 'alarms' && msg.type === 'alarms') for (const a of msg.data) seenAt(a.device.deviceId, a.lastAt);
+    else if (o.watch === 'states' && msg.type === 'device-states') for (const st of msg.data) seenAt(st.deviceId, st.time);
   });
   await new Promise<void>((resolve, reject) => {
     socket!.once('open', () => resolve());
@@ -60,7 +74,8 @@ function payload(i: number): string {
   lastTime[i] = t;
   published.push([i, t]);
   const d = devices[i]!;
-  return JSON.stringify({ deviceId: d.deviceId, time: new Date(t).toISOString(), lat: 31.2 + i / 1e4, lon: 121.4 + i / 1e4, speed: 60, course: 90, acc: true, extraData: EXTRA });
+  const warm = alerting(i) && reportsOf[i]!++ % 2 === 0;
+  return JSON.stringify({ deviceId: d.deviceId, time: new Date(t).toISOString(), lat: 31.2 + i / 1e4, lon: 121.4 + i / 1e4, speed: 60, course: 90, acc: true, extraData: warm ? EXTRA_WARM : EXTRA });
 }
 
 const clients: mqtt.MqttClient[] = [];
@@ -128,6 +143,8 @@ if (socket) {
   const latencies: number[] = [];
   let missing = 0;
   for (const [i, t] of published) {
+    // Alarms are timed on the alerting devices only: the others' reports raise none.
+    if (o.watch === 'alarms' && alertEvery > 0 && !alerting(i)) continue;
     const hit = arrivals.get(devices[i]!.deviceId)?.find(([, stateTime]) => stateTime >= t);
     if (hit) latencies.push(hit[0] - t);
     else missing++;

@@ -1,5 +1,5 @@
 // Benchmarks. Each figure is printed on a line of its own as `bench: <name> = <value> <unit>`.
-// `npm run bench -- --only <area>` runs one area. Areas: auth, list, table, intake, monitor.
+// `npm run bench -- --only <area>` runs one area. Areas: auth, list, table, intake, alarm, monitor.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,12 +9,13 @@ import { chromium } from 'playwright-core';
 import { tmpdir } from 'node:os';
 import { join, normalize, resolve } from 'node:path';
 import autocannon from 'autocannon';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { createPgDatabase } from '../apps/server/src/test/harness.ts';
 import { addOrgUser } from '../apps/server/src/test/fixtures.ts';
-import { devices, orgs } from '../apps/server/src/db/schema.ts';
+import { alarmLevels, alarmPolicies, devices, orgs } from '../apps/server/src/db/schema.ts';
+import { ruleSchema } from '@iotc/shared/alarm';
 import { startMqtt } from '../apps/server/src/ingest/mqtt.ts';
 import { createDevice, step } from '../apps/server/src/sim/models.ts';
 import { hashSecret, type ReportingDevice } from '../apps/server/src/ingest/pipeline.ts';
@@ -257,6 +258,70 @@ async function intake() {
   }
 }
 
+/**
+ * Alarm latency: 1,000 policies over 10,000 devices (each policy names 10 devices, with a
+ * temperature-high rule at -10 C) at 5,000 reports/s over MQTT QoS 1. The reefers report
+ * -18.5 C; every 20th device alternates +5.0 C with -18.5 C, so each of its reports opens or
+ * clears an alarm (5% of the reports). Those reports are timed from their publish to the
+ * browser's WebSocket message of their alarm.
+ */
+async function alarm() {
+  const DEVICES = Number(process.env.BENCH_ALARM_DEVICES ?? 10_000);
+  const POLICIES = Number(process.env.BENCH_ALARM_POLICIES ?? 1000);
+  const RATE = Number(process.env.BENCH_ALARM_RATE ?? 5000);
+  const { app, engine, close } = await benchApp();
+  const dir = mkdtempSync(join(tmpdir(), 'iotc-alarm-'));
+  const link = await startMqtt({ port: 0, host: '127.0.0.1', log: app.log, authenticate: app.intake.authenticate, sink: app.intake });
+  try {
+    const db = app.database.db;
+    const [demo] = await db.select().from(orgs).where(eq(orgs.code, 'demo'));
+    await addOrgUser(db, { orgId: demo!.id, account: 'bench-alarm', password: app.seedResult.demo!.password, roleCodes: ['org_admin'] });
+    const [urgent] = await db.select().from(alarmLevels).where(and(eq(alarmLevels.orgId, demo!.id), eq(alarmLevels.code, 'urgent')));
+    const list = Array.from({ length: DEVICES }, (_, i) => ({ deviceId: `ALARM${String(i).padStart(6, '0')}`, secret: `alarm-secret-${i}-xxxxxxxx` }));
+    const ids: string[] = [];
+    for (let i = 0; i < list.length; i += 500) {
+      const rows = await db
+        .insert(devices)
+        .values(list.slice(i, i + 500).map((d) => ({ orgId: demo!.id, deviceId: d.deviceId, name: d.deviceId, secretHash: hashSecret(d.secret) })))
+        .returning({ id: devices.id });
+      ids.push(...rows.map((r) => r.id));
+    }
+    const per = Math.ceil(DEVICES / POLICIES);
+    for (let p = 0; p < POLICIES; p += 100) {
+      await db.insert(alarmPolicies).values(
+        Array.from({ length: Math.min(100, POLICIES - p) }, (_, k) => ({
+          orgId: demo!.id,
+          name: `Bench policy ${p + k}`,
+          scope: 'devices' as const,
+          targets: ids.slice((p + k) * per, (p + k + 1) * per),
+          rules: [ruleSchema.parse({ id: 'warm', type: 'temp_high', threshold: -10, levelId: urgent!.id })],
+        })),
+      );
+    }
+    app.alarmEngine.invalidate();
+    const devicesFile = join(dir, 'devices.json');
+    writeFileSync(devicesFile, JSON.stringify(list));
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const login = await app.inject({ method: 'POST', url: '/iot-cloud-auth/auth/v1/login', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ account: 'bench-alarm', password: app.seedResult.demo!.password }) });
+    const token = (login.json() as { data: { token: string } }).data.token;
+    const wsUrl = `${address.replace('http', 'ws')}/api/iot/v2/live?access_token=${token}`;
+    const argv = ['--import', 'tsx', 'bench/intake-load.ts', '--mqtt', `mqtt://127.0.0.1:${link.port}`, '--devices', devicesFile, '--rate', String(RATE), '--duration', String(DURATION), '--ws', wsUrl, '--watch', 'alarms', '--alert-every', process.env.BENCH_ALARM_ALERT_EVERY ?? '20'];
+    const { stdout } = await execFileAsync('node', argv, { encoding: 'utf8', maxBuffer: 1 << 26 });
+    const res = JSON.parse(stdout.trim().split('\n').at(-1)!) as LoadResult;
+    if (res.failed) throw new Error(`${res.failed} reports were not acknowledged`);
+    report(`alarm.${engine}.acked_rps`, (res.acked / res.ackedMs) * 1000, 'reports/s');
+    report(`alarm.${engine}.publish_to_alarm_p50`, res.latency.p50, 'ms');
+    report(`alarm.${engine}.publish_to_alarm_p99`, res.latency.p99, 'ms');
+    report(`alarm.${engine}.alerting_reports_without_alarm_message`, res.latency.missing, 'reports');
+    await app.readings.flushed();
+    await app.alarmEngine.settled();
+  } finally {
+    await link.close();
+    await close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** What the monitoring page does for one watch window (runs in the page; passed as text, see SCROLL_THROUGH). */
 const WATCH = (ms: number) => `(async () => {
   const frames = [];
@@ -392,7 +457,7 @@ interface LoadResult {
   latency: { p50: number; p99: number; missing: number };
 }
 
-const areas: Record<string, () => Promise<void>> = { auth, list, table, intake, monitor };
+const areas: Record<string, () => Promise<void>> = { auth, list, table, intake, alarm, monitor };
 if (only && !areas[only]) {
   console.error(`unknown bench area "${only}"; areas: ${Object.keys(areas).join(', ')}`);
   process.exit(2);

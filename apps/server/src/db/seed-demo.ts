@@ -1,11 +1,14 @@
 // The demo organisation's fleet, put in once on a fresh database: cold-chain warehouses with
 // their cold rooms and refrigerators, reefer trucks, reefer containers, gateways, a device on
-// each (bound, so the live views show limits), and two platform notifications. The simulator
+// each (bound, so the live views show limits), alarm policies for them, and two platform
+// notifications. The simulator
 // (src/sim) feeds these devices over MQTT so every screen shows life.
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray, or } from 'drizzle-orm';
+import { ruleSchema, type AlarmRuleInput } from '@iotc/shared/alarm';
 import { CURRENT_BINDING } from './devices.ts';
 import type { Db } from './client.ts';
-import { assets, deviceBindings, devices, notices, orgs } from './schema.ts';
+import { alarmLevels, alarmPolicies, assets, deviceBindings, devices, notices, orgs } from './schema.ts';
+import type { Tx } from './seed.ts';
 import { hashSecret, newSecret } from '../ingest/pipeline.ts';
 import { DEMO_ORG } from './seed.ts';
 
@@ -121,6 +124,7 @@ export async function seedDemoFleet(db: Db): Promise<boolean> {
       for (const c of a.children ?? []) await put(c, row!.id);
     }
     for (const a of fleet()) await put(a, null);
+    await demoPolicies(tx, org!.id);
     const [notice] = await tx.select({ id: notices.id }).from(notices).limit(1);
     if (!notice) {
       await tx.insert(notices).values([
@@ -183,4 +187,62 @@ export async function rekey(db: Db, ids: string[]): Promise<Map<string, string>>
     await db.update(devices).set({ secretHash: hashSecret(secret) }).where(eq(devices.id, id));
   }
   return secrets;
+}
+
+/**
+ * Alarm policies of the demo fleet: chilled and frozen goods out of range for five minutes,
+ * cold-room doors left open, and the safety of trucks and containers (speed, doors opened away
+ * from the warehouses, battery, silence).
+ */
+async function demoPolicies(tx: Tx, orgId: string) {
+  const levels = new Map((await tx.select({ id: alarmLevels.id, code: alarmLevels.code }).from(alarmLevels).where(eq(alarmLevels.orgId, orgId))).map((l) => [l.code, l.id]));
+  const level = (code: string) => levels.get(code)!;
+  const assetIds = async (where: ReturnType<typeof or>) =>
+    (await tx.select({ id: assets.id }).from(assets).where(and(eq(assets.orgId, orgId), where))).map((a) => a.id);
+  const chilled = await assetIds(and(inArray(assets.kind, ['cold_room', 'refrigerator', 'vehicle', 'container']), eq(assets.tempMin, 2), eq(assets.tempMax, 8)));
+  const frozen = await assetIds(and(inArray(assets.kind, ['cold_room', 'vehicle', 'container']), or(eq(assets.tempMax, -18), eq(assets.tempMax, -15))));
+  const depots = WAREHOUSES.map(([, name, , , , , lat, lon]) => ({ name, lat, lon, radiusM: 800 }));
+  const rules = (list: AlarmRuleInput[]) => list.map((r) => ruleSchema.parse(r));
+  await tx.insert(alarmPolicies).values([
+    {
+      orgId,
+      name: '冷藏品温度 2-8 °C',
+      description: 'Chilled goods: 2-8 °C, five minutes out of range raises an alarm',
+      scope: 'assets',
+      targets: chilled,
+      rules: rules([
+        { id: 'hot', type: 'temp_high', threshold: 8, hysteresis: 0.5, durationS: 300, levelId: level('urgent') },
+        { id: 'cold', type: 'temp_low', threshold: 2, hysteresis: 0.5, durationS: 300, levelId: level('important') },
+      ]),
+    },
+    {
+      orgId,
+      name: '冷冻品温度 ≤ -15 °C',
+      description: 'Frozen goods: warmer than -15 °C for five minutes',
+      scope: 'assets',
+      targets: frozen,
+      rules: rules([{ id: 'thaw', type: 'temp_high', threshold: -15, hysteresis: 1, durationS: 300, levelId: level('urgent') }]),
+    },
+    {
+      orgId,
+      name: '冷库门未关',
+      description: 'A cold-room door open for more than ten minutes',
+      scope: 'asset_kinds',
+      targets: ['cold_room'],
+      rules: rules([{ id: 'door', type: 'door_abnormal', threshold: 0, durationS: 600, levelId: level('reminder') }]),
+    },
+    {
+      orgId,
+      name: '车辆与冷藏箱安全',
+      description: 'Trucks and containers: speed, doors opened away from the warehouses, battery and silence',
+      scope: 'asset_kinds',
+      targets: ['vehicle', 'container'],
+      rules: rules([
+        { id: 'speed', type: 'overspeed', threshold: 100, hysteresis: 5, durationS: 30, levelId: level('important') },
+        { id: 'door', type: 'door_abnormal', threshold: 0, places: depots, levelId: level('important') },
+        { id: 'battery', type: 'low_battery', threshold: 20, hysteresis: 2, levelId: level('minor') },
+        { id: 'silent', type: 'offline', threshold: 1800, levelId: level('minor') },
+      ]),
+    },
+  ]);
 }

@@ -1,17 +1,22 @@
 // The real-time alarm engine. Every stored reading is evaluated against the enabled rules of the
 // policies that apply to its device (policies of the device's organisation and its ancestors,
 // scoped to all devices, the device, its asset or its asset's kind); each rule's state per device
-// lives in `alarm_rule_states`, so it survives a restart and several server processes share it:
-// the states of a batch's devices are read and written in one transaction holding a lock per
-// device (transaction-scoped advisory locks, taken in one order). One alarm per device and rule is
+// lives in `alarm_rule_states`, so it survives a restart and several server processes share it.
+// A batch is judged once without locks (most readings change nothing and write nothing); the
+// devices with a change are then locked (transaction-scoped advisory locks, taken in one order),
+// their states read again, judged again and written in that one transaction, so two processes
+// never write one device's rule states from the same old state. One alarm per device and rule is
 // open while its condition holds; repeats update its last time, peak and count; it is cleared
 // when the clear condition holds. A scheduler tick raises the time-based alarms (offline, stay
 // timeout) when no report arrives; one node runs each tick (a transaction-scoped advisory lock).
 //
 // Readings are evaluated after they are stored, in the order batches were stored, one batch at a
 // time per process; readings that arrive meanwhile are evaluated together by the next batch.
+// Policies, organisations and who each device is (its organisation and asset) are read at most
+// every POLICY_CACHE_MS; a change made on this node applies at once, one made on another node
+// within that time.
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray, lte, sql } from 'drizzle-orm';
+import { eq, lte, sql } from 'drizzle-orm';
 import { ALARM_TYPE_INFO, type AlarmRow, type AlarmRule } from '@iotc/shared/alarm';
 import { evaluateRule, evaluateTick, TICKED_KINDS, type RuleEvent, type RuleSample, type RuleState } from '@iotc/shared/alarm-rules';
 import type { SensorValues } from '@iotc/shared/sensors';
@@ -19,7 +24,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import type { Tx } from '../../db/seed.ts';
 import { CURRENT_BINDING } from '../../db/devices.ts';
-import { alarmEvents, alarmPolicies, alarmRuleStates, alarms, deviceBindings, devices, deviceStates, orgs } from '../../db/schema.ts';
+import { anyUuid } from '../../db/list.ts';
+import { alarmPolicies, alarmRuleStates, deviceBindings, devices, deviceStates, orgs, type alarmEvents, type alarms } from '../../db/schema.ts';
 import { alarmsByIds } from './records.ts';
 
 /** Advisory lock namespaces (the first key of the two-key form). */
@@ -81,6 +87,9 @@ export function alarmEngine(db: Db, opts: { log: FastifyBaseLogger; publish: (ro
     until: number;
     policies: LivePolicy[];
     parents: Map<string, string | null>;
+    /** Policies by organisation (scope all or asset kinds), by device and by asset named in them. */
+    byOrg: Map<string, LivePolicy[]>;
+    byTarget: Map<string, LivePolicy[]>;
   }
   let cache: Loaded | null = null;
   let loading: Promise<Loaded> | null = null;
@@ -98,29 +107,33 @@ export function alarmEngine(db: Db, opts: { log: FastifyBaseLogger; publish: (ro
       const policies = rows
         .map((p) => ({ id: p.id, orgId: p.orgId, name: p.name, scope: p.scope, targets: new Set(p.targets), rules: (p.rules as AlarmRule[]).filter((r) => r.enabled) }))
         .filter((p) => p.rules.length > 0);
-      const loaded: Loaded = { until: now() + POLICY_CACHE_MS, policies, parents: new Map(orgRows.map((o) => [o.id, o.parentId])) };
+      const byOrg = new Map<string, LivePolicy[]>();
+      const byTarget = new Map<string, LivePolicy[]>();
+      const push = (m: Map<string, LivePolicy[]>, k: string, p: LivePolicy) => (m.get(k) ?? m.set(k, []).get(k)!).push(p);
+      for (const p of policies) {
+        if (p.scope === 'all' || p.scope === 'asset_kinds') push(byOrg, p.orgId, p);
+        else for (const t of p.targets) push(byTarget, t, p);
+      }
+      const loaded: Loaded = { until: now() + POLICY_CACHE_MS, policies, parents: new Map(orgRows.map((o) => [o.id, o.parentId])), byOrg, byTarget };
       if (started === generation) cache = loaded;
       return loaded;
     })().finally(() => (loading = null));
     return loading;
   }
 
+  /** The policies of the device's organisation and its ancestors that name all devices, it, its asset or its asset's kind. */
   function applicable(c: Loaded, d: DeviceMeta): LivePolicy[] {
     const chain = new Set<string>();
     for (let o: string | null | undefined = d.orgId; o && !chain.has(o); o = c.parents.get(o)) chain.add(o);
-    return c.policies.filter((p) => {
-      if (!chain.has(p.orgId)) return false;
-      switch (p.scope) {
-        case 'all':
-          return true;
-        case 'devices':
-          return p.targets.has(d.id);
-        case 'assets':
-          return d.assetId !== null && p.targets.has(d.assetId);
-        case 'asset_kinds':
-          return d.assetKind !== null && p.targets.has(d.assetKind);
-      }
-    });
+    const out: LivePolicy[] = [];
+    for (const org of chain) {
+      for (const p of c.byOrg.get(org) ?? []) if (p.scope === 'all' || (d.assetKind !== null && p.targets.has(d.assetKind))) out.push(p);
+    }
+    for (const key of [d.id, d.assetId]) {
+      if (key === null) continue;
+      for (const p of c.byTarget.get(key) ?? []) if (chain.has(p.orgId) && (p.scope === 'devices' ? key === d.id : key === d.assetId)) out.push(p);
+    }
+    return out;
   }
 
   async function lockDevices(tx: Tx, refs: string[]) {
@@ -128,8 +141,8 @@ export function alarmEngine(db: Db, opts: { log: FastifyBaseLogger; publish: (ro
     await tx.execute(sql`select count(pg_advisory_xact_lock(${LOCK_DEVICE}, hashtext(x))) from unnest(${`{${sorted.join(',')}}`}::text[]) as x`);
   }
 
-  async function loadStates(tx: Tx, refs: string[]) {
-    const rows = await tx.select().from(alarmRuleStates).where(inArray(alarmRuleStates.deviceRef, refs));
+  async function loadStates(q: Db | Tx, refs: string[]) {
+    const rows = await q.select().from(alarmRuleStates).where(anyUuid(alarmRuleStates.deviceRef, refs));
     const map = new Map<StateKey, { state: RuleState; alarmId: string | null }>();
     for (const r of rows) {
       map.set(stateKey(r.deviceRef, r.policyId, r.ruleId), {
@@ -143,7 +156,7 @@ export function alarmEngine(db: Db, opts: { log: FastifyBaseLogger; publish: (ro
   /** Writes the changes of one transaction; answers the alarms opened, updated or cleared. */
   async function persist(tx: Tx, changes: Change[], meta: Map<string, DeviceMeta>): Promise<string[]> {
     const touched = new Set<string>();
-    const opened: (typeof alarms.$inferInsert)[] = [];
+    const opened = new Map<string, typeof alarms.$inferInsert>();
     const events: (typeof alarmEvents.$inferInsert)[] = [];
     const updates: { id: string; lastAt: Date; peak: number | null; repeats: number; lat?: number | null; lon?: number | null; clearedAt: Date | null }[] = [];
     for (const c of changes) {
@@ -153,7 +166,7 @@ export function alarmEngine(db: Db, opts: { log: FastifyBaseLogger; publish: (ro
         if (event.kind === 'open') {
           alarmId = randomUUID();
           const d = meta.get(c.deviceRef)!;
-          opened.push({
+          opened.set(alarmId, {
             id: alarmId,
             orgId: d.orgId,
             policyId: c.policy.id,
@@ -177,7 +190,7 @@ export function alarmEngine(db: Db, opts: { log: FastifyBaseLogger; publish: (ro
           touched.add(alarmId);
           update = null;
         } else if (alarmId) {
-          const row = opened.find((o) => o.id === alarmId);
+          const row = opened.get(alarmId);
           if (row) {
             // Opened and changed within the batch: change the row before it is inserted.
             row.lastAt = new Date(event.at);
@@ -207,25 +220,62 @@ export function alarmEngine(db: Db, opts: { log: FastifyBaseLogger; publish: (ro
       c.alarmId = c.state ? alarmId : null;
     }
 
-    if (opened.length) await tx.insert(alarms).values(opened);
-    for (const u of updates) {
-      // Only an open alarm changes (one closed by hand stays as it was closed).
-      await tx
-        .update(alarms)
-        .set({
-          lastAt: u.lastAt,
-          ...(u.repeats ? { peak: u.peak, count: sql`${alarms.count} + ${u.repeats}` } : {}),
-          ...(u.clearedAt ? { status: 'cleared' as const, endedAt: u.clearedAt } : {}),
-        })
-        .where(and(eq(alarms.id, u.id), eq(alarms.status, 'active')));
+    // Rows go in as one JSON parameter each: thousands of rows would pass PostgreSQL's 65,535 bound values.
+    if (opened.size) {
+      const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+      const json = JSON.stringify(
+        [...opened.values()].map((a) => ({
+          id: a.id,
+          org_id: a.orgId,
+          policy_id: a.policyId,
+          policy_name: a.policyName,
+          rule_id: a.ruleId,
+          type: a.type,
+          level_id: a.levelId,
+          device_ref: a.deviceRef,
+          asset_ref: a.assetRef,
+          status: a.status,
+          started_at: iso(a.startedAt),
+          last_at: iso(a.lastAt),
+          ended_at: iso(a.endedAt),
+          lat: a.lat,
+          lon: a.lon,
+          threshold: a.threshold,
+          value: a.value,
+          peak: a.peak,
+          count: a.count,
+        })),
+      );
+      await tx.execute(sql`insert into alarms (id, org_id, policy_id, policy_name, rule_id, type, level_id, device_ref, asset_ref, status, started_at, last_at, ended_at, lat, lon, threshold, value, peak, count)
+        select id, org_id, policy_id, policy_name, rule_id, type, level_id, device_ref, asset_ref, status, started_at, last_at, ended_at, lat, lon, threshold, value, peak, count
+        from jsonb_to_recordset(${json}::jsonb) as x(id uuid, org_id uuid, policy_id uuid, policy_name text, rule_id text, type text, level_id uuid, device_ref uuid, asset_ref uuid,
+          status text, started_at timestamptz, last_at timestamptz, ended_at timestamptz, lat float8, lon float8, threshold float8, value float8, peak float8, count int)`);
     }
-    if (events.length) await tx.insert(alarmEvents).values(events);
+    if (updates.length) {
+      // Only an open alarm changes (one closed by hand stays as it was closed).
+      const json = JSON.stringify(
+        updates.map((u) => ({ id: u.id, last_at: u.lastAt.toISOString(), peak: u.peak, repeats: u.repeats, cleared_at: u.clearedAt?.toISOString() ?? null })),
+      );
+      await tx.execute(sql`update alarms a set
+          last_at = x.last_at,
+          peak = case when x.repeats > 0 then x.peak else a.peak end,
+          count = a.count + x.repeats,
+          status = case when x.cleared_at is not null then 'cleared' else a.status end,
+          ended_at = coalesce(x.cleared_at, a.ended_at)
+        from jsonb_to_recordset(${json}::jsonb) as x(id uuid, last_at timestamptz, peak float8, repeats int, cleared_at timestamptz)
+        where a.id = x.id and a.status = 'active'`);
+    }
+    if (events.length) {
+      const json = JSON.stringify(events.map((e) => ({ alarm_id: e.alarmId, at: (e.at as Date).toISOString(), kind: e.kind, actor: e.actor ?? null, detail: e.detail ?? {} })));
+      await tx.execute(sql`insert into alarm_events (alarm_id, at, kind, actor, detail)
+        select alarm_id, at, kind, actor, detail from jsonb_to_recordset(${json}::jsonb) as x(alarm_id uuid, at timestamptz, kind text, actor text, detail jsonb)`);
+    }
 
     const gone = changes.filter((c) => !c.state && c.before.state);
-    for (const c of gone) {
-      await tx
-        .delete(alarmRuleStates)
-        .where(and(eq(alarmRuleStates.deviceRef, c.deviceRef), eq(alarmRuleStates.policyId, c.policy.id), eq(alarmRuleStates.ruleId, c.rule.id)));
+    if (gone.length) {
+      const json = JSON.stringify(gone.map((c) => ({ device_ref: c.deviceRef, policy_id: c.policy.id, rule_id: c.rule.id })));
+      await tx.execute(sql`delete from alarm_rule_states s using jsonb_to_recordset(${json}::jsonb) as x(device_ref uuid, policy_id uuid, rule_id text)
+        where s.device_ref = x.device_ref and s.policy_id = x.policy_id and s.rule_id = x.rule_id`);
     }
     const kept = changes.filter((c) => c.state);
     if (kept.length) {
@@ -249,12 +299,33 @@ export function alarmEngine(db: Db, opts: { log: FastifyBaseLogger; publish: (ro
     return [...touched];
   }
 
+  // Who a device is (organisation, asset) changes rarely: kept as long as the policies are.
+  const metaCache = new Map<string, { meta: DeviceMeta; until: number }>();
+  async function cachedMeta(refs: string[]): Promise<Map<string, DeviceMeta>> {
+    const out = new Map<string, DeviceMeta>();
+    const missing: string[] = [];
+    const t = now();
+    for (const ref of refs) {
+      const hit = metaCache.get(ref);
+      if (hit && hit.until > t) out.set(ref, hit.meta);
+      else missing.push(ref);
+    }
+    if (missing.length) {
+      if (metaCache.size > 200_000) metaCache.clear();
+      for (const [ref, meta] of await deviceMeta(db, missing)) {
+        metaCache.set(ref, { meta, until: t + POLICY_CACHE_MS });
+        out.set(ref, meta);
+      }
+    }
+    return out;
+  }
+
   async function deviceMeta(q: Db | Tx, refs: string[]): Promise<Map<string, DeviceMeta>> {
     const rows = await q
       .select({ id: devices.id, orgId: devices.orgId, assetId: deviceBindings.assetRef, assetKind: deviceBindings.assetKind })
       .from(devices)
       .leftJoin(deviceBindings, CURRENT_BINDING)
-      .where(inArray(devices.id, refs));
+      .where(anyUuid(devices.id, refs));
     return new Map(rows.map((r) => [r.id, r]));
   }
 
@@ -268,7 +339,7 @@ export function alarmEngine(db: Db, opts: { log: FastifyBaseLogger; publish: (ro
       list.push(r);
       byDevice.set(r.deviceRef, list);
     }
-    const meta = await deviceMeta(db, [...byDevice.keys()]);
+    const meta = await cachedMeta([...byDevice.keys()]);
     const plan = new Map<string, LivePolicy[]>();
     for (const [ref] of byDevice) {
       const d = meta.get(ref);
@@ -276,17 +347,15 @@ export function alarmEngine(db: Db, opts: { log: FastifyBaseLogger; publish: (ro
       if (ps.length) plan.set(ref, ps);
     }
     if (plan.size === 0) return [];
-    const refs = [...plan.keys()];
-    return db.transaction(async (tx) => {
-      await lockDevices(tx, refs);
-      const states = await loadStates(tx, refs);
+
+    const judge = (states: Awaited<ReturnType<typeof loadStates>>, refs: Iterable<string>) => {
       const changes: Change[] = [];
-      for (const [ref, ps] of plan) {
+      for (const ref of refs) {
         const samples = byDevice
           .get(ref)!
           .map(toSample)
           .sort((a, b) => a.time - b.time);
-        for (const p of ps) {
+        for (const p of plan.get(ref)!) {
           for (const rule of p.rules) {
             const kept = states.get(stateKey(ref, p.id, rule.id));
             const change: Change = { deviceRef: ref, policy: p, rule, before: { state: kept?.state ?? null, alarmId: kept?.alarmId ?? null }, state: kept?.state ?? null, alarmId: kept?.alarmId ?? null, events: [] };
@@ -299,6 +368,18 @@ export function alarmEngine(db: Db, opts: { log: FastifyBaseLogger; publish: (ro
           }
         }
       }
+      return changes;
+    };
+
+    // Optimistic first pass without locks: most readings change nothing (no rule waiting or
+    // firing) and need no write. Only the devices with a change are locked, read again and
+    // judged again under the lock, which is what is written.
+    const first = judge(await loadStates(db, [...plan.keys()]), plan.keys());
+    if (first.length === 0) return [];
+    const refs = [...new Set(first.map((c) => c.deviceRef))];
+    return db.transaction(async (tx) => {
+      await lockDevices(tx, refs);
+      const changes = judge(await loadStates(tx, refs), refs);
       return changes.length ? persist(tx, changes, meta) : [];
     });
   }
@@ -331,7 +412,7 @@ export function alarmEngine(db: Db, opts: { log: FastifyBaseLogger; publish: (ro
       const refs = [...candidates.keys()];
       const meta = await deviceMeta(tx, refs);
       const seen = new Map(
-        (await tx.select({ id: deviceStates.deviceRef, receivedAt: deviceStates.receivedAt }).from(deviceStates).where(inArray(deviceStates.deviceRef, refs))).map((r) => [
+        (await tx.select({ id: deviceStates.deviceRef, receivedAt: deviceStates.receivedAt }).from(deviceStates).where(anyUuid(deviceStates.deviceRef, refs))).map((r) => [
           r.id,
           r.receivedAt.getTime(),
         ]),
@@ -401,6 +482,7 @@ export function alarmEngine(db: Db, opts: { log: FastifyBaseLogger; publish: (ro
     },
     /** Policies changed: read them again before the next evaluation. */
     invalidate() {
+      metaCache.clear();
       generation++;
       cache = null;
       loading = null;

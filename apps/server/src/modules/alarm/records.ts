@@ -4,6 +4,7 @@ import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import { ALARM_TYPE_INFO, type AlarmRow, type AlarmType } from '@iotc/shared/alarm';
 import type { Db } from '../../db/client.ts';
 import type { Tx } from '../../db/seed.ts';
+import { anyUuid } from '../../db/list.ts';
 import { alarmEvents, alarmLevels, alarmRuleStates, alarms, assets, devices, orgs } from '../../db/schema.ts';
 
 export type AlarmEventKind = 'created' | 'acknowledged' | 'cleared' | 'closed';
@@ -68,7 +69,7 @@ export async function alarmRows(db: Db, where: SQL | undefined): Promise<AlarmRo
 }
 
 export async function alarmsByIds(db: Db, ids: string[]): Promise<AlarmRow[]> {
-  return ids.length ? alarmRows(db, inArray(alarms.id, ids)) : [];
+  return ids.length ? alarmRows(db, anyUuid(alarms.id, ids)) : [];
 }
 
 /**
