@@ -288,6 +288,8 @@ export const alarmRowSchema = z.object({
   acknowledgedBy: z.string().nullable(),
   closedBy: z.string().nullable(),
   closeReason: z.string().nullable(),
+  /** Who handles it. */
+  assignee: z.object({ id: z.string(), account: z.string(), name: z.string() }).nullable(),
 });
 export type AlarmRow = z.infer<typeof alarmRowSchema>;
 
@@ -324,6 +326,22 @@ export const alarmStatsSchema = z.object({
 export type AlarmStats = z.infer<typeof alarmStatsSchema>;
 
 export const closeBodySchema = z.object({ reason: z.string().trim().min(1, { message: 'CLOSE_REASON_REQUIRED' }).max(500) });
+export const commentBodySchema = z.object({ text: z.string().trim().min(1, { message: 'COMMENT_REQUIRED' }).max(1000) });
+export const assignBodySchema = z.object({ userId: z.uuid() });
+
+/** What an alarm's timeline records; nothing in it is ever changed or removed. */
+export const ALARM_EVENT_KINDS = ['created', 'acknowledged', 'assigned', 'commented', 'cleared', 'closed'] as const;
+export type AlarmEventKind = (typeof ALARM_EVENT_KINDS)[number];
+
+export const alarmEventRowSchema = z.object({
+  id: z.number(),
+  at: z.string(),
+  kind: z.string(),
+  /** The user's account, or null for the platform. */
+  actor: z.string().nullable(),
+  detail: z.record(z.string(), z.unknown()),
+});
+export type AlarmEventRow = z.infer<typeof alarmEventRowSchema>;
 
 export const ALARM_API = {
   levels: '/api/iot/v2/alarm-levels',

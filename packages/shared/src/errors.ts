@@ -162,6 +162,8 @@ export const ERRORS = {
   COLOR_FORMAT: { en: 'The colour must look like #RRGGBB', zh: '颜色格式须为 #RRGGBB' },
   CLOSE_REASON_REQUIRED: { en: 'Please give the reason for closing', zh: '请填写关闭原因' },
   ALARM_CLOSED: { en: 'The alarm is already closed', zh: '该告警已关闭' },
+  COMMENT_REQUIRED: { en: 'Please enter a comment', zh: '请输入备注内容' },
+  ASSIGNEE_UNKNOWN: { en: 'The user does not exist in this organisation', zh: '该组织下不存在此用户' },
   VALIDATION: { en: 'The request is invalid', zh: '请求参数有误' },
   NOT_FOUND: { en: 'The requested resource does not exist', zh: '请求的资源不存在' },
   BODY_TOO_LARGE: { en: 'The request body is too large', zh: '请求内容过大' },

@@ -544,6 +544,8 @@ export const alarms = pgTable(
     acknowledgedBy: text('acknowledged_by'),
     closedBy: text('closed_by'),
     closeReason: text('close_reason'),
+    /** Who handles it (a user of the organisation tree). */
+    assigneeId: uuid('assignee_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
   (t) => [

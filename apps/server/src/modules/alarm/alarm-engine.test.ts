@@ -15,7 +15,7 @@ import type { Page } from '@iotc/shared/envelope';
 import type { LiveMessage } from '@iotc/shared/live';
 import { call, DEMO_PASSWORD, login, testApp, type TestApp } from '../../test/harness.ts';
 import { addOrgUser, createTenantUser } from '../../test/fixtures.ts';
-import { alarmRuleStates, deviceStates, orgs } from '../../db/schema.ts';
+import { alarmRuleStates, deviceStates, orgs, users as usersTable } from '../../db/schema.ts';
 import { alarmEngine } from './engine.ts';
 
 let t: TestApp;
@@ -196,6 +196,23 @@ describe('handling, query and isolation', () => {
     await report(reefer, 320, 4);
     await report(reefer, 330, 11);
     expect((await alarmsOf(reefer)).filter((a) => a.type === 'temp_high' && a.status === 'active')).toHaveLength(1);
+  });
+
+  it('assigns to a user of the organisation and takes comments, all in the timeline; a user of another organisation cannot be assigned', async () => {
+    const [open] = (await alarmsOf(reefer)).filter((a) => a.status === 'active' && a.type === 'temp_high');
+    const users = (await api<Page<{ id: string; account: string; orgId: string }>>('GET', '/api/iot/v2/users?size=100', admin)).body.data!.rows;
+    const demoUser = users.find((u) => u.account === 'demo')!;
+    const assigned = await api<AlarmRow>('POST', `/api/iot/v2/alarms/${open!.id}/assign`, admin, { userId: demoUser.id });
+    expect(assigned.body.data!.assignee).toEqual({ id: demoUser.id, account: 'demo', name: 'Demo Operator' });
+    const [rivalUser] = await t.app.database.db.select().from(usersTable).where(eq(usersTable.account, 'rival-e'));
+    const foreign = await api('POST', `/api/iot/v2/alarms/${open!.id}/assign`, admin, { userId: rivalUser!.id }, 'zh-CN');
+    expect(foreign.body).toMatchObject({ errorcode: 'ASSIGNEE_UNKNOWN', errormsg: '该组织下不存在此用户' });
+    const empty = await api('POST', `/api/iot/v2/alarms/${open!.id}/comments`, operator, { text: '  ' });
+    expect(empty.body.errorcode).toBe('COMMENT_REQUIRED');
+    const timeline = await api<{ kind: string; actor: string | null; detail: Record<string, unknown> }[]>('POST', `/api/iot/v2/alarms/${open!.id}/comments`, operator, { text: 'Driver called: unit restarted' });
+    expect(timeline.body.data!.map((e) => e.kind)).toEqual(['created', 'assigned', 'commented']);
+    expect(timeline.body.data![2]).toMatchObject({ actor: 'demo', detail: { text: 'Driver called: unit restarted' } });
+    expect((await api('POST', `/api/iot/v2/alarms/${open!.id}/comments`, rival, { text: 'x' })).status).toBe(404);
   });
 
   it('filters by type, level, status and time, counts by type and level, and exports in the user language', async () => {

@@ -8,11 +8,12 @@ import type { Lang } from '@iotc/shared/i18n';
 import { MAX_EXPORT_ROWS, type ExportFormat } from '@iotc/shared/list';
 import type { Db } from '../../db/client.ts';
 import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable } from '../../db/list.ts';
-import { alarmEvents, alarmLevels, alarms, assets, devices, dictItems } from '../../db/schema.ts';
+import { alarmEvents, alarmLevels, alarms, assets, devices, dictItems, users } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
 import { AppError } from '../../plugins/errors.ts';
 import type { Caller } from '../auth/service.ts';
-import { alarmsByIds, selectAlarms, toAlarmRow, type AlarmEventKind } from './records.ts';
+import type { AlarmEventKind, AlarmEventRow } from '@iotc/shared/alarm';
+import { alarmsByIds, selectAlarms, toAlarmRow } from './records.ts';
 
 const SORTABLE: Sortable = {
   startedAt: alarms.startedAt,
@@ -23,13 +24,6 @@ const SORTABLE: Sortable = {
   count: alarms.count,
 };
 
-export interface AlarmEventRow {
-  id: number;
-  at: string;
-  kind: string;
-  actor: string | null;
-  detail: Record<string, unknown>;
-}
 
 export function alarmService(db: Db, opts: { publish: (rows: AlarmRow[]) => void }) {
   async function where(caller: Caller, q: Omit<AlarmQuery, 'page' | 'size' | 'sort'>): Promise<SQL | undefined> {
@@ -97,10 +91,11 @@ export function alarmService(db: Db, opts: { publish: (rows: AlarmRow[]) => void
 
     get: visible,
 
-    /** The alarm's story, oldest first. */
+    /** The alarm's story, first recorded first. */
     async events(caller: Caller, id: string): Promise<AlarmEventRow[]> {
       await visible(caller, id);
-      const rows = await db.select().from(alarmEvents).where(eq(alarmEvents.alarmId, id)).orderBy(asc(alarmEvents.at), asc(alarmEvents.id));
+      // In the order things were recorded (a report's device time may run ahead of the server's clock).
+      const rows = await db.select().from(alarmEvents).where(eq(alarmEvents.alarmId, id)).orderBy(asc(alarmEvents.id));
       return rows.map((r) => ({ id: r.id, at: r.at.toISOString(), kind: r.kind, actor: r.actor, detail: r.detail as Record<string, unknown> }));
     },
 
@@ -113,6 +108,25 @@ export function alarmService(db: Db, opts: { publish: (rows: AlarmRow[]) => void
         .where(and(eq(alarms.id, id), isNull(alarms.acknowledgedAt)))
         .returning({ id: alarms.id });
       if (done) await event(id, 'acknowledged', caller.account);
+      return changed(id, caller);
+    },
+
+    /** A comment in the timeline (the alarm itself does not change). */
+    async comment(caller: Caller, id: string, text: string): Promise<AlarmEventRow[]> {
+      await visible(caller, id);
+      await event(id, 'commented', caller.account, { text });
+      return this.events(caller, id);
+    },
+
+    /** Hands the alarm to a user of the alarm's organisation tree. */
+    async assign(caller: Caller, id: string, userId: string): Promise<AlarmRow> {
+      const before = await visible(caller, id);
+      const [user] = await db.select({ id: users.id, account: users.account, name: users.name, orgId: users.orgId }).from(users).where(eq(users.id, userId));
+      const scope = await orgTree(db, caller.orgId);
+      if (!user || !scope.includes(user.orgId)) throw new AppError(400, 'ASSIGNEE_UNKNOWN');
+      if (before.assignee?.id === userId) return before;
+      await db.update(alarms).set({ assigneeId: userId }).where(eq(alarms.id, id));
+      await event(id, 'assigned', caller.account, { userId, account: user.account, name: user.name });
       return changed(id, caller);
     },
 

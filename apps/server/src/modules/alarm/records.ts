@@ -5,9 +5,9 @@ import { ALARM_TYPE_INFO, type AlarmRow, type AlarmType } from '@iotc/shared/ala
 import type { Db } from '../../db/client.ts';
 import type { Tx } from '../../db/seed.ts';
 import { anyUuid } from '../../db/list.ts';
-import { alarmEvents, alarmLevels, alarmRuleStates, alarms, assets, devices, orgs } from '../../db/schema.ts';
+import { alarmEvents, alarmLevels, alarmRuleStates, alarms, assets, devices, orgs, users } from '../../db/schema.ts';
 
-export type AlarmEventKind = 'created' | 'acknowledged' | 'cleared' | 'closed';
+export type { AlarmEventKind } from '@iotc/shared/alarm';
 
 export function selectAlarms(db: Db) {
   return db
@@ -20,12 +20,15 @@ export function selectAlarms(db: Db) {
       assetKind: assets.kind,
       assetCode: assets.code,
       assetName: assets.name,
+      assigneeAccount: users.account,
+      assigneeName: users.name,
     })
     .from(alarms)
     .innerJoin(orgs, eq(orgs.id, alarms.orgId))
     .innerJoin(alarmLevels, eq(alarmLevels.id, alarms.levelId))
     .innerJoin(devices, eq(devices.id, alarms.deviceRef))
-    .leftJoin(assets, eq(assets.id, alarms.assetRef));
+    .leftJoin(assets, eq(assets.id, alarms.assetRef))
+    .leftJoin(users, eq(users.id, alarms.assigneeId));
 }
 
 type Selected = Awaited<ReturnType<ReturnType<typeof selectAlarms>['execute']>>[number];
@@ -61,6 +64,7 @@ export function toAlarmRow(r: Selected): AlarmRow {
     acknowledgedBy: a.acknowledgedBy,
     closedBy: a.closedBy,
     closeReason: a.closeReason,
+    assignee: a.assigneeId ? { id: a.assigneeId, account: r.assigneeAccount!, name: r.assigneeName! } : null,
   };
 }
 

@@ -1,6 +1,6 @@
 // The alarm resources of DESIGN.md: alarm-levels and alarm-policies (list, create, change,
 // delete; policies also enable, disable, copy, export and import as JSON) and alarms (query,
-// one with its timeline, export, statistics, acknowledge, close). Reading needs alarm:read,
+// one with its timeline, export, statistics, acknowledge, comment, assign, close). Reading needs alarm:read,
 // changing levels and policies alarm:write, handling alarms alarm:handle.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -10,7 +10,10 @@ import {
   alarmRowSchema,
   alarmStatsQuerySchema,
   alarmStatsSchema,
+  alarmEventRowSchema,
+  assignBodySchema,
   closeBodySchema,
+  commentBodySchema,
   levelBodySchema,
   levelRowSchema,
   policyBodySchema,
@@ -31,7 +34,6 @@ const orgFilter = z.object({ orgId: z.preprocess((v) => (v === '' ? undefined : 
 const idsQuery = z.object({
   ids: z.preprocess((v) => (typeof v === 'string' && v !== '' ? v.split(',') : undefined), z.array(z.uuid()).max(500).optional()),
 });
-const eventRowSchema = z.object({ id: z.number(), at: z.string(), kind: z.string(), actor: z.string().nullable(), detail: z.record(z.string(), z.unknown()) });
 
 export const alarmRoutes: FastifyPluginAsyncZod<{ levels: LevelService; policies: PolicyService; alarms: AlarmService }> = async (app, { levels, policies, alarms }) => {
   const read = { preHandler: app.requirePermission('alarm:read') };
@@ -110,10 +112,16 @@ export const alarmRoutes: FastifyPluginAsyncZod<{ levels: LevelService; policies
       ok(await alarms.stats(callerOf(req), req.query, requestTimezone(req))),
     );
     app.get(one, { schema: { tags, summary: 'One alarm', params: idParamsSchema, response: row }, ...read }, async (req) => ok(await alarms.get(callerOf(req), req.params.id)));
-    app.get(`${one}/events`, { schema: { tags, summary: 'Its timeline, oldest first', params: idParamsSchema, response: { 200: envelopeSchema(z.array(eventRowSchema)) } }, ...read }, async (req) =>
+    app.get(`${one}/events`, { schema: { tags, summary: 'Its timeline, oldest first', params: idParamsSchema, response: { 200: envelopeSchema(z.array(alarmEventRowSchema)) } }, ...read }, async (req) =>
       ok(await alarms.events(callerOf(req), req.params.id)),
     );
     app.post(`${one}/acknowledge`, { schema: { tags, summary: 'Acknowledge', params: idParamsSchema, response: row }, ...handle }, async (req) => ok(await alarms.acknowledge(callerOf(req), req.params.id)));
+    app.post(`${one}/comments`, { schema: { tags, summary: 'Add a comment to the timeline; answers the timeline', params: idParamsSchema, body: commentBodySchema, response: { 200: envelopeSchema(z.array(alarmEventRowSchema)) } }, ...handle }, async (req) =>
+      ok(await alarms.comment(callerOf(req), req.params.id, req.body.text)),
+    );
+    app.post(`${one}/assign`, { schema: { tags, summary: 'Hand to a user of the organisation tree', params: idParamsSchema, body: assignBodySchema, response: row }, ...handle }, async (req) =>
+      ok(await alarms.assign(callerOf(req), req.params.id, req.body.userId)),
+    );
     app.post(`${one}/close`, { schema: { tags, summary: 'Close by hand with a reason', params: idParamsSchema, body: closeBodySchema, response: row }, ...handle }, async (req) =>
       ok(await alarms.close(callerOf(req), req.params.id, req.body.reason)),
     );
