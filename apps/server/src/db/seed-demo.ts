@@ -207,7 +207,7 @@ async function demoPolicies(tx: Tx, orgId: string) {
     {
       orgId,
       name: '冷藏品温度 2-8 °C',
-      description: 'Chilled goods: 2-8 °C, five minutes out of range raises an alarm',
+      description: '冷藏货物 2-8 °C，超出范围持续 5 分钟即告警',
       scope: 'assets',
       targets: chilled,
       rules: rules([
@@ -218,7 +218,7 @@ async function demoPolicies(tx: Tx, orgId: string) {
     {
       orgId,
       name: '冷冻品温度 ≤ -15 °C',
-      description: 'Frozen goods: warmer than -15 °C for five minutes',
+      description: '冷冻货物高于 -15 °C 持续 5 分钟即告警',
       scope: 'assets',
       targets: frozen,
       rules: rules([{ id: 'thaw', type: 'temp_high', threshold: -15, hysteresis: 1, durationS: 300, levelId: level('urgent') }]),
@@ -226,7 +226,7 @@ async function demoPolicies(tx: Tx, orgId: string) {
     {
       orgId,
       name: '冷库门未关',
-      description: 'A cold-room door open for more than ten minutes',
+      description: '冷库门打开超过 10 分钟',
       scope: 'asset_kinds',
       targets: ['cold_room'],
       rules: rules([{ id: 'door', type: 'door_abnormal', threshold: 0, durationS: 600, levelId: level('reminder') }]),
@@ -234,7 +234,7 @@ async function demoPolicies(tx: Tx, orgId: string) {
     {
       orgId,
       name: '车辆与冷藏箱安全',
-      description: 'Trucks and containers: speed, doors opened away from the warehouses, battery and silence',
+      description: '冷藏车与冷藏箱：超速、在仓库以外开门、低电量与离线',
       scope: 'asset_kinds',
       targets: ['vehicle', 'container'],
       rules: rules([

@@ -66,6 +66,14 @@ describe('filter values', () => {
     expect(fields.reported).toBeNull();
     expect(toFilterValues(items, {})).toEqual({});
   });
+
+  it('a multiple select goes to the API as one comma-separated list and comes back', () => {
+    const multi: FilterItem[] = [{ label: 'Type', key: 'type', type: 'multiselect', options: [] }];
+    expect(toFilterValues(multi, { type: ['temp_high', 'offline'] })).toEqual({ type: 'temp_high,offline' });
+    expect(toFilterValues(multi, { type: [] })).toEqual({});
+    expect(toFieldValues(multi, { type: 'temp_high,offline' })).toEqual({ type: ['temp_high', 'offline'] });
+    expect(toFieldValues(multi, {})).toEqual({ type: [] });
+  });
 });
 
 describe('FilterBar', { timeout: 20_000 }, () => {

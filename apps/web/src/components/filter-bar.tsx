@@ -1,5 +1,6 @@
 // The filter bar above a list (spec section 2): text, select and date-time range fields
 // described as data. It hands the screen API-ready values: text and select values as they are,
+// a multiple select's values as one comma-separated list,
 // a range `<key>` as `<key>From` / `<key>To` in ISO 8601 UTC (one pair per range field, so a bar
 // may hold several ranges). Reset clears the fields and raises the spec's reset flag for 60 ms.
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
@@ -16,7 +17,7 @@ import { useLang } from '../lib/language.ts';
 import type { FilterValues } from '../lib/list-query.ts';
 import './filter-bar.css';
 
-export type FilterType = 'input' | 'select' | 'datetimerange' | 'datetimerange-noclear' | 'lastweekdate';
+export type FilterType = 'input' | 'select' | 'multiselect' | 'datetimerange' | 'datetimerange-noclear' | 'lastweekdate';
 
 export interface FilterOption {
   value: string;
@@ -45,7 +46,7 @@ export interface FilterItem {
 }
 
 type RangeValue = [Dayjs | null, Dayjs | null] | null;
-type FieldValue = string | RangeValue | undefined;
+type FieldValue = string | string[] | RangeValue | undefined;
 type FieldValues = Record<string, FieldValue>;
 
 export function isRange(type: FilterType): boolean {
@@ -69,10 +70,13 @@ export function toFilterValues(items: FilterItem[], fields: FieldValues): Filter
   for (const item of items) {
     const v = fields[item.key];
     if (isRange(item.type)) {
-      const range = Array.isArray(v) ? v : null;
+      const range = asRange(v);
       const names = rangeNames(item.key);
       if (range?.[0]) out[names.from] = range[0].toISOString();
       if (range?.[1]) out[names.to] = range[1].toISOString();
+    } else if (item.type === 'multiselect') {
+      const picked = Array.isArray(v) ? (v as unknown[]).filter((x): x is string => typeof x === 'string' && x !== '') : [];
+      if (picked.length) out[item.key] = picked.join(',');
     } else if (typeof v === 'string' && v.trim() !== '') {
       out[item.key] = item.type === 'input' ? v.trim() : v;
     }
@@ -89,11 +93,17 @@ export function toFieldValues(items: FilterItem[], values: FilterValues): FieldV
       const from = values[names.from] ? dayjs(values[names.from]) : null;
       const to = values[names.to] ? dayjs(values[names.to]) : null;
       out[item.key] = from?.isValid() || to?.isValid() ? [from?.isValid() ? from : null, to?.isValid() ? to : null] : null;
+    } else if (item.type === 'multiselect') {
+      out[item.key] = values[item.key] ? values[item.key]!.split(',').filter(Boolean) : [];
     } else {
       out[item.key] = values[item.key];
     }
   }
   return out;
+}
+
+function asRange(v: FieldValue): RangeValue {
+  return Array.isArray(v) && v.length === 2 && typeof v[0] !== 'string' && typeof v[1] !== 'string' ? (v as RangeValue) : null;
 }
 
 function optionsOf(item: FilterItem, dicts: Dict[] | undefined, label: (k: string) => string): FilterOption[] {
@@ -192,6 +202,23 @@ export function FilterBar({ items, value = EMPTY, onSearch, onReset, extra }: Fi
             notFoundContent={t('common.noData')}
           />
         );
+      case 'multiselect':
+        return (
+          <Select
+            id={id}
+            data-testid={item.testId ?? id}
+            style={style}
+            mode="multiple"
+            allowClear
+            maxTagCount="responsive"
+            showSearch={{ optionFilterProp: 'label' }}
+            placeholder={t('filter.select')}
+            options={optionsOf(item, dicts, label)}
+            value={Array.isArray(v) ? (v as string[]) : []}
+            onChange={(next: string[]) => set(item.key, next)}
+            notFoundContent={t('common.noData')}
+          />
+        );
       default:
         // The picker would copy a data-testid onto both of its inputs; the hook sits on a wrapper.
         return (
@@ -205,7 +232,7 @@ export function FilterBar({ items, value = EMPTY, onSearch, onReset, extra }: Fi
               disabledDate={item.type === 'lastweekdate' ? (d) => lastWeekDisabledDate(d) : undefined}
               placeholder={[t('filter.startDate'), t('filter.endDate')]}
               separator={<span className="iotc-filter-separator">{t('filter.to')}</span>}
-              value={Array.isArray(v) ? v : null}
+              value={asRange(v)}
               onChange={(range) => set(item.key, range as RangeValue)}
             />
           </span>

@@ -5,6 +5,7 @@
 // LiveConnection is plain TypeScript (its socket and timers can be replaced in tests);
 // useLiveStates is the React side that screens use.
 import { useEffect, useRef, useState } from 'react';
+import type { AlarmRow } from '@iotc/shared/alarm';
 import { LIVE_API, type DeviceState, type LiveMessage } from '@iotc/shared/live';
 import { getToken } from './session.ts';
 
@@ -44,6 +45,8 @@ export interface SocketLike {
 
 export interface LiveConnectionOptions {
   onStates: (states: DeviceState[]) => void;
+  /** Alarms opened, changed or ended (sent only to users who may read alarms). */
+  onAlarms?: (alarms: AlarmRow[]) => void;
   /** The server greeted a new connection: anything read before it may be stale. */
   onHello?: (data: { offlineAfterMs: number }) => void;
   onStatus?: (status: LiveStatus, closeCode?: number) => void;
@@ -151,6 +154,8 @@ export class LiveConnection {
       this.opts.onHello?.(msg.data);
     } else if (msg.type === 'device-states' && Array.isArray(msg.data)) {
       this.opts.onStates(msg.data);
+    } else if (msg.type === 'alarms' && Array.isArray(msg.data)) {
+      this.opts.onAlarms?.(msg.data);
     }
   }
 }
@@ -182,6 +187,33 @@ export function useLiveStates(onStates: (states: DeviceState[]) => void, onHello
     connection.start();
     return () => connection.stop();
   }, []);
+
+  return channel;
+}
+
+/**
+ * Alarms pushed by the server while the caller is mounted (opened, repeated, acknowledged,
+ * cleared, closed: the newest row of each). `onHello` each (re)connection, after which the
+ * caller re-reads what it shows. One socket of its own, like useLiveStates.
+ */
+export function useLiveAlarms(onAlarms: (alarms: AlarmRow[]) => void, onHello?: () => void, enabled = true): LiveChannel {
+  const [channel, setChannel] = useState<LiveChannel>({ status: enabled ? 'connecting' : 'closed' });
+  const handlers = useRef({ onAlarms, onHello });
+  useEffect(() => {
+    handlers.current = { onAlarms, onHello };
+  }, [onAlarms, onHello]);
+
+  useEffect(() => {
+    if (!enabled) return;
+    const connection = new LiveConnection({
+      onStates: () => undefined,
+      onAlarms: (alarms) => handlers.current.onAlarms(alarms),
+      onHello: () => handlers.current.onHello?.(),
+      onStatus: (status, closeCode) => setChannel((c) => (c.status === status && c.closeCode === closeCode ? c : { status, closeCode })),
+    });
+    connection.start();
+    return () => connection.stop();
+  }, [enabled]);
 
   return channel;
 }

@@ -1,10 +1,10 @@
 // One ECharts instance as a React component, for every screen that draws curves: ECharts is
-// imported piece by piece (line charts and the components the console uses, canvas renderer),
+// imported piece by piece (line, bar and pie charts and the components the console uses, canvas renderer),
 // the instance is made on mount, follows `option`, resizes with its box and is disposed on
 // unmount. Charts given the same `group` share tooltip, axis pointer and zoom (echarts.connect).
 import { useEffect, useRef, type CSSProperties } from 'react';
 import * as echarts from 'echarts/core';
-import { LineChart, type LineSeriesOption } from 'echarts/charts';
+import { BarChart, LineChart, PieChart, type BarSeriesOption, type LineSeriesOption, type PieSeriesOption } from 'echarts/charts';
 import {
   DataZoomComponent,
   GridComponent,
@@ -21,11 +21,13 @@ import {
 } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
 
-echarts.use([LineChart, GridComponent, TooltipComponent, LegendComponent, DataZoomComponent, MarkLineComponent, MarkAreaComponent, CanvasRenderer]);
+echarts.use([LineChart, BarChart, PieChart, GridComponent, TooltipComponent, LegendComponent, DataZoomComponent, MarkLineComponent, MarkAreaComponent, CanvasRenderer]);
 
 /** The options the registered pieces understand. */
 export type EChartOption = echarts.ComposeOption<
   | LineSeriesOption
+  | BarSeriesOption
+  | PieSeriesOption
   | GridComponentOption
   | TooltipComponentOption
   | LegendComponentOption

@@ -9,7 +9,7 @@ import type { DeviceStatus, MapConfig, MapPoint } from '@iotc/shared/live';
 import { click, render, type Rendered } from '../../test/dom.tsx';
 import { LiveMap, type LiveMapProps } from './live-map.tsx';
 import { toDisplay } from './coords.ts';
-import { LiveMapView } from './map-view.ts';
+import { LiveMapView, type MapPalette } from './map-view.ts';
 
 vi.mock('./offline-layer.ts', async () => {
   const leaflet = await import('leaflet');
@@ -92,6 +92,27 @@ describe('LiveMap', () => {
 
     mounted.rerender(map({ points: near, selectedId: 'b' }));
     expect(marker('b')!.dataset.selected).toBe('true');
+  });
+
+  it('colours points, clusters and the legend by another palette (alarm levels)', () => {
+    const palette: MapPalette<string> = { severity: ['urgent', 'minor'], color: (c) => (c === 'urgent' ? '#f5222d' : '#fadb14') };
+    const names: Record<string, string> = { urgent: 'Urgent', minor: 'Minor' };
+    const alarms = [
+      { id: 'a', name: 'Truck a', status: 'minor', lat: 31.23, lon: 121.47 },
+      { id: 'b', name: 'Truck b', status: 'urgent', lat: 31.2301, lon: 121.4701 },
+      { id: 'far', name: 'Truck far', status: 'minor', lat: 45.8, lon: 126.5 },
+    ];
+    mounted = render(
+      <div style={{ height: 600 }}>
+        <LiveMap<string> points={alarms} config={null} statusLabel={(c) => names[c]!} palette={palette} />
+      </div>,
+    );
+    expect(document.querySelector('[data-testid="map-legend"]')!.textContent).toBe('UrgentMinor');
+    // The cluster of a and b is marked by its most severe level.
+    expect(document.querySelector<HTMLElement>('[data-testid="map-cluster"]')!.dataset).toMatchObject({ count: '2', status: 'urgent' });
+    const far = marker('far')!;
+    expect(far.dataset.status).toBe('minor');
+    expect(far.style.getPropertyValue('--iotc-dot')).toBe('#fadb14');
   });
 
   it('reports a click on a marker', () => {

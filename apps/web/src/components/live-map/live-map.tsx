@@ -1,14 +1,16 @@
 // The live map: every device with a position as a marker coloured by status, clustered when
-// zoomed out, over an offline vector base layer and optionally the configured tiles.
+// zoomed out, over an offline vector base layer and optionally the configured tiles. A `palette`
+// colours the points by other categories (alarms by level) instead of the device statuses.
 import 'leaflet/dist/leaflet.css';
 import './live-map.css';
 import { useEffect, useRef } from 'react';
-import type { DeviceStatus, MapConfig, MapPoint } from '@iotc/shared/live';
-import { LiveMapView } from './map-view.ts';
+import type { DeviceStatus, MapConfig } from '@iotc/shared/live';
+import type { LivePoint } from './cluster.ts';
+import { DEVICE_PALETTE, LiveMapView, type MapPalette } from './map-view.ts';
 
-export interface LiveMapProps {
+export interface LiveMapProps<S extends string = DeviceStatus> {
   /** Every device with a position (WGS-84); may be thousands, replaced every few hundred ms. */
-  points: MapPoint[];
+  points: readonly LivePoint<S>[];
   /** The base map; null, or no tileUrl, draws the offline layer only. */
   config: MapConfig | null;
   /** The device to highlight; the map pans to it whenever this changes. */
@@ -17,13 +19,15 @@ export interface LiveMapProps {
   onSelect?: (id: string) => void;
   /** Default 100%. */
   height?: number | string;
-  /** Translated status names, for the legend and tooltips. */
-  statusLabel: (s: DeviceStatus) => string;
+  /** Translated status (category) names, for the legend and tooltips. */
+  statusLabel: (s: S) => string;
+  /** The categories and their colours; default the device statuses (required for other categories). */
+  palette?: MapPalette<S>;
 }
 
-export function LiveMap({ points, config, selectedId = null, onSelect, height = '100%', statusLabel }: LiveMapProps) {
+export function LiveMap<S extends string = DeviceStatus>({ points, config, selectedId = null, onSelect, height = '100%', statusLabel, palette }: LiveMapProps<S>) {
   const containerRef = useRef<HTMLDivElement>(null);
-  const viewRef = useRef<LiveMapView | null>(null);
+  const viewRef = useRef<LiveMapView<S> | null>(null);
   const onSelectRef = useRef(onSelect);
 
   useEffect(() => {
@@ -32,7 +36,7 @@ export function LiveMap({ points, config, selectedId = null, onSelect, height = 
 
   // Declared first: the effects below hand the new view its props again after a remount.
   useEffect(() => {
-    const view = new LiveMapView(containerRef.current!, {
+    const view = new LiveMapView<S>(containerRef.current!, {
       onSelect: (id) => onSelectRef.current?.(id),
       statusLabel: (s) => s,
     });
@@ -46,6 +50,10 @@ export function LiveMap({ points, config, selectedId = null, onSelect, height = 
   useEffect(() => {
     viewRef.current?.setStatusLabel(statusLabel);
   }, [statusLabel]);
+
+  useEffect(() => {
+    viewRef.current?.setPalette(palette ?? (DEVICE_PALETTE as unknown as MapPalette<S>));
+  }, [palette]);
 
   useEffect(() => {
     viewRef.current?.setConfig(config);

@@ -1,9 +1,10 @@
 // The Leaflet side of the live map, kept out of React: one instance per mounted map. React hands it
 // the latest props; it keeps a clustering index of the devices and draws only what is in view,
-// reusing marker instances between renders so thousands of moving devices stay smooth.
+// reusing marker instances between renders so thousands of moving devices stay smooth. Points are
+// coloured by their category: the device statuses by default, or another palette (alarm levels).
 import * as L from 'leaflet';
 import DOMPurify from 'dompurify';
-import { DEVICE_STATUSES, STATUS_COLORS, type DeviceStatus, type MapConfig, type MapPoint } from '@iotc/shared/live';
+import { DEVICE_STATUSES, STATUS_COLORS, type DeviceStatus, type MapConfig } from '@iotc/shared/live';
 import { DisplayPositions, type TileCrs } from './coords.ts';
 import {
   buildIndex,
@@ -13,8 +14,10 @@ import {
   statusBreakdown,
   viewBbox,
   worstStatus,
+  STATUS_SEVERITY,
+  type CategoryCounts,
   type DeviceIndex,
-  type StatusCounts,
+  type LivePoint,
 } from './cluster.ts';
 import { createOfflineLayer, offlineRenderer } from './offline-layer.ts';
 
@@ -28,36 +31,54 @@ export const FOCUS_ZOOM = 12;
 const DEFAULT_MAX_ZOOM = 18;
 const FIT_MAX_ZOOM = 12;
 
-export interface LiveMapViewOptions {
-  onSelect: (id: string) => void;
-  statusLabel: (s: DeviceStatus) => string;
+/** The categories points are coloured by, and their colours. */
+export interface MapPalette<S extends string = DeviceStatus> {
+  /** Every category, most severe first: a cluster is marked by the first it holds, its slices and tooltip follow this order. */
+  severity: readonly S[];
+  /** The legend's entries in order (default: `severity`). */
+  legend?: readonly S[];
+  color: (category: S) => string;
 }
 
-interface PointEntry {
+/** The device statuses in their status colours. */
+export const DEVICE_PALETTE: MapPalette<DeviceStatus> = {
+  severity: STATUS_SEVERITY,
+  legend: DEVICE_STATUSES,
+  color: (s) => STATUS_COLORS[s],
+};
+
+export interface LiveMapViewOptions<S extends string = DeviceStatus> {
+  onSelect: (id: string) => void;
+  statusLabel: (s: S) => string;
+  /** Default: the device statuses. */
+  palette?: MapPalette<S>;
+}
+
+interface PointEntry<S extends string> {
   marker: L.Marker;
   /** Display position (after any GCJ-02 conversion). */
   lat: number;
   lon: number;
-  point: MapPoint;
+  point: LivePoint<S>;
   selected: boolean;
 }
 
-interface ClusterEntry {
+interface ClusterEntry<S extends string> {
   marker: L.Marker;
   clusterId: number;
-  counts: StatusCounts;
+  counts: CategoryCounts<S>;
   /** Count and colours last drawn, to skip redrawing an unchanged icon. */
   drawn: string;
 }
 
 /** A cluster to draw in this render. */
-interface ClusterDraw {
+interface ClusterDraw<S extends string> {
   id: number;
   lat: number;
   lon: number;
   count: number;
   label: string | number;
-  counts: StatusCounts;
+  counts: CategoryCounts<S>;
 }
 
 /** Every single device shares this icon; colour and state come from the element's attributes. */
@@ -75,13 +96,13 @@ function clusterSize(count: number): number {
   return 48;
 }
 
-/** A conic gradient with a slice per status, most severe first from twelve o'clock. */
-function clusterGradient(counts: StatusCounts, total: number): string {
+/** A conic gradient with a slice per category, most severe first from twelve o'clock. */
+function clusterGradient<S extends string>(counts: CategoryCounts<S>, total: number, palette: MapPalette<S>): string {
   const stops: string[] = [];
   let from = 0;
-  for (const { status, count } of statusBreakdown(counts)) {
+  for (const { status, count } of statusBreakdown(counts, palette.severity)) {
     const to = from + (count / total) * 100;
-    stops.push(`${STATUS_COLORS[status]} ${from.toFixed(2)}% ${to.toFixed(2)}%`);
+    stops.push(`${palette.color(status)} ${from.toFixed(2)}% ${to.toFixed(2)}%`);
     from = to;
   }
   return stops.length ? `conic-gradient(${stops.join(', ')})` : STATUS_COLORS.unused;
@@ -97,32 +118,34 @@ function tileKey(config: MapConfig | null): string {
   return JSON.stringify([config.tileUrl, config.tileSubdomains, config.tileAttribution, config.tileMaxZoom]);
 }
 
-export class LiveMapView {
+export class LiveMapView<S extends string = DeviceStatus> {
   readonly map: L.Map;
-  private readonly options: LiveMapViewOptions;
+  private readonly options: LiveMapViewOptions<S>;
+  private palette: MapPalette<S>;
   private readonly legendBody: HTMLElement;
   private readonly resizeObserver: ResizeObserver | null = null;
   private tiles: L.TileLayer | null = null;
   private tilesKey = '';
   private positions = new DisplayPositions('wgs84');
   private indexKey = '';
-  private points: readonly MapPoint[] = [];
-  private byId = new Map<string, MapPoint>();
-  private index: DeviceIndex | null = null;
+  private points: readonly LivePoint<S>[] = [];
+  private byId = new Map<string, LivePoint<S>>();
+  private index: DeviceIndex<S> | null = null;
   private selectedId: string | null = null;
   /** A selected device to pan to once it is known. */
   private pendingFocus: string | null = null;
   /** Whether the initial view has been decided (fitted to the devices or focused on one). */
   private placed = false;
-  private pending: readonly MapPoint[] | null = null;
+  private pending: readonly LivePoint<S>[] | null = null;
   private lastBuild = -Infinity;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private readonly pointMarkers = new Map<string, PointEntry>();
-  private readonly clusterMarkers = new Map<number, ClusterEntry>();
+  private readonly pointMarkers = new Map<string, PointEntry<S>>();
+  private readonly clusterMarkers = new Map<number, ClusterEntry<S>>();
   private destroyed = false;
 
-  constructor(container: HTMLElement, options: LiveMapViewOptions) {
+  constructor(container: HTMLElement, options: LiveMapViewOptions<S>) {
     this.options = { ...options };
+    this.palette = options.palette ?? (DEVICE_PALETTE as unknown as MapPalette<S>);
     this.map = L.map(container, {
       center: DEFAULT_CENTER,
       zoom: DEFAULT_ZOOM,
@@ -196,7 +219,7 @@ export class LiveMapView {
   }
 
   /** The devices to draw; a new list is taken at most every REBUILD_INTERVAL_MS. */
-  setPoints(points: readonly MapPoint[]): void {
+  setPoints(points: readonly LivePoint<S>[]): void {
     this.pending = points;
     if (this.timer !== undefined) return;
     const wait = this.lastBuild + REBUILD_INTERVAL_MS - performance.now();
@@ -213,9 +236,21 @@ export class LiveMapView {
     this.focus();
   }
 
-  setStatusLabel(statusLabel: (s: DeviceStatus) => string): void {
+  setStatusLabel(statusLabel: (s: S) => string): void {
     this.options.statusLabel = statusLabel;
     this.drawLegend();
+  }
+
+  /** New categories or colours: the legend, clusters and markers are drawn afresh. */
+  setPalette(palette: MapPalette<S>): void {
+    if (palette === this.palette) return;
+    this.palette = palette;
+    for (const { marker } of this.pointMarkers.values()) marker.remove();
+    for (const { marker } of this.clusterMarkers.values()) marker.remove();
+    this.pointMarkers.clear();
+    this.clusterMarkers.clear();
+    this.drawLegend();
+    this.reindex();
   }
 
   destroy(): void {
@@ -249,11 +284,11 @@ export class LiveMapView {
     if (this.destroyed) return;
     const maxZoom = Math.max(0, Math.min(CLUSTER_MAX_ZOOM, this.map.getMaxZoom() - 1));
     this.positions.trim(this.points.length);
-    this.index = this.points.length ? buildIndex(this.points, this.positions, this.selectedId, maxZoom) : null;
+    this.index = this.points.length ? buildIndex(this.points, this.positions, this.selectedId, maxZoom, this.palette.severity) : null;
     this.render();
   }
 
-  private display(point: MapPoint): L.LatLngTuple {
+  private display(point: LivePoint<S>): L.LatLngTuple {
     return this.positions.of(point);
   }
 
@@ -288,7 +323,7 @@ export class LiveMapView {
   private render(): void {
     if (this.destroyed) return;
     const seenPoints = new Set<string>();
-    const clusters: ClusterDraw[] = [];
+    const clusters: ClusterDraw<S>[] = [];
     if (this.index) {
       const b = this.map.getBounds().pad(0.25);
       const bbox = viewBbox(b.getWest(), b.getSouth(), b.getEast(), b.getNorth());
@@ -318,7 +353,7 @@ export class LiveMapView {
     this.drawClusters(clusters);
   }
 
-  private upsertPoint(point: MapPoint, lat: number, lon: number, selected: boolean): void {
+  private upsertPoint(point: LivePoint<S>, lat: number, lon: number, selected: boolean): void {
     let entry = this.pointMarkers.get(point.id);
     if (!entry) {
       const id = point.id;
@@ -342,13 +377,13 @@ export class LiveMapView {
     this.styleDot(entry, point, selected, false);
   }
 
-  private styleDot(entry: PointEntry, point: MapPoint, selected: boolean, fresh: boolean): void {
+  private styleDot(entry: PointEntry<S>, point: LivePoint<S>, selected: boolean, fresh: boolean): void {
     const el = entry.marker.getElement();
     if (!el) return;
     const before = entry.point;
     if (fresh || before.status !== point.status) {
       el.dataset.status = point.status;
-      el.style.setProperty('--iotc-dot', STATUS_COLORS[point.status]);
+      el.style.setProperty('--iotc-dot', this.palette.color(point.status));
     }
     if (fresh || before.lat !== point.lat) el.dataset.lat = String(point.lat);
     if (fresh || before.lon !== point.lon) el.dataset.lon = String(point.lon);
@@ -361,8 +396,8 @@ export class LiveMapView {
   }
 
   /** Places the clusters, reusing markers: the same cluster id first, then any left over. */
-  private drawClusters(clusters: ClusterDraw[]): void {
-    const spare: ClusterEntry[] = [];
+  private drawClusters(clusters: ClusterDraw<S>[]): void {
+    const spare: ClusterEntry<S>[] = [];
     const wanted = new Set(clusters.map((c) => c.id));
     for (const [id, entry] of this.clusterMarkers) {
       if (!wanted.has(id)) {
@@ -374,7 +409,7 @@ export class LiveMapView {
       let entry = this.clusterMarkers.get(c.id) ?? spare.pop();
       if (!entry) {
         const marker = L.marker([c.lat, c.lon], { keyboard: false, zIndexOffset: 1000, icon: DOT_ICON });
-        const created: ClusterEntry = { marker, clusterId: c.id, counts: c.counts, drawn: '' };
+        const created: ClusterEntry<S> = { marker, clusterId: c.id, counts: c.counts, drawn: '' };
         marker.on('click', () => this.expand(created));
         marker.bindTooltip(() => this.clusterTooltip(created), { direction: 'top' });
         entry = created;
@@ -390,7 +425,7 @@ export class LiveMapView {
       entry.clusterId = c.id;
       entry.counts = c.counts;
       this.clusterMarkers.set(c.id, entry);
-      const gradient = clusterGradient(c.counts, c.count);
+      const gradient = clusterGradient(c.counts, c.count, this.palette);
       const drawn = `${c.label}|${gradient}`;
       if (drawn !== entry.drawn) {
         entry.drawn = drawn;
@@ -409,7 +444,7 @@ export class LiveMapView {
       if (el) {
         el.dataset.testid = 'map-cluster';
         el.dataset.count = String(c.count);
-        el.dataset.status = worstStatus(c.counts);
+        el.dataset.status = worstStatus(c.counts, this.palette.severity);
       }
     }
     for (const entry of spare) entry.marker.remove();
@@ -421,7 +456,7 @@ export class LiveMapView {
   }
 
   /** Zooms to where a clicked cluster splits up. */
-  private expand(entry: ClusterEntry): void {
+  private expand(entry: ClusterEntry<S>): void {
     const center = entry.marker.getLatLng();
     let zoom = this.map.getZoom() + 2;
     try {
@@ -439,14 +474,14 @@ export class LiveMapView {
     return el;
   }
 
-  private clusterTooltip(entry: ClusterEntry): HTMLElement {
+  private clusterTooltip(entry: ClusterEntry<S>): HTMLElement {
     const el = document.createElement('div');
     el.className = 'iotc-map-cluster-tip';
-    for (const { status, count } of statusBreakdown(entry.counts)) {
+    for (const { status, count } of statusBreakdown(entry.counts, this.palette.severity)) {
       const row = document.createElement('div');
       const dot = document.createElement('span');
       dot.className = 'iotc-map-swatch';
-      dot.style.background = STATUS_COLORS[status];
+      dot.style.background = this.palette.color(status);
       row.append(dot, `${this.options.statusLabel(status)} ${count}`);
       el.append(row);
     }
@@ -455,13 +490,13 @@ export class LiveMapView {
 
   private drawLegend(): void {
     this.legendBody.replaceChildren(
-      ...DEVICE_STATUSES.map((status) => {
+      ...(this.palette.legend ?? this.palette.severity).map((status) => {
         const row = document.createElement('div');
         row.className = 'iotc-map-legend-row';
         row.dataset.status = status;
         const dot = document.createElement('span');
         dot.className = 'iotc-map-swatch';
-        dot.style.background = STATUS_COLORS[status];
+        dot.style.background = this.palette.color(status);
         row.append(dot, this.options.statusLabel(status));
         return row;
       }),

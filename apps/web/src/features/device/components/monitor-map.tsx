@@ -6,7 +6,7 @@ import { Button, Result, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { DeviceStatus, MapPoint } from '@iotc/shared/live';
 import { LiveMap } from '../../../components/live-map/live-map.tsx';
-import { useMapConfig } from '../api/map-config.ts';
+import { useMapConfig } from '../../../api/map-config.ts';
 import { usePoints } from '../api/map-points.ts';
 import { mergePoints, type LiveBuffer, type MonitorFilter } from './monitor-model.ts';
 

@@ -1,8 +1,9 @@
 // GET /api/iot/v2/map-config: the base map (tile address, coordinate system, zoom limit); it
-// changes only with the server's configuration, so it is read once per session.
+// changes only with the server's configuration, so it is read once per session. Shared by the
+// live maps of the device and alarm screens.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { LIVE_API, type MapConfig } from '@iotc/shared/live';
-import { request } from '../../../api/client.ts';
+import { request } from './client.ts';
 
 export function fetchMapConfig(signal?: AbortSignal): Promise<MapConfig> {
   return request<MapConfig>(LIVE_API.mapConfig, { signal, silent: true });

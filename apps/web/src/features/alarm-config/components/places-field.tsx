@@ -1,0 +1,40 @@
+// The allowed places of a rule (a depot, a customer's yard): each a name and a circle given by
+// its centre (WGS-84) and radius in metres, edited as a list of rows.
+import { Button, Form, Input, InputNumber } from 'antd';
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import type { FieldName } from './policy-form-model.ts';
+
+export function PlacesField({ name, testId }: { name: FieldName; testId: string }) {
+  const { t } = useTranslation();
+  return (
+    <Form.List name={name}>
+      {(fields, { add, remove }) => (
+        <div className="alarm-places" data-testid={testId}>
+          {fields.map((field, i) => (
+            <div key={field.key} className="alarm-place-row" data-testid={`${testId}-row`}>
+              <Form.Item name={[field.name, 'name']} label={i === 0 ? t('alarmConfig.place.name') : undefined} className="alarm-place-name">
+                <Input maxLength={100} autoComplete="off" placeholder={t('alarmConfig.place.name')} aria-label={t('alarmConfig.place.name')} />
+              </Form.Item>
+              <Form.Item name={[field.name, 'lat']} label={i === 0 ? t('alarmConfig.place.lat') : undefined}>
+                <InputNumber min={-90} max={90} style={{ width: '100%' }} placeholder={t('alarmConfig.place.lat')} aria-label={t('alarmConfig.place.lat')} />
+              </Form.Item>
+              <Form.Item name={[field.name, 'lon']} label={i === 0 ? t('alarmConfig.place.lon') : undefined}>
+                <InputNumber min={-180} max={180} style={{ width: '100%' }} placeholder={t('alarmConfig.place.lon')} aria-label={t('alarmConfig.place.lon')} />
+              </Form.Item>
+              <Form.Item name={[field.name, 'radiusM']} label={i === 0 ? t('alarmConfig.place.radius') : undefined}>
+                <InputNumber min={10} max={100_000} style={{ width: '100%' }} suffix="m" placeholder={t('alarmConfig.place.radius')} aria-label={t('alarmConfig.place.radius')} />
+              </Form.Item>
+              <Form.Item label={i === 0 ? ' ' : undefined} className="alarm-place-remove">
+                <Button type="text" danger icon={<DeleteOutlined />} aria-label={t('alarmConfig.place.remove')} onClick={() => remove(field.name)} />
+              </Form.Item>
+            </div>
+          ))}
+          <Button type="dashed" icon={<PlusOutlined />} data-testid={`${testId}-add`} onClick={() => add({ name: '', lat: null, lon: null, radiusM: 500 })}>
+            {t('alarmConfig.place.add')}
+          </Button>
+        </div>
+      )}
+    </Form.List>
+  );
+}

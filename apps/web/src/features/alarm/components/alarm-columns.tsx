@@ -1,0 +1,108 @@
+// The alarm tables as declarations: level as a tag in its colour, type, device, asset, times,
+// duration, value / peak with the unit, count, status tag, who acknowledged it and the policy;
+// row buttons Details, Acknowledge and Close. The query table sorts by start, level priority
+// and peak; the real-time table shows the active alarms newest first and does not sort.
+import { CheckOutlined, CloseCircleOutlined, ProfileOutlined } from '@ant-design/icons';
+import { ALARM_STATUSES, ALARM_TYPES } from '@iotc/shared/alarm';
+import type { Lang } from '@iotc/shared/i18n';
+import type { ButtonLookupItem, RowButton, TableColumn, TableDescriptor, TopButton } from '../../../components/data-table/types.ts';
+import { ALARM_STATUS_COLORS, levelName, tagTextColor, type AlarmView, type LevelInfo } from './alarm-model.ts';
+import type { AlarmActions } from './use-alarm-actions.tsx';
+
+export function levelButtons(levels: readonly LevelInfo[], lang: Lang): ButtonLookupItem[] {
+  return levels.map((l) => ({ key: l.id, text: levelName(l, lang), butType: 'tag', background: l.color, color: tagTextColor(l.color) }));
+}
+
+const STATUS_BUTTONS: ButtonLookupItem[] = ALARM_STATUSES.map((s) => ({
+  key: s,
+  text: `alarm.status.${s}`,
+  butType: 'tag',
+  background: ALARM_STATUS_COLORS[s],
+  color: '#fff',
+}));
+
+const TYPE_TEXTS: Record<string, string> = Object.fromEntries(ALARM_TYPES.map((type) => [type, `alarm.type.${type}`]));
+
+function columns(levels: readonly LevelInfo[], lang: Lang, sortable: boolean): TableColumn<AlarmView>[] {
+  return [
+    { key: 'alarm.col.level', value: 'priority', type: 'button', buttons: levelButtons(levels, lang), sortable, width: 100, fixedLeft: true, testId: 'alarm-cell-level' },
+    { key: 'alarm.col.type', value: 'type', type: 'map', textMap: TYPE_TEXTS, width: 150, fixedLeft: true, testId: 'alarm-cell-type' },
+    { key: 'alarm.col.deviceId', value: 'deviceId', width: 160, testId: 'alarm-cell-device-id' },
+    { key: 'alarm.col.deviceName', value: 'deviceName', width: 150 },
+    { key: 'alarm.col.asset', value: 'asset', width: 180 },
+    { key: 'alarm.col.startedAt', value: 'startedAt', sortable, width: 170 },
+    { key: 'alarm.col.endedAt', value: 'endedAt', width: 170 },
+    { key: 'alarm.col.duration', value: 'duration', width: 120 },
+    { key: 'alarm.col.valuePeak', value: 'peak', sortable, width: 150, testId: 'alarm-cell-value' },
+    { key: 'alarm.col.count', value: 'count', width: 80 },
+    { key: 'alarm.col.status', value: 'status', type: 'button', buttons: STATUS_BUTTONS, width: 100, testId: 'alarm-cell-status' },
+    { key: 'alarm.col.acknowledged', value: 'acknowledged', width: 220 },
+    { key: 'alarm.col.policy', value: 'policyName', width: 160 },
+    { key: 'alarm.col.assignee', value: 'assignee', width: 120, hidden: true },
+    { key: 'alarm.col.org', value: 'orgName', width: 160, hidden: true },
+  ];
+}
+
+function rowButtons(actions: AlarmActions, onDetails: (row: AlarmView) => void): RowButton<AlarmView>[] {
+  return [
+    { name: 'alarm.action.details', icon: <ProfileOutlined />, showtype: 'i', onClick: onDetails, testId: 'alarm-row-details' },
+    {
+      name: 'alarm.action.acknowledge',
+      icon: <CheckOutlined />,
+      showtype: 'i',
+      onClick: (v) => void actions.acknowledge(v.row),
+      hidden: (v) => !actions.canAcknowledge(v.row),
+      disabled: (v) => actions.acknowledging === v.id,
+      testId: 'alarm-row-acknowledge',
+    },
+    {
+      name: 'alarm.action.close',
+      icon: <CloseCircleOutlined />,
+      showtype: 'i',
+      danger: true,
+      onClick: (v) => actions.close(v.row),
+      hidden: (v) => !actions.canClose(v.row),
+      testId: 'alarm-row-close',
+    },
+  ];
+}
+
+export interface AlarmTableOptions {
+  levels: readonly LevelInfo[];
+  lang: Lang;
+  actions: AlarmActions;
+  onDetails: (row: AlarmView) => void;
+  topButtons?: TopButton[];
+  /** The column preference cookies carry the user's id, so each user keeps their own. */
+  userId: string | undefined;
+}
+
+export function alarmQueryDescriptor(o: AlarmTableOptions): TableDescriptor<AlarmView> {
+  return {
+    id: o.userId ? `alarm-query-${o.userId}` : 'alarm-query',
+    rowKey: 'id',
+    columns: columns(o.levels, o.lang, true),
+    rowButtons: rowButtons(o.actions, o.onDetails),
+    topButtons: o.topButtons,
+    pageSizes: 'main',
+    actionWidth: 120,
+    ellipsis: true,
+  };
+}
+
+/** The active alarms: no end, no status (all active) and no sorting; rows change live. */
+export function alarmRealtimeDescriptor(o: AlarmTableOptions): TableDescriptor<AlarmView> {
+  const hide = new Set<string>(['endedAt', 'status', 'asset', 'policyName']);
+  return {
+    id: o.userId ? `alarm-realtime-${o.userId}` : 'alarm-realtime',
+    rowKey: 'id',
+    columns: columns(o.levels, o.lang, false).map((c) => (hide.has(c.value) ? { ...c, hidden: true } : c)),
+    rowButtons: rowButtons(o.actions, o.onDetails),
+    pageSizes: 'main',
+    actionWidth: 120,
+    ellipsis: true,
+    immutableRows: true,
+    // Beside the map the table is narrow: it scrolls sideways rather than squeezing the columns.
+    overflowScroll: true,
+  };
+}

@@ -1,0 +1,183 @@
+// The details of one alarm in a drawer: its fields (level, type, status, device, asset, policy,
+// threshold, value and peak, times, position, who acknowledged or closed it and why), its
+// timeline (who did what and when), and Acknowledge / Close for users who may handle alarms.
+import { Button, Descriptions, Drawer, Empty, Result, Skeleton, Space, Timeline, Typography } from 'antd';
+import { CheckOutlined, CloseCircleOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { ALARM_EVENT_KINDS, type AlarmEventKind, type AlarmRow } from '@iotc/shared/alarm';
+import { useAlarm, useAlarmEvents, type AlarmEvent } from '../api/alarm-detail.ts';
+import { formatDuration, formatTime, valueText } from './alarm-model.ts';
+import { LevelTag, StatusTag } from './alarm-tags.tsx';
+import type { AlarmActions } from './use-alarm-actions.tsx';
+import { useAlarmTexts } from './use-alarm-texts.ts';
+
+export const DETAIL_WIDTH = 520;
+
+/** Timeline dot colours per event. */
+const EVENT_COLORS: Record<AlarmEventKind, string> = { created: 'red', acknowledged: 'blue', assigned: 'blue', commented: 'gray', cleared: 'green', closed: 'gray' };
+
+function kindOf(kind: string): AlarmEventKind | null {
+  return (ALARM_EVENT_KINDS as readonly string[]).includes(kind) ? (kind as AlarmEventKind) : null;
+}
+
+function EventLine({ event, unit }: { event: AlarmEvent; unit: string }) {
+  const { t } = useTranslation();
+  const kind = kindOf(event.kind);
+  const { detail } = event;
+  const reason = typeof detail.reason === 'string' ? detail.reason : null;
+  const value = typeof detail.value === 'number' ? detail.value : null;
+  const assignee = kind === 'assigned' ? [detail.name, detail.account].find((v): v is string => typeof v === 'string' && v !== '') : undefined;
+  const comment = kind === 'commented' && typeof detail.text === 'string' ? detail.text : null;
+  return (
+    <div className="alarm-event" data-testid="alarm-event" data-kind={event.kind}>
+      <div className="alarm-event-head">
+        <Typography.Text strong>{kind ? t(`alarm.event.${kind}`) : event.kind}</Typography.Text>
+        <span className="alarm-event-time">{formatTime(event.at)}</span>
+      </div>
+      <div className="alarm-event-actor">{event.actor ? t('alarm.event.by', { actor: event.actor }) : t('alarm.event.system')}</div>
+      {value !== null ? <div>{t('alarm.event.value', { value: valueText(value, unit) })}</div> : null}
+      {assignee ? <div>{t('alarm.event.assignee', { name: assignee })}</div> : null}
+      {comment ? <div className="alarm-event-reason">{comment}</div> : null}
+      {reason === 'rule_stopped' ? (
+        <div>{t('alarm.event.ruleStopped')}</div>
+      ) : reason ? (
+        <div className="alarm-event-reason" data-testid="alarm-event-reason">
+          {t('alarm.event.reason', { reason })}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function Fields({ alarm }: { alarm: AlarmRow }) {
+  const { t } = useTranslation();
+  const texts = useAlarmTexts();
+  const ended = alarm.endedAt ? Date.parse(alarm.endedAt) : Date.now();
+  const text = (v: string | null | undefined) => (v ? v : '-');
+  return (
+    <Descriptions
+      size="small"
+      column={1}
+      bordered
+      styles={{ label: { width: 140 } }}
+      data-testid="alarm-detail-fields"
+      items={[
+        { key: 'level', label: t('alarm.col.level'), children: <LevelTag level={alarm.level} /> },
+        { key: 'type', label: t('alarm.col.type'), children: texts.typeName(alarm.type) },
+        { key: 'status', label: t('alarm.col.status'), children: <StatusTag status={alarm.status} /> },
+        { key: 'deviceId', label: t('alarm.col.deviceId'), children: alarm.device.deviceId },
+        { key: 'deviceName', label: t('alarm.col.deviceName'), children: alarm.device.name },
+        { key: 'asset', label: t('alarm.col.asset'), children: alarm.asset ? `${alarm.asset.name} (${alarm.asset.code})` : '-' },
+        { key: 'org', label: t('alarm.col.org'), children: text(alarm.orgName) },
+        { key: 'policy', label: t('alarm.col.policy'), children: text(alarm.policyName) },
+        { key: 'threshold', label: t('alarm.col.threshold'), children: valueText(alarm.threshold, alarm.unit) },
+        { key: 'value', label: t('alarm.col.value'), children: valueText(alarm.value, alarm.unit) },
+        { key: 'peak', label: t('alarm.col.peak'), children: valueText(alarm.peak, alarm.unit) },
+        { key: 'count', label: t('alarm.col.count'), children: alarm.count },
+        { key: 'startedAt', label: t('alarm.col.startedAt'), children: formatTime(alarm.startedAt) },
+        { key: 'lastAt', label: t('alarm.col.lastAt'), children: formatTime(alarm.lastAt) },
+        { key: 'endedAt', label: t('alarm.col.endedAt'), children: text(formatTime(alarm.endedAt)) },
+        { key: 'duration', label: t('alarm.col.duration'), children: formatDuration(ended - Date.parse(alarm.startedAt), texts.duration) },
+        { key: 'position', label: t('alarm.col.position'), children: alarm.lat !== null && alarm.lon !== null ? `${alarm.lat}, ${alarm.lon}` : '-' },
+        {
+          key: 'acknowledged',
+          label: t('alarm.col.acknowledged'),
+          children: alarm.acknowledgedAt ? `${text(alarm.acknowledgedBy)} · ${formatTime(alarm.acknowledgedAt)}` : t('alarm.ack.no'),
+        },
+        ...(alarm.assignee ? [{ key: 'assignee', label: t('alarm.col.assignee'), children: `${alarm.assignee.name} (${alarm.assignee.account})` }] : []),
+        ...(alarm.status === 'closed'
+          ? [
+              { key: 'closedBy', label: t('alarm.col.closedBy'), children: text(alarm.closedBy) },
+              { key: 'closeReason', label: t('alarm.col.closeReason'), children: <span data-testid="alarm-detail-reason">{text(alarm.closeReason)}</span> },
+            ]
+          : []),
+      ]}
+    />
+  );
+}
+
+export interface AlarmDetailDrawerProps {
+  /** The alarm shown; null closes the drawer. */
+  id: string | null;
+  onClose: () => void;
+  actions: AlarmActions;
+}
+
+export function AlarmDetailDrawer({ id, onClose, actions }: AlarmDetailDrawerProps) {
+  const { t } = useTranslation();
+  const texts = useAlarmTexts();
+  const alarm = useAlarm(id);
+  const events = useAlarmEvents(id);
+  const row = alarm.data;
+
+  let body;
+  if (!id) body = null;
+  else if (alarm.isPending) body = <Skeleton active paragraph={{ rows: 10 }} />;
+  else if (!row)
+    body = (
+      <Result
+        status="warning"
+        title={t('alarm.detail.loadFailed')}
+        extra={
+          <Button onClick={() => void alarm.refetch()} data-testid="alarm-detail-retry">
+            {t('common.retry')}
+          </Button>
+        }
+      />
+    );
+  else
+    body = (
+      <>
+        <Fields alarm={row} />
+        <Typography.Title level={5} className="alarm-detail-section">
+          {t('alarm.detail.timeline')}
+        </Typography.Title>
+        {events.isPending ? (
+          <Skeleton active paragraph={{ rows: 3 }} />
+        ) : events.data?.length ? (
+          <Timeline
+            data-testid="alarm-timeline"
+            items={events.data.map((e) => ({ key: e.id, color: EVENT_COLORS[kindOf(e.kind) ?? 'commented'], content: <EventLine event={e} unit={row.unit} /> }))}
+          />
+        ) : (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={events.isError ? t('alarm.detail.timelineFailed') : t('alarm.detail.noEvents')} />
+        )}
+      </>
+    );
+
+  const footer =
+    row && (actions.canAcknowledge(row) || actions.canClose(row)) ? (
+      <Space>
+        {actions.canAcknowledge(row) ? (
+          <Button
+            type="primary"
+            icon={<CheckOutlined />}
+            data-testid="alarm-detail-acknowledge"
+            loading={actions.acknowledging === row.id}
+            onClick={() => void actions.acknowledge(row)}
+          >
+            {t('alarm.action.acknowledge')}
+          </Button>
+        ) : null}
+        {actions.canClose(row) ? (
+          <Button danger icon={<CloseCircleOutlined />} data-testid="alarm-detail-close" onClick={() => actions.close(row)}>
+            {t('alarm.action.close')}
+          </Button>
+        ) : null}
+      </Space>
+    ) : null;
+
+  return (
+    <Drawer
+      open={!!id}
+      size={DETAIL_WIDTH}
+      title={row ? `${texts.typeName(row.type)} · ${row.device.name}` : t('alarm.detail.title')}
+      className="alarm-detail-drawer"
+      data-testid="alarm-detail"
+      onClose={onClose}
+      footer={footer}
+    >
+      {body}
+    </Drawer>
+  );
+}

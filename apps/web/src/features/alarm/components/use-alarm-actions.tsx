@@ -1,0 +1,61 @@
+// Acknowledge and Close as the alarm screens offer them: only with alarm:handle and never on a
+// closed alarm (Acknowledge also not twice). Close asks for the reason in a dialog, which the
+// screen renders (`dialog`); `onChanged` gets the alarm as the server answered.
+import { useState, type ReactNode } from 'react';
+import { App } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { AlarmRow } from '@iotc/shared/alarm';
+import { useAcknowledgeAlarm } from '../../../api/alarm-acknowledge.ts';
+import { usePermission } from '../../../lib/permissions.ts';
+import { CloseAlarmModal } from './close-alarm-modal.tsx';
+
+export interface AlarmActions {
+  canAcknowledge: (row: AlarmRow) => boolean;
+  canClose: (row: AlarmRow) => boolean;
+  acknowledge: (row: AlarmRow) => Promise<void>;
+  /** Opens the close dialog for `row`. */
+  close: (row: AlarmRow) => void;
+  /** The id being acknowledged, if any. */
+  acknowledging: string | undefined;
+  dialog: ReactNode;
+}
+
+export function canHandle(can: boolean, row: Pick<AlarmRow, 'status'>): boolean {
+  return can && row.status !== 'closed';
+}
+
+export function useAlarmActions(onChanged?: (row: AlarmRow) => void): AlarmActions {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const allowed = usePermission()('alarm:handle');
+  const ack = useAcknowledgeAlarm();
+  const [closing, setClosing] = useState<AlarmRow | null>(null);
+
+  const acknowledge = async (row: AlarmRow) => {
+    try {
+      const done = await ack.mutateAsync(row.id);
+      void message.success(t('alarm.action.acknowledged'));
+      onChanged?.(done);
+    } catch {
+      // The HTTP client has already shown the server's reason.
+    }
+  };
+
+  return {
+    canAcknowledge: (row) => canHandle(allowed, row) && !row.acknowledgedAt,
+    canClose: (row) => canHandle(allowed, row),
+    acknowledge,
+    close: setClosing,
+    acknowledging: ack.isPending ? ack.variables : undefined,
+    dialog: (
+      <CloseAlarmModal
+        alarm={closing}
+        onCancel={() => setClosing(null)}
+        onClosed={(row) => {
+          setClosing(null);
+          onChanged?.(row);
+        }}
+      />
+    ),
+  };
+}
