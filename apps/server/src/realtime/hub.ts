@@ -1,8 +1,10 @@
 // The browsers' live channel: GET /api/iot/v2/live upgrades to a WebSocket, authenticated by
 // the access token (the `access_token` query value, since browsers cannot set headers on a
 // WebSocket). Each socket receives the device states (and, with alarm:read, the alarms) of its
-// user's organisation tree, several updates of one device or alarm between two flushes
-// coalesced into the newest, flushed every FLUSH_MS. The session is checked again every RECHECK_MS; a signed-out user's socket closes.
+// user's organisation tree: states with several updates of one device between two flushes
+// coalesced into the newest, flushed every FLUSH_MS; alarms on the next turn of the event loop
+// (a socket that reads slowly gets the newest row of each at a later flush). The session is
+// checked again every RECHECK_MS; a signed-out user's socket closes.
 import type { FastifyInstance } from 'fastify';
 import websocket from '@fastify/websocket';
 import type { WebSocket } from 'ws';
@@ -55,19 +57,27 @@ export async function liveHub(app: FastifyInstance, opts: { db: Db; auth: AuthSe
       for (const c of clients) for (const s of event.states) if (c.scope.has(s.orgId)) c.pending.set(s.id, s);
     } else {
       for (const c of clients) if (c.alarms) for (const a of event.alarms) if (c.scope.has(a.orgId)) c.pendingAlarms.set(a.id, a);
+      // Alarms are few and urgent: they go out on the next turn, not at the next flush.
+      if (!alarmFlush) alarmFlush = setImmediate(flushAlarms);
     }
   });
 
+  let alarmFlush: NodeJS.Immediate | null = null;
+  function flushAlarms() {
+    alarmFlush = null;
+    for (const c of clients) {
+      if (c.pendingAlarms.size === 0 || c.socket.bufferedAmount > MAX_BUFFERED) continue;
+      const data = [...c.pendingAlarms.values()];
+      c.pendingAlarms.clear();
+      send(c, { type: 'alarms', data });
+    }
+  }
+
   const send = (c: Client, msg: LiveMessage) => c.socket.send(JSON.stringify(msg));
   const flush = setInterval(() => {
+    flushAlarms();
     for (const c of clients) {
       if (c.socket.bufferedAmount > MAX_BUFFERED) continue;
-      // Alarms first: they are what an operator must not miss.
-      if (c.pendingAlarms.size) {
-        const data = [...c.pendingAlarms.values()];
-        c.pendingAlarms.clear();
-        send(c, { type: 'alarms', data });
-      }
       if (c.pending.size) {
         const data = [...c.pending.values()];
         c.pending.clear();
@@ -91,6 +101,7 @@ export async function liveHub(app: FastifyInstance, opts: { db: Db; auth: AuthSe
   recheck.unref();
 
   app.addHook('onClose', async () => {
+    if (alarmFlush) clearImmediate(alarmFlush);
     clearInterval(flush);
     clearInterval(recheck);
     unsubscribe();

@@ -96,8 +96,21 @@ export function alarmEngine(db: Db, opts: { log: FastifyBaseLogger; publish: (ro
   /** Bumped by invalidate(): a read begun before a change is not kept. */
   let generation = 0;
 
+  /**
+   * The policies in force. A stale read is used while a fresh one is fetched in the background
+   * (a reload must not hold up the readings waiting behind it); after invalidate() the next
+   * evaluation waits for the fresh read.
+   */
   async function load(): Promise<Loaded> {
     if (cache && cache.until > now()) return cache;
+    if (cache) {
+      void reload().catch((err: unknown) => opts.log.warn({ err }, 'alarm policies reload failed'));
+      return cache;
+    }
+    return reload();
+  }
+
+  function reload(): Promise<Loaded> {
     const started = generation;
     loading ??= (async (): Promise<Loaded> => {
       const [rows, orgRows] = await Promise.all([
@@ -301,22 +314,34 @@ export function alarmEngine(db: Db, opts: { log: FastifyBaseLogger; publish: (ro
 
   // Who a device is (organisation, asset) changes rarely: kept as long as the policies are.
   const metaCache = new Map<string, { meta: DeviceMeta; until: number }>();
+  // Stale entries are used while they are read again in the background, as the policies are.
+  let refreshing: Promise<void> | null = null;
+  const stale = new Set<string>();
+  async function fetchMeta(refs: string[]) {
+    const t = now();
+    if (metaCache.size > 200_000) metaCache.clear();
+    const found = await deviceMeta(db, refs);
+    for (const [ref, meta] of found) metaCache.set(ref, { meta, until: t + POLICY_CACHE_MS });
+    return found;
+  }
   async function cachedMeta(refs: string[]): Promise<Map<string, DeviceMeta>> {
     const out = new Map<string, DeviceMeta>();
     const missing: string[] = [];
     const t = now();
     for (const ref of refs) {
       const hit = metaCache.get(ref);
-      if (hit && hit.until > t) out.set(ref, hit.meta);
+      if (hit) out.set(ref, hit.meta);
       else missing.push(ref);
+      if (hit && hit.until <= t) stale.add(ref);
     }
-    if (missing.length) {
-      if (metaCache.size > 200_000) metaCache.clear();
-      for (const [ref, meta] of await deviceMeta(db, missing)) {
-        metaCache.set(ref, { meta, until: t + POLICY_CACHE_MS });
-        out.set(ref, meta);
-      }
+    if (stale.size && !refreshing) {
+      const batch = [...stale];
+      stale.clear();
+      refreshing = fetchMeta(batch)
+        .then(() => undefined, (err: unknown) => opts.log.warn({ err }, 'device identities reload failed'))
+        .finally(() => (refreshing = null));
     }
+    if (missing.length) for (const [ref, meta] of await fetchMeta(missing)) out.set(ref, meta);
     return out;
   }
 
