@@ -10,6 +10,7 @@ import type { Lang } from '@iotc/shared/i18n';
 import type { LivePoint } from '../../../components/live-map/cluster.ts';
 import type { MapPalette } from '../../../components/live-map/map-view.ts';
 import { readableTextOn } from '../../../lib/color.ts';
+import { LiveBuffer } from '../../../lib/live-buffer.ts';
 
 /** What a level is known by: each alarm row carries its level, the levels list has them all. */
 export interface LevelInfo {
@@ -171,33 +172,8 @@ export function levelPalette(levels: readonly LevelInfo[]): MapPalette<string> {
 
 // ---- real-time list
 
-/** Alarms pushed since the last flush, the newest row of each; listeners take them in one batch. */
-export class AlarmBuffer {
-  private pending = new Map<string, AlarmRow>();
-  private readonly listeners = new Set<(batch: ReadonlyMap<string, AlarmRow>) => void>();
-
-  push(rows: readonly AlarmRow[]): void {
-    for (const r of rows) this.pending.set(r.id, r);
-  }
-
-  get size(): number {
-    return this.pending.size;
-  }
-
-  flush(): void {
-    if (this.pending.size === 0) return;
-    const batch = this.pending;
-    this.pending = new Map();
-    for (const l of this.listeners) l(batch);
-  }
-
-  subscribe(listener: (batch: ReadonlyMap<string, AlarmRow>) => void): () => void {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
-  }
-}
+/** Alarms pushed since the last flush, the newest row of each. */
+export class AlarmBuffer extends LiveBuffer<AlarmRow> {}
 
 /** Newest first, as the real-time list is sorted (startedAt desc, then id desc). */
 function newerFirst(a: AlarmRow, b: AlarmRow): number {

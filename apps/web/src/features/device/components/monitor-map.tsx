@@ -8,11 +8,11 @@ import type { DeviceStatus, MapPoint } from '@iotc/shared/live';
 import { LiveMap } from '../../../components/live-map/live-map.tsx';
 import { useMapConfig } from '../../../api/map-config.ts';
 import { usePoints } from '../api/map-points.ts';
-import { mergePoints, type LiveBuffer, type MonitorFilter } from './monitor-model.ts';
+import { mergePoints, type StateBuffer, type MonitorFilter } from './monitor-model.ts';
 
 interface MonitorMapProps {
   filter: MonitorFilter;
-  buffer: LiveBuffer;
+  buffer: StateBuffer;
   selectedId: string | null;
   onSelect: (id: string) => void;
   height: number;

@@ -5,7 +5,7 @@ import {
   assetKindOf,
   isAlarming,
   isOutOfLimits,
-  LiveBuffer,
+  StateBuffer,
   limitsOf,
   matchesFilter,
   mergePoints,
@@ -183,9 +183,9 @@ describe('map points', () => {
   });
 });
 
-describe('LiveBuffer', () => {
+describe('StateBuffer', () => {
   it('keeps the newest state per device and hands a batch to every listener on flush', () => {
-    const buffer = new LiveBuffer();
+    const buffer = new StateBuffer();
     const one = vi.fn();
     const two = vi.fn();
     const off = buffer.subscribe(one);

@@ -5,6 +5,7 @@ import dayjs from 'dayjs';
 import { DATETIME_FORMAT, type ScenarioType } from '@iotc/shared/constants';
 import { DEVICE_STATUSES, type BoundAsset, type DeviceState, type DeviceStatus, type MapPoint } from '@iotc/shared/live';
 import { SENSOR_FIELDS, isBatteryLow, type SensorKey } from '@iotc/shared/sensors';
+import { LiveBuffer } from '../../../lib/live-buffer.ts';
 
 /** A status tab: every device, or one status. */
 export type StatusTab = 'all' | DeviceStatus;
@@ -225,34 +226,5 @@ export function mergePoints(
   return changed ? next : (points as MapPoint[]);
 }
 
-/**
- * Live states collected between flushes: the newest state of each device wins, and every
- * `flush` hands the collected batch to the listeners at once (the screen flushes on a timer,
- * so thousands of devices reporting do not re-render it per message).
- */
-export class LiveBuffer {
-  private pending = new Map<string, DeviceState>();
-  private readonly listeners = new Set<(batch: ReadonlyMap<string, DeviceState>) => void>();
-
-  push(states: readonly DeviceState[]): void {
-    for (const s of states) this.pending.set(s.id, s);
-  }
-
-  get size(): number {
-    return this.pending.size;
-  }
-
-  flush(): void {
-    if (this.pending.size === 0) return;
-    const batch = this.pending;
-    this.pending = new Map();
-    for (const l of this.listeners) l(batch);
-  }
-
-  subscribe(listener: (batch: ReadonlyMap<string, DeviceState>) => void): () => void {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
-  }
-}
+/** Live states pushed since the last flush, the newest state of each device. */
+export class StateBuffer extends LiveBuffer<DeviceState> {}

@@ -26,7 +26,7 @@ import { DeviceDetailDrawer } from '../components/device-detail-drawer.tsx';
 import { LiveIndicator } from '../components/live-indicator.tsx';
 import { monitorDescriptor } from '../components/monitor-columns.ts';
 import { MonitorMap } from '../components/monitor-map.tsx';
-import { assetKindOf, LiveBuffer, mergeRows, monitorRows, parseStatus, type MonitorFilter, type MonitorRow, type StatusTab } from '../components/monitor-model.ts';
+import { assetKindOf, StateBuffer, mergeRows, monitorRows, parseStatus, type MonitorFilter, type MonitorRow, type StatusTab } from '../components/monitor-model.ts';
 import { StatusTabs } from '../components/status-tabs.tsx';
 import '../components/monitor.css';
 import { PATTERNS } from '@iotc/shared/validation';
@@ -105,7 +105,7 @@ export default function RealTimeMonitoringPage({ scenarioType }: ScreenProps) {
   const [descriptor] = useState(() => monitorDescriptor(getUserinfo()?.id));
 
   // ---- live ----
-  const [buffer] = useState(() => new LiveBuffer());
+  const [buffer] = useState(() => new StateBuffer());
   const [everOpen, setEverOpen] = useState(false);
   const hellos = useRef(0);
   const onStates = useCallback((batch: DeviceState[]) => buffer.push(batch), [buffer]);
