@@ -57,6 +57,10 @@ import { policyService } from './modules/alarm/policies.ts';
 import { alarmService } from './modules/alarm/alarms.ts';
 import { alarmRoutes } from './modules/alarm/routes.ts';
 import { alarmsByIds } from './modules/alarm/records.ts';
+import { alarmPush, type AlarmPush } from './modules/alarm/push.ts';
+import { pushRuleService } from './modules/alarm/push-rules.ts';
+import { deliveryService } from './modules/alarm/deliveries.ts';
+import { pushRoutes } from './modules/alarm/push-routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -70,6 +74,8 @@ declare module 'fastify' {
     intake: IntakePipeline;
     readings: ReadingStore;
     alarmEngine: AlarmEngine;
+    /** Message push for alarms: rules, escalation, the delivery log. */
+    push: AlarmPush;
     /** Pushes the states of devices that went offline since the last sweep. */
     sweepOffline: () => Promise<void>;
   }
@@ -183,7 +189,14 @@ export async function buildApp(
   app.addHook('onClose', async () => bus.close());
   const states = stateReader(database.db, config.offlineAfterMs);
   const live = liveComposer(database.db, config.offlineAfterMs);
-  const publishAlarms = (rows: AlarmRow[]) => rows.length && bus.publish({ type: 'alarms', alarms: rows });
+  const push = alarmPush(database.db, { log: app.log, messenger: messages });
+  app.decorate('push', push);
+  // Every alarm row that opened or changed: to the browsers, and to the push rules.
+  const publishAlarms = (rows: AlarmRow[]) => {
+    if (rows.length === 0) return;
+    bus.publish({ type: 'alarms', alarms: rows });
+    push.onAlarms(rows);
+  };
   const engine = alarmEngine(database.db, { log: app.log, publish: publishAlarms });
   app.decorate('alarmEngine', engine);
   const readings = readingStore(database.db, {
@@ -207,13 +220,18 @@ export async function buildApp(
   const sweeper = setInterval(() => void app.sweepOffline().catch((err: unknown) => app.log.warn({ err }, 'offline sweep failed')), 15_000);
   sweeper.unref();
   // Time-based alarms (offline, stay timeout): one node's tick at a time does the work.
-  const alarmTicker = setInterval(() => void engine.tick().catch((err: unknown) => app.log.warn({ err }, 'alarm tick failed')), config.alarmTickMs);
+  // Escalation steps and delivery retries run on the same tick, one node at a time too.
+  const alarmTicker = setInterval(() => {
+    void engine.tick().catch((err: unknown) => app.log.warn({ err }, 'alarm tick failed'));
+    void push.tick().catch((err: unknown) => app.log.warn({ err }, 'alarm push tick failed'));
+  }, config.alarmTickMs);
   alarmTicker.unref();
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
     clearInterval(alarmTicker);
     await readings.flushed();
     await engine.settled();
+    await push.settled();
   });
   const intake = intakePipeline(database.db, readings);
   app.decorate('intake', intake);
@@ -232,6 +250,10 @@ export async function buildApp(
     },
   });
   await app.register(alarmRoutes, { levels, policies, alarms: alarmService(database.db, { publish: publishAlarms }) });
+  await app.register(pushRoutes, {
+    rules: pushRuleService(database.db, { audit: audit.record, onChange: () => push.invalidate() }),
+    deliveries: deliveryService(database.db, push),
+  });
   await app.register(orgUserRoutes, {
     service: orgUserService(orgUserRepo(database.db), { permissionsOf: auth.permissionsOf, audit: audit.record }),
   });

@@ -329,8 +329,11 @@ export const closeBodySchema = z.object({ reason: z.string().trim().min(1, { mes
 export const commentBodySchema = z.object({ text: z.string().trim().min(1, { message: 'COMMENT_REQUIRED' }).max(1000) });
 export const assignBodySchema = z.object({ userId: z.uuid() });
 
-/** What an alarm's timeline records; nothing in it is ever changed or removed. */
-export const ALARM_EVENT_KINDS = ['created', 'acknowledged', 'assigned', 'commented', 'cleared', 'closed'] as const;
+/**
+ * What an alarm's timeline records; nothing in it is ever changed or removed. `notified`: a push
+ * delivery was sent, kept in the outbox or failed for good (detail: channel, target, step, status).
+ */
+export const ALARM_EVENT_KINDS = ['created', 'acknowledged', 'assigned', 'commented', 'cleared', 'closed', 'notified'] as const;
 export type AlarmEventKind = (typeof ALARM_EVENT_KINDS)[number];
 
 export const alarmEventRowSchema = z.object({

@@ -572,3 +572,121 @@ export const alarmEvents = pgTable(
   },
   (t) => [index('alarm_events_alarm_idx').on(t.alarmId, t.at)],
 );
+
+/**
+ * Push rules (alarm-push.ts `pushRuleBodySchema`): which alarms of the organisation tree notify
+ * whom, over which channels, in which language, and the escalation steps (kept as JSON, webhook
+ * secrets included: the dispatcher signs with them).
+ */
+export const pushRules = pgTable(
+  'push_rules',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    match: jsonb('match').notNull(),
+    events: jsonb('events').notNull().$type<string[]>(),
+    language: text('language', { enum: ['zh', 'en'] }).notNull(),
+    timezone: text('timezone').notNull(),
+    templates: jsonb('templates').notNull(),
+    steps: jsonb('steps').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('push_rules_org_idx').on(t.orgId)],
+);
+
+/**
+ * Where a rule's escalation of one alarm stands: how many steps were sent, how often the last one
+ * repeated, when the next is due; done once the alarm is acknowledged, cleared or closed, or the
+ * steps ran out. Belongs to the rule's organisation.
+ */
+export const pushEscalations = pgTable(
+  'push_escalations',
+  {
+    alarmId: uuid('alarm_id')
+      .notNull()
+      .references(() => alarms.id, { onDelete: 'cascade' }),
+    ruleId: uuid('rule_id')
+      .notNull()
+      .references(() => pushRules.id, { onDelete: 'cascade' }),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    /** When the push began: the steps' delays count from here. */
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    firedSteps: integer('fired_steps').notNull().default(0),
+    repeats: integer('repeats').notNull().default(0),
+    nextAt: timestamp('next_at', { withTimezone: true }),
+    done: boolean('done').notNull().default(false),
+    /** The cleared notice went out (at most once). */
+    clearedSent: boolean('cleared_sent').notNull().default(false),
+  },
+  (t) => [primaryKey({ name: 'push_escalations_pk', columns: [t.alarmId, t.ruleId] }), index('push_escalations_due_idx').on(t.nextAt).where(sql`not done`)],
+);
+
+/**
+ * The delivery log: one row per alarm, rule, event, step (and repeat), channel and target, with
+ * its status, attempts and next attempt; each attempt in `delivery_attempts`. Belongs to the
+ * rule's organisation.
+ */
+export const deliveries = pgTable(
+  'deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    alarmId: uuid('alarm_id')
+      .notNull()
+      .references(() => alarms.id, { onDelete: 'cascade' }),
+    ruleId: uuid('rule_id').references(() => pushRules.id, { onDelete: 'set null' }),
+    ruleName: text('rule_name').notNull(),
+    event: text('event', { enum: ['opened', 'cleared'] }).notNull(),
+    step: integer('step').notNull(),
+    round: integer('round').notNull().default(0),
+    channel: text('channel', { enum: ['in_app', 'email', 'sms', 'webhook'] }).notNull(),
+    target: text('target').notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Webhooks: the signing key at the time the step fired (never read back by the API). */
+    secret: text('secret'),
+    subject: text('subject').notNull(),
+    body: text('body').notNull(),
+    status: text('status', { enum: ['pending', 'sent', 'failed', 'outbox'] }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    /** Pending: when it is due (or, while a node sends it, when that claim lapses). */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    lastError: text('last_error'),
+    responseCode: integer('response_code'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('deliveries_once_uq').on(t.alarmId, t.ruleId, t.event, t.step, t.round, t.channel, t.target),
+    index('deliveries_org_created_idx').on(t.orgId, t.createdAt),
+    index('deliveries_alarm_idx').on(t.alarmId, t.createdAt),
+    index('deliveries_user_idx').on(t.userId, t.createdAt),
+    index('deliveries_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
+  ],
+);
+
+/** Every attempt of a delivery, with its result: appended, never changed. */
+export const deliveryAttempts = pgTable(
+  'delivery_attempts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    deliveryId: uuid('delivery_id')
+      .notNull()
+      .references(() => deliveries.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    status: text('status', { enum: ['sent', 'failed', 'outbox'] }).notNull(),
+    responseCode: integer('response_code'),
+    error: text('error'),
+    durationMs: integer('duration_ms').notNull(),
+    resend: boolean('resend').notNull().default(false),
+  },
+  (t) => [index('delivery_attempts_delivery_idx').on(t.deliveryId, t.id)],
+);

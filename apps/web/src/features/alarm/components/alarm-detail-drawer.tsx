@@ -14,7 +14,7 @@ import { useAlarmTexts } from './use-alarm-texts.ts';
 export const DETAIL_WIDTH = 520;
 
 /** Timeline dot colours per event. */
-const EVENT_COLORS: Record<AlarmEventKind, string> = { created: 'red', acknowledged: 'blue', assigned: 'blue', commented: 'gray', cleared: 'green', closed: 'gray' };
+const EVENT_COLORS: Record<AlarmEventKind, string> = { created: 'red', notified: 'orange', acknowledged: 'blue', assigned: 'blue', commented: 'gray', cleared: 'green', closed: 'gray' };
 
 function kindOf(kind: string): AlarmEventKind | null {
   return (ALARM_EVENT_KINDS as readonly string[]).includes(kind) ? (kind as AlarmEventKind) : null;
@@ -28,6 +28,15 @@ function EventLine({ event, unit }: { event: AlarmEvent; unit: string }) {
   const value = typeof detail.value === 'number' ? detail.value : null;
   const assignee = kind === 'assigned' ? [detail.name, detail.account].find((v): v is string => typeof v === 'string' && v !== '') : undefined;
   const comment = kind === 'commented' && typeof detail.text === 'string' ? detail.text : null;
+  const str = (v: unknown) => (typeof v === 'string' ? v : '');
+  const notified =
+    kind === 'notified'
+      ? t('alarm.event.notifiedDetail', {
+          channel: ['in_app', 'email', 'sms', 'webhook'].includes(str(detail.channel)) ? t(`alarm.channel.${str(detail.channel) as 'email'}`) : str(detail.channel),
+          target: str(detail.target),
+          status: ['sent', 'failed', 'outbox', 'pending'].includes(str(detail.status)) ? t(`alarm.delivery.${str(detail.status) as 'sent'}`) : str(detail.status),
+        })
+      : null;
   return (
     <div className="alarm-event" data-testid="alarm-event" data-kind={event.kind}>
       <div className="alarm-event-head">
@@ -38,6 +47,7 @@ function EventLine({ event, unit }: { event: AlarmEvent; unit: string }) {
       {value !== null ? <div>{t('alarm.event.value', { value: valueText(value, unit) })}</div> : null}
       {assignee ? <div>{t('alarm.event.assignee', { name: assignee })}</div> : null}
       {comment ? <div className="alarm-event-reason">{comment}</div> : null}
+      {notified ? <div>{notified}</div> : null}
       {reason === 'rule_stopped' ? (
         <div>{t('alarm.event.ruleStopped')}</div>
       ) : reason ? (
