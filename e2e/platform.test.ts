@@ -151,7 +151,7 @@ describe('platform management by the administrator', () => {
       await page.locator('.confirm-dialog').waitFor();
       await screenshot(page, 'org-delete-confirm-zh');
       await page.locator('.confirm-dialog .ant-btn-primary').click();
-      await expect.poll(() => page.locator('.action-error').textContent()).toContain('该组织下仍有用户或下级组织，无法删除');
+      await expect.poll(() => page.locator('.action-error').textContent()).toContain('该组织下仍有用户、下级组织、设备或资产，无法删除');
       expect(await page.locator(`[data-testid=org-node-${made.orgCode}]`).count()).toBe(1);
     });
   });
