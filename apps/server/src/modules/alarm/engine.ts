@@ -27,6 +27,7 @@ import { CURRENT_BINDING } from '../../db/devices.ts';
 import { anyUuid } from '../../db/list.ts';
 import { alarmPolicies, alarmRuleStates, deviceBindings, devices, deviceStates, orgs, type alarmEvents, type alarms } from '../../db/schema.ts';
 import { alarmsByIds } from './records.ts';
+import { batchQueue } from '../../lib/batch-queue.ts';
 
 /** Advisory lock namespaces (the first key of the two-key form). */
 const LOCK_DEVICE = 72_001;
@@ -473,32 +474,21 @@ export function alarmEngine(db: Db, opts: { log: FastifyBaseLogger; publish: (ro
   }
 
   // One batch at a time per process, in the order they were stored.
-  let queue: EngineReading[] = [];
-  let running: Promise<void> | null = null;
-  async function drain() {
-    while (queue.length) {
-      const batch = queue;
-      queue = [];
-      try {
-        const changed = await evaluate(batch);
-        if (changed.length) opts.publish(await alarmsByIds(db, changed));
-      } catch (err) {
-        opts.log.error({ err, readings: batch.length }, 'alarm evaluation failed');
-      }
-    }
-  }
+  const batches = batchQueue<EngineReading>(
+    async (batch) => {
+      const changed = await evaluate(batch);
+      if (changed.length) opts.publish(await alarmsByIds(db, changed));
+    },
+    (err, size) => opts.log.error({ err, readings: size }, 'alarm evaluation failed'),
+  );
 
   return {
     /** Evaluates stored readings (after the batch before them). */
     submit(readings: EngineReading[]) {
-      if (readings.length === 0) return;
-      queue.push(...readings);
-      running ??= drain().finally(() => (running = null));
+      batches.push(readings);
     },
     /** Resolves when everything submitted so far is evaluated. */
-    async settled() {
-      while (running) await running;
-    },
+    settled: () => batches.settled(),
     /** Runs the scheduler's check now and pushes what changed. */
     async tick(at?: number) {
       const changed = await tick(at);

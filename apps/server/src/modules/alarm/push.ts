@@ -40,6 +40,7 @@ import { anyUuid } from '../../db/list.ts';
 import { alarmEvents, alarms, deliveries, deliveryAttempts, dictItems, pushEscalations, pushRules, userRoles, users } from '../../db/schema.ts';
 import type { Messenger } from '../../lib/messenger.ts';
 import { alarmsByIds } from './records.ts';
+import { batchQueue } from '../../lib/batch-queue.ts';
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
@@ -491,19 +492,7 @@ export function alarmPush(db: Db, opts: PushOptions) {
     await sendAll(ids, at);
   }
 
-  let queue: AlarmRow[] = [];
-  let running: Promise<void> | null = null;
-  async function drain() {
-    while (queue.length) {
-      const batch = queue;
-      queue = [];
-      try {
-        await handle(batch);
-      } catch (err) {
-        opts.log.error({ err, alarms: batch.length }, 'alarm push failed');
-      }
-    }
-  }
+  const batches = batchQueue<AlarmRow>(handle, (err, size) => opts.log.error({ err, alarms: size }, 'alarm push failed'));
 
   let ticking: Promise<void> | null = null;
   async function tick(at: number): Promise<void> {
@@ -560,13 +549,11 @@ export function alarmPush(db: Db, opts: PushOptions) {
   return {
     /** Alarms that opened or changed (app.ts publishAlarms); handled in order, one batch at a time. */
     onAlarms(rows: AlarmRow[]) {
-      if (rows.length === 0) return;
-      queue.push(...rows);
-      running ??= drain().finally(() => (running = null));
+      batches.push(rows);
     },
     /** Resolves when every alarm handed over so far is handled and its first deliveries attempted. */
     async settled() {
-      while (running || ticking) await (running ?? ticking);
+      while (batches.running || ticking) await (batches.running ?? ticking);
     },
     /** Fires the due escalation steps and attempts the due deliveries (`at`: the clock, for tests). */
     async tick(at: number = now()) {
