@@ -1,11 +1,14 @@
 // The details of one alarm in a drawer: its fields (level, type, status, device, asset, policy,
 // threshold, value and peak, times, position, who acknowledged or closed it and why), its
 // timeline (who did what and when), and Acknowledge / Close for users who may handle alarms.
-import { Button, Descriptions, Drawer, Empty, Result, Skeleton, Space, Timeline, Typography } from 'antd';
+import { useState } from 'react';
+import { Button, Descriptions, Drawer, Empty, Input, Result, Skeleton, Space, Timeline, Typography } from 'antd';
 import { CheckOutlined, CloseCircleOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { ALARM_EVENT_KINDS, type AlarmEventKind, type AlarmRow } from '@iotc/shared/alarm';
+import { ALARM_EVENT_KINDS, ALARM_TYPE_INFO, type AlarmEventKind, type AlarmRow } from '@iotc/shared/alarm';
 import { useAlarm, useAlarmEvents, type AlarmEvent } from '../api/alarm-detail.ts';
+import { useCommentAlarm } from '../api/alarm-comment.ts';
+import { usePermission } from '../../../lib/permissions.ts';
 import { formatDuration, formatTime, valueText } from './alarm-model.ts';
 import { LevelTag, StatusTag } from './alarm-tags.tsx';
 import type { AlarmActions } from './use-alarm-actions.tsx';
@@ -80,7 +83,8 @@ function Fields({ alarm }: { alarm: AlarmRow }) {
         { key: 'asset', label: t('alarm.col.asset'), children: alarm.asset ? `${alarm.asset.name} (${alarm.asset.code})` : '-' },
         { key: 'org', label: t('alarm.col.org'), children: text(alarm.orgName) },
         { key: 'policy', label: t('alarm.col.policy'), children: text(alarm.policyName) },
-        { key: 'threshold', label: t('alarm.col.threshold'), children: valueText(alarm.threshold, alarm.unit) },
+        // A door rule has no threshold (an open door is the condition).
+        { key: 'threshold', label: t('alarm.col.threshold'), children: ALARM_TYPE_INFO[alarm.type].kind === 'door' ? '-' : valueText(alarm.threshold, alarm.unit) },
         { key: 'value', label: t('alarm.col.value'), children: valueText(alarm.value, alarm.unit) },
         { key: 'peak', label: t('alarm.col.peak'), children: valueText(alarm.peak, alarm.unit) },
         { key: 'count', label: t('alarm.col.count'), children: alarm.count },
@@ -106,6 +110,38 @@ function Fields({ alarm }: { alarm: AlarmRow }) {
   );
 }
 
+/** A comment for the timeline (alarm:handle); kept in the box when sending fails. */
+function CommentBox({ id }: { id: string }) {
+  const { t } = useTranslation();
+  const [text, setText] = useState('');
+  const comment = useCommentAlarm();
+  const send = () => {
+    const trimmed = text.trim();
+    if (!trimmed || comment.isPending) return;
+    comment.mutate({ id, text: trimmed }, { onSuccess: () => setText('') });
+  };
+  return (
+    <div className="alarm-comment" data-testid="alarm-comment">
+      <Input.TextArea
+        value={text}
+        maxLength={1000}
+        autoSize={{ minRows: 2, maxRows: 5 }}
+        placeholder={t('alarm.comment.placeholder')}
+        aria-label={t('alarm.comment.placeholder')}
+        data-testid="alarm-comment-text"
+        onChange={(e) => setText(e.target.value)}
+        onPressEnter={(e) => {
+          // Ctrl+Enter sends; Enter alone starts a new line.
+          if (e.ctrlKey || e.metaKey) send();
+        }}
+      />
+      <Button size="small" disabled={!text.trim()} loading={comment.isPending} onClick={send} data-testid="alarm-comment-send">
+        {t('alarm.comment.send')}
+      </Button>
+    </div>
+  );
+}
+
 export interface AlarmDetailDrawerProps {
   /** The alarm shown; null closes the drawer. */
   id: string | null;
@@ -118,6 +154,7 @@ export function AlarmDetailDrawer({ id, onClose, actions }: AlarmDetailDrawerPro
   const texts = useAlarmTexts();
   const alarm = useAlarm(id);
   const events = useAlarmEvents(id);
+  const canHandle = usePermission()('alarm:handle');
   const row = alarm.data;
 
   let body;
@@ -152,6 +189,7 @@ export function AlarmDetailDrawer({ id, onClose, actions }: AlarmDetailDrawerPro
         ) : (
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={events.isError ? t('alarm.detail.timelineFailed') : t('alarm.detail.noEvents')} />
         )}
+        {canHandle ? <CommentBox id={row.id} /> : null}
       </>
     );
 

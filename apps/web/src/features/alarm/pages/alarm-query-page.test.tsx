@@ -94,6 +94,10 @@ beforeEach(async () => {
     if (path === one(CLOSED.id)) return CLOSED;
     if (path === `${one(CLOSED.id)}/events`) return CLOSED_EVENTS;
     if (path === `${one(ROWS[1]!.id)}/close`) return { ...ROWS[1]!, status: 'closed', closeReason: (opts?.body as { reason: string }).reason };
+    if (path === `${one(CLOSED.id)}/comments`) {
+      const text = (opts?.body as { text: string }).text;
+      return [...CLOSED_EVENTS, { id: 4, at: '2026-03-01T04:00:00.000Z', kind: 'commented', actor: 'operator', detail: { text } }] satisfies AlarmEvent[];
+    }
     if (path.endsWith('/acknowledge')) {
       const id = path.split('/').at(-2)!;
       return { ...rows.find((r) => r.id === id)!, acknowledgedAt: '2026-03-01T05:10:00.000Z', acknowledgedBy: 'operator' };
@@ -339,6 +343,36 @@ describe('alarm query', { timeout: 40_000 }, () => {
     expect(byTestId(closed, 'alarm-event-reason')!.textContent).toBe('Reason: Sensor replaced');
     expect(byTestId(document, 'alarm-detail-close')).toBeNull();
     expect(byTestId(document, 'alarm-detail-acknowledge')).toBeNull();
+  });
+
+  it('adds a comment to the timeline of a closed alarm, and offers no comment box without alarm:handle', async () => {
+    await mount(`?alarm=${CLOSED.id}`);
+    const drawer = byTestId(document, 'alarm-detail')!;
+    await settleUntil(() => drawer.querySelectorAll('[data-testid=alarm-event]').length === 3);
+    const send = byTestId(drawer, 'alarm-comment-send') as HTMLButtonElement;
+    expect(send.disabled).toBe(true);
+    const box = byTestId(drawer, 'alarm-comment-text') as HTMLTextAreaElement;
+    const setValue = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!;
+    act(() => {
+      setValue.call(box, '  Checked the goods: all within range  ');
+      box.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    click(byTestId(drawer, 'alarm-comment-send'));
+    await settleUntil(() => drawer.querySelectorAll('[data-testid=alarm-event]').length === 4);
+    const posted = calls.find((c) => c.path.endsWith('/comments'))!;
+    expect(posted.opts).toMatchObject({ method: 'POST', body: { text: 'Checked the goods: all within range' } });
+    const last = [...drawer.querySelectorAll<HTMLElement>('[data-testid=alarm-event]')].at(-1)!;
+    expect(last.dataset.kind).toBe('commented');
+    expect(last.textContent).toContain('Checked the goods: all within range');
+    expect((byTestId(drawer, 'alarm-comment-text') as HTMLTextAreaElement).value).toBe('');
+    mounted?.unmount();
+    mounted = undefined;
+    document.body.innerHTML = '';
+    permissions = ['alarm:read'];
+    await mount(`?alarm=${CLOSED.id}`);
+    const readOnly = byTestId(document, 'alarm-detail')!;
+    await settleUntil(() => readOnly.querySelectorAll('[data-testid=alarm-event]').length === 3);
+    expect(byTestId(readOnly, 'alarm-comment')).toBeNull();
   });
 
   it('acknowledges from the row, and offers no handling without alarm:handle', async () => {
