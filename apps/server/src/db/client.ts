@@ -9,10 +9,25 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/** The rows of a raw `execute()`: node-postgres answers `{ rows }`, PGlite an array-like result with `rows` too. */
+export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+/** What raw statements need: the database, or a transaction of it. */
+export type Executor = Pick<Db, 'execute'>;
+
+/**
+ * A transaction-scoped advisory lock if no one holds it (a lease: one node does a job at a
+ * time, and the lock ends with the transaction).
+ */
+export async function tryXactLock(q: Executor, key: number): Promise<boolean> {
+  return rowsOf<{ ok: boolean }>(await q.execute(sql`select pg_try_advisory_xact_lock(${key}, 0) as ok`))[0]?.ok === true;
+}
 
 export interface Database {
   db: Db;

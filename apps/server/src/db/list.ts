@@ -5,7 +5,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Page } from '@iotc/shared/envelope';
 import type { ListQuery } from '@iotc/shared/list';
 import { AppError } from '../plugins/errors.ts';
-import type { Db } from './client.ts';
+import { rowsOf, type Db, type Executor } from './client.ts';
 
 /** Sortable fields: columns, or an SQL expression (a status derived when read). */
 export type Sortable = Record<string, AnyPgColumn | SQL>;
@@ -32,13 +32,19 @@ export function toPage<T>(rows: T[], total: number, q: ListQuery): Page<T> {
   return { rows, total, page: q.page, size: q.size };
 }
 
-/** The organisation and all its descendants. */
-export async function orgTree(db: Db, rootOrgId: string): Promise<string[]> {
+/** The organisation and all its descendants (read through the database or a transaction). */
+export async function orgTree(db: Executor, rootOrgId: string): Promise<string[]> {
   const rows = await db.execute<{ id: string }>(
     sql`with recursive tree(id) as (select ${rootOrgId}::uuid union all select o.id from orgs o join tree on o.parent_id = tree.id) select id from tree`,
   );
-  // node-postgres answers { rows }, PGlite an array-like result with rows too.
-  return (rows as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
+  return rowsOf<{ id: string }>(rows).map((r) => r.id);
+}
+
+/** The organisation and its ancestors, nearest first, from a map of each organisation's parent. */
+export function ancestorChain(parents: ReadonlyMap<string, string | null>, orgId: string): string[] {
+  const out: string[] = [];
+  for (let o: string | null | undefined = orgId; o && !out.includes(o); o = parents.get(o)) out.push(o);
+  return out;
 }
 
 /**

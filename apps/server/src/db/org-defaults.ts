@@ -2,7 +2,7 @@
 // administrator, self-registration): the four alarm levels.
 import { sql } from 'drizzle-orm';
 import { DEFAULT_LEVELS } from '@iotc/shared/alarm';
-import type { Db } from './client.ts';
+import { rowsOf, type Db } from './client.ts';
 import { alarmLevels } from './schema.ts';
 
 type Target = Pick<Db, 'insert' | 'execute'>;
@@ -21,6 +21,6 @@ export async function backfillOrgDefaults(db: Target) {
   const rows = await db.execute<{ id: string }>(sql`select o.id from orgs o where not exists (select 1 from alarm_levels l where l.org_id = o.id)`);
   await addOrgDefaults(
     db,
-    (rows as unknown as { rows: { id: string }[] }).rows.map((r) => r.id),
+    rowsOf<{ id: string }>(rows).map((r) => r.id),
   );
 }

@@ -4,7 +4,7 @@
 // latest state.
 // Each caller learns how many of its own readings were new once they are stored.
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import { rowsOf, type Db } from '../db/client.ts';
 import type { deviceStates, telemetry } from '../db/schema.ts';
 
 export type Reading = typeof telemetry.$inferInsert & { time: Date; deviceRef: string; acc: boolean | null };
@@ -144,8 +144,6 @@ export type ReadingStore = ReturnType<typeof readingStore>;
 
 // Both statements take their rows as one JSON parameter: building a statement of thousands of
 // bound values costs more than the database's work on them.
-
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /** The readings, a repeated device time ignored; answers the (device, time) of those stored. */
 function insertReadings(rows: Reading[]): SQL {

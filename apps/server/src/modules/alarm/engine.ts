@@ -21,10 +21,10 @@ import { ALARM_TYPE_INFO, type AlarmRow, type AlarmRule } from '@iotc/shared/ala
 import { evaluateRule, evaluateTick, TICKED_KINDS, type RuleEvent, type RuleSample, type RuleState } from '@iotc/shared/alarm-rules';
 import type { SensorValues } from '@iotc/shared/sensors';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/client.ts';
+import { tryXactLock, type Db } from '../../db/client.ts';
 import type { Tx } from '../../db/seed.ts';
 import { CURRENT_BINDING } from '../../db/devices.ts';
-import { anyUuid } from '../../db/list.ts';
+import { ancestorChain, anyUuid } from '../../db/list.ts';
 import { alarmPolicies, alarmRuleStates, deviceBindings, devices, deviceStates, orgs, type alarmEvents, type alarms } from '../../db/schema.ts';
 import { alarmsByIds } from './records.ts';
 import { batchQueue } from '../../lib/batch-queue.ts';
@@ -137,15 +137,14 @@ export function alarmEngine(db: Db, opts: { log: FastifyBaseLogger; publish: (ro
 
   /** The policies of the device's organisation and its ancestors that name all devices, it, its asset or its asset's kind. */
   function applicable(c: Loaded, d: DeviceMeta): LivePolicy[] {
-    const chain = new Set<string>();
-    for (let o: string | null | undefined = d.orgId; o && !chain.has(o); o = c.parents.get(o)) chain.add(o);
+    const chain = ancestorChain(c.parents, d.orgId);
     const out: LivePolicy[] = [];
     for (const org of chain) {
       for (const p of c.byOrg.get(org) ?? []) if (p.scope === 'all' || (d.assetKind !== null && p.targets.has(d.assetKind))) out.push(p);
     }
     for (const key of [d.id, d.assetId]) {
       if (key === null) continue;
-      for (const p of c.byTarget.get(key) ?? []) if (chain.has(p.orgId) && (p.scope === 'devices' ? key === d.id : key === d.assetId)) out.push(p);
+      for (const p of c.byTarget.get(key) ?? []) if (chain.includes(p.orgId) && (p.scope === 'devices' ? key === d.id : key === d.assetId)) out.push(p);
     }
     return out;
   }
@@ -172,7 +171,7 @@ export function alarmEngine(db: Db, opts: { log: FastifyBaseLogger; publish: (ro
     const touched = new Set<string>();
     const opened = new Map<string, typeof alarms.$inferInsert>();
     const events: (typeof alarmEvents.$inferInsert)[] = [];
-    const updates: { id: string; lastAt: Date; peak: number | null; repeats: number; lat?: number | null; lon?: number | null; clearedAt: Date | null }[] = [];
+    const updates: { id: string; lastAt: Date; peak: number | null; repeats: number; clearedAt: Date | null }[] = [];
     for (const c of changes) {
       let alarmId = c.before.alarmId;
       let update: (typeof updates)[number] | null = null;
@@ -416,26 +415,25 @@ export function alarmEngine(db: Db, opts: { log: FastifyBaseLogger; publish: (ro
     const timed = c.policies.filter((p) => p.rules.some((r) => TICKED_KINDS.has(ALARM_TYPE_INFO[r.type].kind)));
     if (timed.length === 0) return [];
     return db.transaction(async (tx) => {
-      const lease = await tx.execute<{ ok: boolean }>(sql`select pg_try_advisory_xact_lock(${LOCK_TICK}, 0) as ok`);
-      if (!(lease as unknown as { rows: { ok: boolean }[] }).rows[0]?.ok) return [];
-      // Candidates: devices silent past an offline threshold with no state yet, and every waiting stay.
-      const candidates = new Map<string, Set<string>>();
-      const add = (ref: string, policyId: string) => (candidates.get(ref) ?? candidates.set(ref, new Set()).get(ref)!).add(policyId);
-      for (const p of timed) {
-        const offline = p.rules.filter((r) => ALARM_TYPE_INFO[r.type].kind === 'silence');
-        if (offline.length === 0) continue;
+      if (!(await tryXactLock(tx, LOCK_TICK))) return [];
+      // Candidates: devices silent past the shortest offline threshold (one read for all policies),
+      // and the devices of every waiting rule of a policy with time-based rules (a stay).
+      const offline = timed.flatMap((p) => p.rules.filter((r) => ALARM_TYPE_INFO[r.type].kind === 'silence'));
+      const withOffline = new Set(timed.filter((p) => p.rules.some((r) => ALARM_TYPE_INFO[r.type].kind === 'silence')).map((p) => p.id));
+      const silent = new Set<string>();
+      if (offline.length) {
         const shortest = Math.min(...offline.map((r) => r.threshold));
-        const silent = await tx
-          .select({ id: deviceStates.deviceRef })
-          .from(deviceStates)
-          .where(lte(deviceStates.receivedAt, new Date(at - shortest * 1000)));
-        for (const s of silent) add(s.id, p.id);
+        const rows = await tx.select({ id: deviceStates.deviceRef }).from(deviceStates).where(lte(deviceStates.receivedAt, new Date(at - shortest * 1000)));
+        for (const r of rows) silent.add(r.id);
       }
-      const waiting = await tx.select({ deviceRef: alarmRuleStates.deviceRef, policyId: alarmRuleStates.policyId }).from(alarmRuleStates).where(eq(alarmRuleStates.phase, 'pending'));
-      for (const w of waiting) if (timed.some((p) => p.id === w.policyId)) add(w.deviceRef, w.policyId);
-      if (candidates.size === 0) return [];
+      const timedIds = new Set(timed.map((p) => p.id));
+      const waiting = new Map<string, Set<string>>();
+      for (const w of await tx.select({ deviceRef: alarmRuleStates.deviceRef, policyId: alarmRuleStates.policyId }).from(alarmRuleStates).where(eq(alarmRuleStates.phase, 'pending'))) {
+        if (timedIds.has(w.policyId)) (waiting.get(w.deviceRef) ?? waiting.set(w.deviceRef, new Set()).get(w.deviceRef)!).add(w.policyId);
+      }
+      const refs = [...new Set([...silent, ...waiting.keys()])];
+      if (refs.length === 0) return [];
 
-      const refs = [...candidates.keys()];
       const meta = await deviceMeta(tx, refs);
       const seen = new Map(
         (await tx.select({ id: deviceStates.deviceRef, receivedAt: deviceStates.receivedAt }).from(deviceStates).where(anyUuid(deviceStates.deviceRef, refs))).map((r) => [
@@ -446,13 +444,17 @@ export function alarmEngine(db: Db, opts: { log: FastifyBaseLogger; publish: (ro
       await lockDevices(tx, refs);
       const states = await loadStates(tx, refs);
       const changes: Change[] = [];
-      for (const [ref, policyIds] of candidates) {
+      for (const ref of refs) {
         const d = meta.get(ref);
         if (!d) continue;
         for (const p of applicable(c, d)) {
-          if (!policyIds.has(p.id)) continue;
+          if (!timedIds.has(p.id)) continue;
           for (const rule of p.rules) {
-            if (!TICKED_KINDS.has(ALARM_TYPE_INFO[rule.type].kind)) continue;
+            const kind = ALARM_TYPE_INFO[rule.type].kind;
+            // A silent device, for the time-based rules of its policies with an offline rule; a
+            // waiting stay, for its policy's.
+            const due = (silent.has(ref) && withOffline.has(p.id)) || (kind === 'stay' && waiting.get(ref)?.has(p.id));
+            if (!TICKED_KINDS.has(kind) || !due) continue;
             const kept = states.get(stateKey(ref, p.id, rule.id));
             const out = evaluateTick(rule, kept?.state ?? null, at, seen.get(ref) ?? null);
             if (!out.event && sameState(kept?.state ?? null, out.state)) continue;

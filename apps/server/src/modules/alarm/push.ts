@@ -34,9 +34,9 @@ import {
 } from '@iotc/shared/alarm-push';
 import { DATETIME_FORMAT } from '@iotc/shared/constants';
 import type { I18nText, Lang } from '@iotc/shared/i18n';
-import type { Db } from '../../db/client.ts';
+import { rowsOf, tryXactLock, type Db } from '../../db/client.ts';
 import type { Tx } from '../../db/seed.ts';
-import { anyUuid } from '../../db/list.ts';
+import { ancestorChain, anyUuid, orgTree } from '../../db/list.ts';
 import { alarmEvents, alarms, deliveries, deliveryAttempts, dictItems, pushEscalations, pushRules, userRoles, users } from '../../db/schema.ts';
 import type { Messenger } from '../../lib/messenger.ts';
 import { alarmsByIds } from './records.ts';
@@ -73,7 +73,6 @@ const STATUS_NAMES: Record<AlarmStatus, I18nText> = {
 type Q = Db | Tx;
 /** Reads of records.ts take the database; inside a transaction they must go through it. */
 const asDb = (q: Q) => q as unknown as Db;
-const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
 
 export interface PushRule {
   id: string;
@@ -146,18 +145,7 @@ export function alarmPush(db: Db, opts: PushOptions) {
     return cache;
   }
   /** The organisation and its ancestors. */
-  function chain(c: Loaded, orgId: string): string[] {
-    const out: string[] = [];
-    for (let o: string | null | undefined = orgId; o && !out.includes(o); o = c.parents.get(o)) out.push(o);
-    return out;
-  }
-
-  async function orgTree(q: Q, root: string): Promise<string[]> {
-    const r = await q.execute<{ id: string }>(
-      sql`with recursive tree(id) as (select ${root}::uuid union all select o.id from orgs o join tree on o.parent_id = tree.id) select id from tree`,
-    );
-    return rowsOf<{ id: string }>(r).map((x) => x.id);
-  }
+  const chain = (c: Loaded, orgId: string) => ancestorChain(c.parents, orgId);
 
   const toRule = (r: typeof pushRules.$inferSelect): PushRule => ({
     id: r.id,
@@ -498,8 +486,7 @@ export function alarmPush(db: Db, opts: PushOptions) {
   async function tick(at: number): Promise<void> {
     const c = await load();
     const ids = await db.transaction(async (tx) => {
-      const lease = await tx.execute<{ ok: boolean }>(sql`select pg_try_advisory_xact_lock(${LOCK_PUSH_TICK}, 0) as ok`);
-      if (!rowsOf<{ ok: boolean }>(lease)[0]?.ok) return [];
+      if (!(await tryXactLock(tx, LOCK_PUSH_TICK))) return [];
       const out: string[] = [];
       const due = await tx
         .select()

@@ -1,7 +1,7 @@
 // SQL of platform management: the organisation tree, users and roles with their grants.
 import { and, asc, count, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { RoleQuery, UserQuery } from '@iotc/shared/platform';
-import type { Db } from '../../db/client.ts';
+import { rowsOf, type Db } from '../../db/client.ts';
 import { accountTaken } from '../../db/users.ts';
 import { addOrgDefaults } from '../../db/org-defaults.ts';
 import { containsPattern, inOrgs, limitOffset, orderBy, orgTree, type Sortable } from '../../db/list.ts';
@@ -123,7 +123,7 @@ export function orgUserRepo(db: Db) {
       const rows = await db.execute<{ id: string }>(
         sql`with recursive up(id, parent_id, depth) as (select id, parent_id, 0 from orgs where id = ${orgId}::uuid union all select o.id, o.parent_id, up.depth + 1 from orgs o join up on o.id = up.parent_id) select id from up order by depth`,
       );
-      return (rows as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
+      return rowsOf<{ id: string }>(rows).map((r) => r.id);
     },
 
     // ---- users
