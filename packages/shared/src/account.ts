@@ -1,12 +1,12 @@
 // Shapes of the account lifecycle beyond sign-in: registration, password retrieval by an
 // e-mailed or texted four-digit code, and external (OpenID Connect) sign-in with binding.
 import { z } from 'zod';
+import { blankAsUndefined } from './list.ts';
 import { passwordSchema, verificationCodeSchema, PATTERNS } from './validation.ts';
 
 /** 4-32 letters, digits or `_ . - @` (an e-mail address is a valid account). */
 export const ACCOUNT_PATTERN = /^[A-Za-z0-9_.\-@]{4,32}$/;
 
-const blankAsUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
 export const accountSchema = z
   .string()

@@ -2,10 +2,11 @@
 // in which language, escalating step by step until someone acknowledges), the delivery log with
 // each attempt, and the template placeholders. The dispatcher is apps/server/src/modules/alarm/push.ts.
 import { z } from 'zod';
-import { ALARM_STATUSES, ALARM_TYPES, isTimeZone, type AlarmRow } from './alarm.ts';
+import { ALARM_STATUSES, ALARM_TYPES, type AlarmRow } from './alarm.ts';
+import { isTimeZone } from './validation.ts';
 import { emailSchema } from './account.ts';
 import type { Lang } from './i18n.ts';
-import { isoInstant, listQuerySchema } from './list.ts';
+import { blankAsUndefined, csvFilter, isoInstant, listQuerySchema } from './list.ts';
 import { PATTERNS } from './validation.ts';
 
 export const PUSH_CHANNELS = ['in_app', 'email', 'sms', 'webhook'] as const;
@@ -67,8 +68,6 @@ export const DEFAULT_TEMPLATES: Record<Lang, { subject: string; body: string }> 
 };
 /** Put before the subject of a cleared notice. */
 export const CLEARED_PREFIX: Record<Lang, string> = { zh: '【已恢复】', en: 'Cleared: ' };
-
-const blankAsUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
 const isHttpUrl = (v: string) => URL.canParse(v) && ['http:', 'https:'].includes(new URL(v).protocol);
 
@@ -234,12 +233,9 @@ export type DeliveryAttempt = z.infer<typeof deliveryAttemptSchema>;
 export const deliveryDetailSchema = deliveryRowSchema.extend({ attemptLog: z.array(deliveryAttemptSchema) });
 export type DeliveryDetail = z.infer<typeof deliveryDetailSchema>;
 
-const csv = <T extends z.ZodType>(item: T) =>
-  z.preprocess((v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : v.split(',')) : v), z.array(item).max(10).optional());
-
 export const deliveryQuerySchema = listQuerySchema.extend({
-  status: csv(z.enum(DELIVERY_STATUSES)),
-  channel: csv(z.enum(PUSH_CHANNELS)),
+  status: csvFilter(z.enum(DELIVERY_STATUSES), 10),
+  channel: csvFilter(z.enum(PUSH_CHANNELS), 10),
   alarmId: z.preprocess(blankAsUndefined, z.uuid().optional()),
   ruleId: z.preprocess(blankAsUndefined, z.uuid().optional()),
   /** Created at or after / before. */

@@ -2,8 +2,9 @@
 // when it is over), the alarm records the engine keeps, and the calls and live messages around
 // them. The rule evaluation itself is in alarm-rules.ts.
 import { z } from 'zod';
-import { isoInstant, listQuerySchema } from './list.ts';
+import { blankAsUndefined, csvFilter, isoInstant, listQuerySchema } from './list.ts';
 import { BATTERY_LOW_PERCENT } from './constants.ts';
+import { isTimeZone } from './validation.ts';
 
 /** Alarm types (the `alarm_type` dictionary), in the order forms list them. */
 export const ALARM_TYPES = [
@@ -70,16 +71,6 @@ export const MAX_SCOPE_IDS = 1000;
 
 const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
 
-/** A valid IANA time zone name (as Intl knows them). */
-export function isTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * When a rule is active: on the given weekdays (1 Monday ... 7 Sunday, ISO), from `start` to
  * `end` (HH:mm, local time of `timezone`). An `end` at or before `start` runs past midnight into
@@ -139,8 +130,6 @@ export type AlarmRuleInput = z.input<typeof ruleSchema>;
 
 export const POLICY_SCOPES = ['all', 'devices', 'assets', 'asset_kinds'] as const;
 export type PolicyScope = (typeof POLICY_SCOPES)[number];
-
-const blankAsUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
 const policyFields = {
   name: z.string().trim().min(1, { message: 'NAME_REQUIRED' }).max(100),
@@ -293,15 +282,12 @@ export const alarmRowSchema = z.object({
 });
 export type AlarmRow = z.infer<typeof alarmRowSchema>;
 
-const csv = <T extends z.ZodType>(item: T) =>
-  z.preprocess((v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : v.split(',')) : v), z.array(item).max(50).optional());
-
 export const alarmQuerySchema = listQuerySchema.extend({
   from: z.preprocess(blankAsUndefined, isoInstant.optional()),
   to: z.preprocess(blankAsUndefined, isoInstant.optional()),
-  type: csv(z.enum(ALARM_TYPES)),
-  levelId: csv(z.uuid()),
-  status: csv(z.enum(ALARM_STATUSES)),
+  type: csvFilter(z.enum(ALARM_TYPES), 50),
+  levelId: csvFilter(z.uuid(), 50),
+  status: csvFilter(z.enum(ALARM_STATUSES), 50),
   acknowledged: z.preprocess(blankAsUndefined, z.enum(['true', 'false']).optional()),
   deviceId: z.preprocess(blankAsUndefined, z.uuid().optional()),
   assetId: z.preprocess(blankAsUndefined, z.uuid().optional()),

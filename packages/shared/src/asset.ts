@@ -1,7 +1,7 @@
 // Assets: what devices are mounted on (vehicles, containers, warehouses with their cold rooms
 // and refrigerators, gateways), their fields per kind, and the binding of a device to an asset.
 import { z } from 'zod';
-import { listQuerySchema } from './list.ts';
+import { blankAsUndefined, listQuerySchema } from './list.ts';
 
 export const ASSET_KINDS = ['vehicle', 'container', 'warehouse', 'cold_room', 'refrigerator', 'gateway'] as const;
 export type AssetKind = (typeof ASSET_KINDS)[number];
@@ -22,7 +22,6 @@ export const ASSET_PARENTS: Partial<Record<AssetKind, readonly AssetKind[]>> = {
   refrigerator: ['warehouse', 'cold_room'],
 };
 
-const blankAsUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const blankAsNull = (v: unknown) => (v === undefined || (typeof v === 'string' && v.trim() === '') ? null : v);
 const optionalText = (max: number) => z.preprocess(blankAsNull, z.string().trim().max(max).nullable());
 const optionalNumber = (min: number, max: number) => z.preprocess(blankAsNull, z.coerce.number().min(min).max(max).nullable());

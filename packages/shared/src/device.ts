@@ -1,10 +1,9 @@
 // Devices and their reports: the registry's shapes, and one report as DESIGN.md defines it.
 import { z } from 'zod';
-import { isoInstant, listQuerySchema } from './list.ts';
+import { blankAsUndefined, isoInstant, listQuerySchema } from './list.ts';
 
 /** A device id: an IMEI or a serial, 4-40 letters, digits, `_` or `-`. */
 export const DEVICE_ID_PATTERN = /^[A-Za-z0-9_-]{4,40}$/;
-const blankAsUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const optionalText = (max: number) => z.preprocess(blankAsUndefined, z.string().trim().max(max).optional());
 
 export const deviceCreateBodySchema = z.object({

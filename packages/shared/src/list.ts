@@ -20,6 +20,14 @@ export const listQuerySchema = z.object({
 });
 export type ListQuery = z.infer<typeof listQuerySchema>;
 
+/** A blank query or form value (empty or spaces) counts as absent. */
+export const blankAsUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+
+/** A filter of several values: a comma-separated query value (blank: absent), at most `max` of them. */
+export function csvFilter<T extends z.ZodType>(item: T, max: number) {
+  return z.preprocess((v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : v.split(',')) : v), z.array(item).max(max).optional());
+}
+
 export const exportFormatSchema = z.enum(['csv', 'xlsx']);
 export type ExportFormat = z.infer<typeof exportFormatSchema>;
 

@@ -1,7 +1,7 @@
 // Live device state: the status categories of the spec (section 4), how a status is decided,
 // the shapes of the latest-state calls, the telemetry history calls and the WebSocket messages.
 import { z } from 'zod';
-import { isoInstant, listQuerySchema } from './list.ts';
+import { blankAsUndefined, isoInstant, listQuerySchema } from './list.ts';
 import type { AlarmRow } from './alarm.ts';
 
 /** Vehicle / device status categories (spec section 4), in the order the console lists them. */
@@ -82,7 +82,6 @@ export const deviceStateSchema = z.object({
 });
 export type DeviceState = z.infer<typeof deviceStateSchema>;
 
-const blankAsUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
 export const deviceStateQuerySchema = listQuerySchema.extend({
   status: z.preprocess(blankAsUndefined, z.enum(DEVICE_STATUSES).optional()),

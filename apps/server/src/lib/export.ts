@@ -5,6 +5,7 @@ import { stringify } from 'csv-stringify/sync';
 import dayjs from 'dayjs';
 import utc from 'dayjs/plugin/utc.js';
 import timezone from 'dayjs/plugin/timezone.js';
+import { isTimeZone } from '@iotc/shared/validation';
 import { DATETIME_FORMAT } from '@iotc/shared/constants';
 import type { I18nText, Lang } from '@iotc/shared/i18n';
 import type { ExportFormat } from '@iotc/shared/list';
@@ -28,13 +29,7 @@ export interface ExportFile {
 
 /** The request's IANA time zone when the runtime knows it, else UTC. */
 export function validTimezone(value: string | undefined): string {
-  if (!value) return 'UTC';
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: value });
-    return value;
-  } catch {
-    return 'UTC';
-  }
+  return value && isTimeZone(value) ? value : 'UTC';
 }
 
 /** The time zone of a request's `Timezone` header (UTC when absent or unknown). */
