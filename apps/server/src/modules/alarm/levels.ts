@@ -11,6 +11,7 @@ import type { ClientMeta } from '../../plugins/auth.ts';
 import { AppError } from '../../plugins/errors.ts';
 import type { Caller } from '../auth/service.ts';
 import type { AuditEntry } from '../audit/repo.ts';
+import { successRecorder } from '../audit/service.ts';
 
 const SORTABLE: Sortable = { priority: alarmLevels.priority, code: alarmLevels.code, createdAt: alarmLevels.createdAt };
 
@@ -19,8 +20,7 @@ const rulesUsing = sql<number>`(select coalesce(sum((select count(*) from jsonb_
   from alarm_policies p where p.org_id = ${alarmLevels.orgId})`;
 
 export function levelService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
-  const record = (caller: Caller, orgId: string, action: string, detail: string, meta: ClientMeta) =>
-    audit({ orgId, userId: caller.userId, account: caller.account, action, result: 'success', detail, ...meta });
+  const record = successRecorder(audit);
 
   const select = () =>
     db

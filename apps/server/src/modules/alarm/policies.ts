@@ -15,6 +15,7 @@ import {
 } from '@iotc/shared/alarm';
 import type { Page } from '@iotc/shared/envelope';
 import { isErrorCode } from '@iotc/shared/errors';
+import { PATTERNS } from '@iotc/shared/validation';
 import type { Lang } from '@iotc/shared/i18n';
 import type { Db } from '../../db/client.ts';
 import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable } from '../../db/list.ts';
@@ -23,6 +24,7 @@ import type { ClientMeta } from '../../plugins/auth.ts';
 import { AppError } from '../../plugins/errors.ts';
 import type { Caller } from '../auth/service.ts';
 import type { AuditEntry } from '../audit/repo.ts';
+import { successRecorder } from '../audit/service.ts';
 import { endAlarmsOf } from './records.ts';
 
 const SORTABLE: Sortable = { name: alarmPolicies.name, createdAt: alarmPolicies.createdAt, updatedAt: alarmPolicies.updatedAt };
@@ -39,8 +41,7 @@ export function policyService(
     onChange: (ended: string[]) => void;
   },
 ) {
-  const record = (caller: Caller, orgId: string, action: string, detail: string, meta: ClientMeta) =>
-    opts.audit({ orgId, userId: caller.userId, account: caller.account, action, result: 'success', detail, ...meta });
+  const record = successRecorder(opts.audit);
 
   const select = () =>
     db
@@ -88,8 +89,7 @@ export function policyService(
       return;
     }
     const tree = await orgTree(db, orgId);
-    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-    if (ids.some((id) => !uuid.test(id))) throw new AppError(400, 'POLICY_TARGET_UNKNOWN');
+    if (ids.some((id) => !PATTERNS.uuid.test(id))) throw new AppError(400, 'POLICY_TARGET_UNKNOWN');
     const table = body.scope === 'devices' ? devices : assets;
     const [found] = await db.select({ n: count() }).from(table).where(and(inArray(table.id, ids), inOrgs(table.orgId, tree)));
     if (Number(found?.n ?? 0) !== ids.length) throw new AppError(400, 'POLICY_TARGET_UNKNOWN');

@@ -13,6 +13,7 @@ import type { ClientMeta } from '../../plugins/auth.ts';
 import { AppError } from '../../plugins/errors.ts';
 import type { Caller } from '../auth/service.ts';
 import type { AuditEntry } from '../audit/repo.ts';
+import { successRecorder } from '../audit/service.ts';
 
 const SORTABLE: Sortable = { name: pushRules.name, createdAt: pushRules.createdAt, updatedAt: pushRules.updatedAt };
 
@@ -29,8 +30,7 @@ export function pushRuleService(
     onChange: () => void;
   },
 ) {
-  const record = (caller: Caller, orgId: string, action: string, detail: string, meta: ClientMeta) =>
-    opts.audit({ orgId, userId: caller.userId, account: caller.account, action, result: 'success', detail, ...meta });
+  const record = successRecorder(opts.audit);
 
   const select = () =>
     db

@@ -27,6 +27,7 @@ import type { ClientMeta } from '../../plugins/auth.ts';
 import { AppError, zodIssueText } from '../../plugins/errors.ts';
 import type { Caller } from '../auth/service.ts';
 import type { AuditEntry } from '../audit/repo.ts';
+import { successRecorder } from '../audit/service.ts';
 import { assetColumns } from './columns.ts';
 import { visibleDevice } from '../../db/devices.ts';
 
@@ -45,8 +46,7 @@ const SORTABLE: Sortable = { code: assets.code, name: assets.name, createdAt: as
 type AssetSelect = typeof assets.$inferSelect & { parentName: string | null; orgName: string };
 
 export function assetService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
-  const record = (caller: Caller, orgId: string, action: string, detail: string, meta: ClientMeta) =>
-    audit({ orgId, userId: caller.userId, account: caller.account, action, result: 'success', detail, ...meta });
+  const record = successRecorder(audit);
 
   function selectAssets() {
     return db

@@ -8,6 +8,7 @@ import { cachedCount, containsPattern, inOrgs, limitOffset, orderBy, orgTree, ty
 
 export type AuditEntry = typeof auditLogs.$inferInsert;
 
+
 /** API sort names to columns: only these can be sorted. */
 const SORTABLE: Sortable = { time: auditLogs.at, account: auditLogs.account, action: auditLogs.action, result: auditLogs.result };
 

@@ -7,6 +7,7 @@ import { AppError } from '../../plugins/errors.ts';
 import { toPage } from '../../db/list.ts';
 import { exportRows, type ExportColumn, type ExportFile } from '../../lib/export.ts';
 import type { Caller } from '../auth/service.ts';
+import type { ClientMeta } from '../../plugins/auth.ts';
 import type { AuditEntry, AuditRepo } from './repo.ts';
 
 const ACTION: Record<string, { zh: string; en: string }> = {
@@ -27,6 +28,15 @@ function columns(lang: Lang): ExportColumn<AuditLogRow>[] {
     { header: { zh: '详情', en: 'Detail' }, value: (r) => r.detail, width: 40 },
     { header: { zh: '客户端', en: 'Client' }, value: (r) => r.userAgent, width: 40 },
   ];
+}
+
+/**
+ * The recorder of a service's successful changes: who (the caller), in which organisation, what
+ * and on what, from where.
+ */
+export function successRecorder(audit: (e: AuditEntry) => Promise<void>) {
+  return (caller: Caller, orgId: string, action: string, detail: string, meta: ClientMeta) =>
+    audit({ orgId, userId: caller.userId, account: caller.account, action, result: 'success', detail, ...meta });
 }
 
 export function auditService(repo: AuditRepo) {

@@ -19,6 +19,7 @@ import { AppError, zodIssueText } from '../../plugins/errors.ts';
 import { hashSecret, newSecret } from '../../ingest/pipeline.ts';
 import type { Caller } from '../auth/service.ts';
 import type { AuditEntry } from '../audit/repo.ts';
+import { successRecorder } from '../audit/service.ts';
 
 const SORTABLE: Sortable = { deviceId: devices.deviceId, name: devices.name, createdAt: devices.createdAt, lastSeenAt: deviceStates.receivedAt };
 
@@ -93,8 +94,7 @@ export function deviceService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
       q.keyword ? or(ilike(devices.deviceId, containsPattern(q.keyword)), ilike(devices.name, containsPattern(q.keyword))) : undefined,
     );
   }
-  const record = (caller: Caller, orgId: string, action: string, detail: string, meta: ClientMeta) =>
-    audit({ orgId, userId: caller.userId, account: caller.account, action, result: 'success', detail, ...meta });
+  const record = successRecorder(audit);
 
   return {
     async list(caller: Caller, q: DeviceQuery): Promise<Page<DeviceRow>> {
