@@ -239,6 +239,15 @@ describe('handling, query and isolation', () => {
     const urgentActive = await api<Page<AlarmRow>>('GET', `/api/iot/v2/alarms?type=temp_high&levelId=${level('urgent').id}&status=active`, admin);
     expect(urgentActive.body.data!.rows.every((a) => a.type === 'temp_high' && a.status === 'active' && a.level.code === 'urgent')).toBe(true);
     expect(urgentActive.body.data!.total).toBe(1);
+    // The keyword reads the device id and name, the asset and the policy name (a % is literal).
+    const byDevice = await api<Page<AlarmRow>>('GET', '/api/iot/v2/alarms?keyword=engine-truck&size=100', admin);
+    expect(byDevice.body.data!.total).toBeGreaterThan(0);
+    expect(byDevice.body.data!.rows.every((a) => a.device.deviceId === 'ENGINE-TRUCK')).toBe(true);
+    const byAsset = await api<Page<AlarmRow>>('GET', '/api/iot/v2/alarms?keyword=MSKU1234565', admin);
+    expect(byAsset.body.data!.rows.map((a) => a.asset?.code)).toEqual(['MSKU1234565']);
+    const byPolicy = await api<Page<AlarmRow>>('GET', `/api/iot/v2/alarms?keyword=${encodeURIComponent('too warm')}&size=100`, admin);
+    expect(new Set(byPolicy.body.data!.rows.map((a) => a.policyName))).toEqual(new Set(['Reefer too warm', 'Twin too warm']));
+    expect((await api<Page<AlarmRow>>('GET', '/api/iot/v2/alarms?keyword=%25%25', admin)).body.data!.total).toBe(0);
     const early = await api<Page<AlarmRow>>('GET', `/api/iot/v2/alarms?from=${encodeURIComponent(at(0))}&to=${encodeURIComponent(at(45))}`, admin);
     expect(early.body.data!.rows.map((a) => a.startedAt)).toEqual([at(10)]);
     const statsRes = await api<AlarmStats>('GET', '/api/iot/v2/alarms/stats?bucket=day', admin);
