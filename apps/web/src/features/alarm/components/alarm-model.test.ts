@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from '@iotc/shared/envelope';
 import type { AlarmRow } from '@iotc/shared/alarm';
 import { alarm, MINOR, URGENT } from '../alarm-fixtures.ts';
-import { AlarmBuffer, alarmPoints, formatDuration, knownLevels, levelPalette, levelsByCode, mergeActive, tagTextColor, toAlarmView, valuePeakText } from './alarm-model.ts';
+import { AlarmBuffer, alarmPoints, formatDuration, knownLevels, levelPalette, levelsByCode, mergeActive, toAlarmView, valuePeakText } from './alarm-model.ts';
+import { readableTextOn } from '../../../lib/color.ts';
 
 const words = { days: (n: number) => `${n}d`, hours: (n: number) => `${n}h`, minutes: (n: number) => `${n}m`, seconds: (n: number) => `${n}s` };
 
@@ -91,9 +92,9 @@ describe('alarm texts', () => {
   });
 
   it('writes dark text on light level colours', () => {
-    expect(tagTextColor(MINOR.color)).toBe('rgba(0, 0, 0, 0.88)');
-    expect(tagTextColor(URGENT.color)).toBe('#fff');
-    expect(tagTextColor('#1677ff')).toBe('#fff');
+    expect(readableTextOn(MINOR.color)).toBe('rgba(0, 0, 0, 0.88)');
+    expect(readableTextOn(URGENT.color)).toBe('#fff');
+    expect(readableTextOn('#1677ff')).toBe('#fff');
   });
 });
 

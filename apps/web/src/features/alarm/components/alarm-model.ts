@@ -9,7 +9,6 @@ import type { Page } from '@iotc/shared/envelope';
 import type { Lang } from '@iotc/shared/i18n';
 import type { LivePoint } from '../../../components/live-map/cluster.ts';
 import type { MapPalette } from '../../../components/live-map/map-view.ts';
-import { readableTextOn } from '../../../lib/color.ts';
 import { LiveBuffer } from '../../../lib/live-buffer.ts';
 
 /** What a level is known by: each alarm row carries its level, the levels list has them all. */
@@ -33,8 +32,6 @@ export const ALARM_STATUS_COLORS: Record<AlarmStatus, string> = {
   closed: '#8c8c8c',
 };
 
-/** Text readable on a tag of colour `background` (a yellow level gets dark text). */
-export const tagTextColor = readableTextOn;
 
 /** An instant in the user's time zone as the spec writes it; '' for none. */
 export function formatTime(iso: string | null | undefined): string {

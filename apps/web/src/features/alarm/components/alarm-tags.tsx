@@ -2,13 +2,14 @@
 // green, closed grey), for the details and the real-time list.
 import { Tag } from 'antd';
 import type { AlarmStatus } from '@iotc/shared/alarm';
-import { ALARM_STATUS_COLORS, tagTextColor, type LevelInfo } from './alarm-model.ts';
+import { ALARM_STATUS_COLORS, type LevelInfo } from './alarm-model.ts';
+import { readableTextOn } from '../../../lib/color.ts';
 import { useAlarmTexts } from './use-alarm-texts.ts';
 
 export function LevelTag({ level }: { level: Pick<LevelInfo, 'nameZh' | 'nameEn' | 'color'> }) {
   const texts = useAlarmTexts();
   return (
-    <Tag className="alarm-level-tag" data-testid="alarm-level-tag" style={{ background: level.color, borderColor: level.color, color: tagTextColor(level.color) }}>
+    <Tag className="alarm-level-tag" data-testid="alarm-level-tag" style={{ background: level.color, borderColor: level.color, color: readableTextOn(level.color) }}>
       {texts.levelName(level)}
     </Tag>
   );
