@@ -61,6 +61,11 @@ import { alarmPush, type AlarmPush } from './modules/alarm/push.ts';
 import { pushRuleService } from './modules/alarm/push-rules.ts';
 import { deliveryService } from './modules/alarm/deliveries.ts';
 import { pushRoutes } from './modules/alarm/push-routes.ts';
+import { faultDetector } from './modules/fault/detector.ts';
+import { faultService } from './modules/fault/service.ts';
+import { faultRoutes } from './modules/fault/routes.ts';
+import { workOrderService } from './modules/work-order/service.ts';
+import { workOrderRoutes } from './modules/work-order/routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -199,10 +204,15 @@ export async function buildApp(
   };
   const engine = alarmEngine(database.db, { log: app.log, publish: publishAlarms });
   app.decorate('alarmEngine', engine);
+  // Device faults from what the intake stores and refuses.
+  const faults = faultDetector(database.db, { log: app.log, offlineAfterMs: config.offlineAfterMs });
+  app.decorate('faultDetector', faults);
   const readings = readingStore(database.db, {
     concurrency: database.kind === 'postgres' ? 3 : 1,
-    onStored: (stored, inserted) => {
+    silenceAfterMs: config.offlineAfterMs,
+    onStored: (stored, inserted, heardBefore) => {
       engine.submit(inserted);
+      faults.stored(stored, inserted, heardBefore);
       void live.compose(stored).then(
         (changed) => bus.publish({ type: 'device-states', states: changed }),
         (err: unknown) => app.log.warn({ err }, 'live state read failed'),
@@ -232,8 +242,9 @@ export async function buildApp(
     await readings.flushed();
     await engine.settled();
     await push.settled();
+    await faults.settled();
   });
-  const intake = intakePipeline(database.db, readings);
+  const intake = intakePipeline(database.db, readings, { onRefused: (r) => faults.refused(r) });
   app.decorate('intake', intake);
   await liveHub(app, { db: database.db, auth, bus, offlineAfterMs: config.offlineAfterMs });
   await app.register(telemetryRoutes, { service: telemetryService(database.db, states), map: config.map });
@@ -241,6 +252,7 @@ export async function buildApp(
   await app.register(deviceRoutes, { service: deviceService(database.db, audit.record) });
   await app.register(httpIntakeRoutes, { pipeline: intake });
   await app.register(assetRoutes, { service: assetService(database.db, audit.record) });
+  await app.register(faultRoutes, { faults: faultService(database.db) });
   const levels = levelService(database.db, audit.record);
   const policies = policyService(database.db, {
     audit: audit.record,
@@ -250,6 +262,7 @@ export async function buildApp(
     },
   });
   await app.register(alarmRoutes, { levels, policies, alarms: alarmService(database.db, { publish: publishAlarms }) });
+  await app.register(workOrderRoutes, { workOrders: workOrderService(database.db, { publish: publishAlarms }) });
   await app.register(pushRoutes, {
     rules: pushRuleService(database.db, { audit: audit.record, onChange: () => push.invalidate() }),
     deliveries: deliveryService(database.db, push),

@@ -279,6 +279,8 @@ export const alarmRowSchema = z.object({
   closeReason: z.string().nullable(),
   /** Who handles it. */
   assignee: z.object({ id: z.string(), account: z.string(), name: z.string() }).nullable(),
+  /** The work order that holds it. */
+  workOrder: z.object({ id: z.string(), code: z.string(), status: z.enum(['open', 'in_progress', 'resolved', 'closed']) }).nullable(),
 });
 export type AlarmRow = z.infer<typeof alarmRowSchema>;
 
@@ -293,6 +295,12 @@ export const alarmQuerySchema = listQuerySchema.extend({
   assetId: z.preprocess(blankAsUndefined, z.uuid().optional()),
   taskId: z.preprocess(blankAsUndefined, z.uuid().optional()),
   policyId: z.preprocess(blankAsUndefined, z.uuid().optional()),
+  /** Handled by this user. */
+  assigneeId: z.preprocess(blankAsUndefined, z.uuid().optional()),
+  /** 'true': handled by the caller. */
+  mine: z.preprocess(blankAsUndefined, z.enum(['true', 'false']).optional()),
+  /** 'true': in a work order; 'false': in none. */
+  inWorkOrder: z.preprocess(blankAsUndefined, z.enum(['true', 'false']).optional()),
   keyword: z.preprocess(blankAsUndefined, z.string().trim().max(64).optional()),
   orgId: z.preprocess(blankAsUndefined, z.uuid().optional()),
 });
@@ -317,9 +325,10 @@ export const assignBodySchema = z.object({ userId: z.uuid() });
 
 /**
  * What an alarm's timeline records; nothing in it is ever changed or removed. `notified`: a push
- * delivery was sent, kept in the outbox or failed for good (detail: channel, target, step, status).
+ * delivery was sent, kept in the outbox or failed for good (detail: channel, target, step, status);
+ * `work_order_opened`: the alarm went into a work order (detail: workOrderId, code).
  */
-export const ALARM_EVENT_KINDS = ['created', 'acknowledged', 'assigned', 'commented', 'cleared', 'closed', 'notified'] as const;
+export const ALARM_EVENT_KINDS = ['created', 'acknowledged', 'assigned', 'commented', 'work_order_opened', 'cleared', 'closed', 'notified'] as const;
 export type AlarmEventKind = (typeof ALARM_EVENT_KINDS)[number];
 
 export const alarmEventRowSchema = z.object({

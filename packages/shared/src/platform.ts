@@ -22,6 +22,7 @@ export const PERMISSIONS = {
   'alarm:read': { en: 'View alarms, alarm policies and levels', zh: '查看告警、告警策略与等级' },
   'alarm:write': { en: 'Manage alarm policies and levels', zh: '管理告警策略与等级' },
   'alarm:handle': { en: 'Handle alarms: acknowledge, assign, comment, close, send notifications again', zh: '处理告警：确认、指派、备注、关闭、重新发送通知' },
+  'fault:handle': { en: 'Record device repairs', zh: '登记设备维修' },
 } as const satisfies Record<string, I18nText>;
 export type Permission = keyof typeof PERMISSIONS;
 export const PERMISSION_CODES = Object.keys(PERMISSIONS) as Permission[];

@@ -690,3 +690,127 @@ export const deliveryAttempts = pgTable(
   },
   (t) => [index('delivery_attempts_delivery_idx').on(t.deliveryId, t.id)],
 );
+
+/** Work orders (work-order.ts): opened from alarms or by hand; belong to an organisation. */
+export const workOrders = pgTable(
+  'work_orders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    code: text('code').notNull(),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    priority: text('priority', { enum: ['urgent', 'high', 'medium', 'low'] }).notNull(),
+    status: text('status', { enum: ['open', 'in_progress', 'resolved', 'closed'] }).notNull().default('open'),
+    source: text('source', { enum: ['alarm', 'manual'] }).notNull(),
+    assigneeId: uuid('assignee_id').references(() => users.id, { onDelete: 'set null' }),
+    dueAt: timestamp('due_at', { withTimezone: true }),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('work_orders_org_code_uq').on(t.orgId, t.code),
+    index('work_orders_org_created_idx').on(t.orgId, t.createdAt),
+    index('work_orders_assignee_idx').on(t.assigneeId),
+  ],
+);
+
+/** The alarms of a work order; an alarm is in at most one. */
+export const workOrderAlarms = pgTable(
+  'work_order_alarms',
+  {
+    workOrderId: uuid('work_order_id')
+      .notNull()
+      .references(() => workOrders.id, { onDelete: 'cascade' }),
+    alarmId: uuid('alarm_id')
+      .notNull()
+      .references(() => alarms.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ name: 'work_order_alarms_pk', columns: [t.workOrderId, t.alarmId] }), uniqueIndex('work_order_alarms_alarm_uq').on(t.alarmId)],
+);
+
+/** Each work order's story: appended, never changed. */
+export const workOrderEvents = pgTable(
+  'work_order_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    workOrderId: uuid('work_order_id')
+      .notNull()
+      .references(() => workOrders.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    kind: text('kind').notNull(),
+    actor: text('actor'),
+    detail: jsonb('detail').notNull().default({}),
+  },
+  (t) => [index('work_order_events_order_idx').on(t.workOrderId, t.id)],
+);
+
+/**
+ * Device faults (fault.ts): at most one unresolved fault per device and kind; a new occurrence
+ * after it was resolved opens another. Belongs to the device's organisation.
+ */
+export const faults = pgTable(
+  'faults',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    deviceRef: uuid('device_ref')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['sensor_failure', 'gps_failure', 'low_battery', 'offline_repeatedly', 'bad_reports'] }).notNull(),
+    status: text('status', { enum: ['open', 'repairing', 'resolved'] }).notNull().default('open'),
+    firstAt: timestamp('first_at', { withTimezone: true }).notNull(),
+    lastAt: timestamp('last_at', { withTimezone: true }).notNull(),
+    count: integer('count').notNull().default(1),
+    detail: jsonb('detail').notNull().default({}),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    resolvedBy: text('resolved_by'),
+  },
+  (t) => [
+    uniqueIndex('faults_unresolved_uq').on(t.deviceRef, t.kind).where(sql`status <> 'resolved'`),
+    index('faults_org_last_idx').on(t.orgId, t.lastAt),
+  ],
+);
+
+/**
+ * What the detector counts between reports, per device and kind: a run of bad reports, or the
+ * times within a window. Kept in the database so that several processes count together.
+ */
+export const faultCounters = pgTable(
+  'fault_counters',
+  {
+    deviceRef: uuid('device_ref')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    count: integer('count').notNull().default(0),
+    /** Start of the counting window, or of the run. */
+    since: timestamp('since', { withTimezone: true }).notNull(),
+    lastAt: timestamp('last_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'fault_counters_pk', columns: [t.deviceRef, t.kind] })],
+);
+
+/** Repair records of a fault: appended, never changed. */
+export const faultRepairs = pgTable(
+  'fault_repairs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    faultId: uuid('fault_id')
+      .notNull()
+      .references(() => faults.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    by: text('by').notNull(),
+    action: text('action').notNull(),
+    result: text('result', { enum: ['in_progress', 'repaired', 'replaced', 'no_fault_found'] }).notNull(),
+    note: text('note').notNull().default(''),
+  },
+  (t) => [index('fault_repairs_fault_idx').on(t.faultId, t.id)],
+);

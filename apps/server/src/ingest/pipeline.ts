@@ -34,8 +34,33 @@ const excerpt = (v: unknown) => {
   return text === undefined ? null : text.slice(0, 2000);
 };
 
-export function intakePipeline(db: Db, store: ReadingStore, opts: { now?: () => Date } = {}) {
+/** Reports of a known device that the intake refused, as kept in its intake log. */
+export interface Refusal {
+  deviceRef: string;
+  /** How many reports (one message or call may carry several). */
+  count: number;
+  at: Date;
+  /** The last one's reason. */
+  reason: string;
+}
+
+export function intakePipeline(
+  db: Db,
+  store: ReadingStore,
+  opts: {
+    now?: () => Date;
+    /** Told after refusals of a known device are logged (the fault detector counts them). Its failures never reach the intake. */
+    onRefused?: (refusal: Refusal) => void;
+  } = {},
+) {
   const now = opts.now ?? (() => new Date());
+  const refused = (refusal: Refusal) => {
+    try {
+      opts.onRefused?.(refusal);
+    } catch {
+      // The listener logs its own failures; a device's refusal is recorded either way.
+    }
+  };
 
   return {
     /** The device whose id and secret these are, or null (unknown device or wrong secret). */
@@ -62,6 +87,7 @@ export function intakePipeline(db: Db, store: ReadingStore, opts: { now?: () => 
     /** Records a refusal that belongs to no known device (or before any report could be read). */
     async refuse(channel: Channel, deviceId: string | null, reason: string, payload: unknown, deviceRef: string | null = null) {
       await db.insert(intakeLog).values({ deviceRef, deviceId, channel, reason, payload: excerpt(payload) });
+      if (deviceRef) refused({ deviceRef, count: 1, at: now(), reason });
     },
 
     /** Checks, decodes and stores the reports of one authenticated device. */
@@ -111,6 +137,7 @@ export function intakePipeline(db: Db, store: ReadingStore, opts: { now?: () => 
         await db.insert(intakeLog).values(
           rejected.map((r) => ({ deviceRef: device.id, deviceId: device.deviceId, channel, reason: r.reason, payload: excerpt(reports[r.index]) })),
         );
+        refused({ deviceRef: device.id, count: rejected.length, at: now(), reason: rejected.at(-1)!.reason });
       }
       return { accepted: inserted, duplicates: rows.length - inserted, rejected };
     },

@@ -2,9 +2,11 @@
 // the writes are running are stored together by the next one, in one transaction: one insert
 // of the readings (a repeated device time is stored once) and one upsert of each device's
 // latest state.
-// Each caller learns how many of its own readings were new once they are stored.
+// Each caller learns how many of its own readings were new once they are stored; whoever
+// watches the store learns the changed states and, for the devices that may have been silent,
+// when they had last been heard of before.
 import { sql, type SQL } from 'drizzle-orm';
-import { rowsOf, type Db } from '../db/client.ts';
+import { rowsOf, type Db, type Executor } from '../db/client.ts';
 import type { deviceStates, telemetry } from '../db/schema.ts';
 
 export type Reading = typeof telemetry.$inferInsert & { time: Date; deviceRef: string; acc: boolean | null };
@@ -53,8 +55,19 @@ export type StoredState = typeof deviceStates.$inferSelect;
 export function readingStore(
   db: Db,
   opts: {
-    /** After each write: the latest states it changed and the readings it stored (a repeat of a stored device time is not among them). */
-    onStored?: (states: StoredState[], readings: Reading[]) => void;
+    /**
+     * After each write: the latest states it changed, the readings it stored (a repeat of a
+     * stored device time is not among them) and, with `silenceAfterMs`, when the platform had
+     * last heard of each device before this write that may have been silent longer than that.
+     */
+    onStored?: (states: StoredState[], readings: Reading[], heardBefore: ReadonlyMap<string, Date>) => void;
+    /**
+     * Tell onStored of silences longer than this (the offline time). A device this process has
+     * itself written within it cannot have been silent that long, so only the others (after a
+     * silence, after a start, or written by other processes only) cost a lookup, made in the
+     * write's transaction just before their states are replaced.
+     */
+    silenceAfterMs?: number;
     now?: () => Date;
     /** Writes at a time: one on the embedded database (a single connection), a few on PostgreSQL. */
     concurrency?: number;
@@ -64,6 +77,9 @@ export function readingStore(
   let queue: Pending[] = [];
   const writing = new Set<Promise<void>>();
   const concurrency = opts.concurrency ?? 1;
+  /** When this process last wrote each device's state (its received time, ms). */
+  const written = new Map<string, number>();
+  const silenceAfterMs = opts.silenceAfterMs;
 
   async function write(batch: Pending[]) {
     // The first of several readings with one device time is the one kept.
@@ -78,6 +94,8 @@ export function readingStore(
     const inserted: Reading[] = [];
     const counts = new Map<Pending, number>();
     const changed: StoredState[] = [];
+    const heardBefore = new Map<string, Date>();
+    const receivedAt = now();
     await db.transaction(async (tx) => {
       const back = rowsOf<{ device_ref: string; time: Date | string }>(await tx.execute(insertReadings(rows)));
       for (const b of back) {
@@ -85,11 +103,25 @@ export function readingStore(
         inserted.push(r);
         counts.set(p, (counts.get(p) ?? 0) + 1);
       }
-      const states = foldStates(inserted, now());
+      const states = foldStates(inserted, receivedAt);
+      if (silenceAfterMs !== undefined && states.length) {
+        const since = receivedAt.getTime() - silenceAfterMs;
+        const asked = states.filter((st) => (written.get(st.deviceRef) ?? -Infinity) < since).map((st) => st.deviceRef);
+        if (asked.length) for (const [ref, at] of await lastHeard(tx, asked)) heardBefore.set(ref, at);
+      }
       if (states.length) changed.push(...rowsOf<RawState>(await tx.execute(upsertStates(states))).map(fromRaw));
     });
+    if (silenceAfterMs !== undefined) remember(changed, receivedAt.getTime(), silenceAfterMs);
     for (const p of batch) p.resolve(counts.get(p) ?? 0);
-    if (changed.length) opts.onStored?.(changed, inserted);
+    if (changed.length) opts.onStored?.(changed, inserted, heardBefore);
+  }
+
+  /** Kept after the commit only: a write that failed wrote nothing. Bounded: past the limit, what is too old to matter goes first. */
+  function remember(states: StoredState[], at: number, silenceAfterMs: number) {
+    for (const st of states) written.set(st.deviceRef, Math.max(written.get(st.deviceRef) ?? at, at));
+    if (written.size <= WRITTEN_MAX) return;
+    for (const [ref, w] of written) if (w < at - silenceAfterMs) written.delete(ref);
+    if (written.size > WRITTEN_MAX) written.clear();
   }
 
   // A write starts on the next turn of the event loop, after the sockets have been read, never
@@ -168,6 +200,21 @@ function insertReadings(rows: Reading[]): SQL {
       positioning text, network text, speed float8, course float8, raw jsonb, sensors jsonb)
     on conflict (device_ref, time) do nothing
     returning device_ref, time`;
+}
+
+/** Devices whose last write this process remembers (about 100 bytes each). */
+const WRITTEN_MAX = 500_000;
+
+/**
+ * When the platform last heard of these devices (those never heard of are not in it). Another
+ * process may replace one of them between this read and this write's upsert; the fault detector
+ * allows for two writes seeing the same silence.
+ */
+async function lastHeard(tx: Executor, refs: string[]): Promise<Map<string, Date>> {
+  const rows = rowsOf<{ device_ref: string; received_at: Date | string }>(
+    await tx.execute(sql`select device_ref, received_at from device_states where device_ref = any(${`{${refs.join(',')}}`}::uuid[])`),
+  );
+  return new Map(rows.map((r) => [r.device_ref, new Date(r.received_at)]));
 }
 
 /**

@@ -227,6 +227,15 @@ describe('handling, query and isolation', () => {
     const [rivalUser] = await t.app.database.db.select().from(usersTable).where(eq(usersTable.account, 'rival-e'));
     const foreign = await api('POST', `/api/iot/v2/alarms/${open!.id}/assign`, admin, { userId: rivalUser!.id }, 'zh-CN');
     expect(foreign.body).toMatchObject({ errorcode: 'ASSIGNEE_UNKNOWN', errormsg: '该组织下不存在此用户' });
+    // The flow's filters: handled by me, by a user, in a work order or not.
+    const mine = (await api<Page<AlarmRow>>('GET', '/api/iot/v2/alarms?mine=true&size=100', operator)).body.data!;
+    expect(mine.rows.map((a) => a.id)).toEqual([open!.id]);
+    expect((await api<Page<AlarmRow>>('GET', '/api/iot/v2/alarms?mine=true', admin)).body.data!.total).toBe(0);
+    expect((await api<Page<AlarmRow>>('GET', `/api/iot/v2/alarms?assigneeId=${demoUser.id}`, admin)).body.data!.rows.map((a) => a.id)).toEqual([open!.id]);
+    expect((await api<Page<AlarmRow>>('GET', '/api/iot/v2/alarms?inWorkOrder=true', admin)).body.data!.total).toBe(0);
+    const all = (await api<Page<AlarmRow>>('GET', '/api/iot/v2/alarms', admin)).body.data!.total;
+    expect((await api<Page<AlarmRow>>('GET', '/api/iot/v2/alarms?inWorkOrder=false', admin)).body.data!.total).toBe(all);
+    expect(all).toBeGreaterThan(1);
     const empty = await api('POST', `/api/iot/v2/alarms/${open!.id}/comments`, operator, { text: '  ' });
     expect(empty.body.errorcode).toBe('COMMENT_REQUIRED');
     const timeline = await api<{ kind: string; actor: string | null; detail: Record<string, unknown> }[]>('POST', `/api/iot/v2/alarms/${open!.id}/comments`, operator, { text: 'Driver called: unit restarted' });

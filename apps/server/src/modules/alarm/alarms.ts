@@ -40,9 +40,14 @@ export function alarmService(db: Db, opts: { publish: (rows: AlarmRow[]) => void
       q.assetId ? eq(alarms.assetRef, q.assetId) : undefined,
       q.taskId ? eq(alarms.taskId, q.taskId) : undefined,
       q.policyId ? eq(alarms.policyId, q.policyId) : undefined,
+      q.assigneeId ? eq(alarms.assigneeId, q.assigneeId) : undefined,
+      q.mine === 'true' ? eq(alarms.assigneeId, caller.userId) : undefined,
+      q.inWorkOrder === 'true' ? inWorkOrder : q.inWorkOrder === 'false' ? sql`not ${inWorkOrder}` : undefined,
       q.keyword ? keywordOf(containsPattern(q.keyword)) : undefined,
     );
   }
+
+  const inWorkOrder = sql`exists (select 1 from work_order_alarms wa where wa.alarm_id = ${alarms.id})`;
 
   /** Alarms whose device (id or name), asset (code or name) or policy name contain the text; no join needed. */
   function keywordOf(pattern: string): SQL {

@@ -1,11 +1,11 @@
-// Alarm records as the API and the live channel show them (with level, device, asset and
-// organisation), their timeline entries, and ending the open alarms of rules that stopped running.
+// Alarm records as the API and the live channel show them (with level, device, asset,
+// organisation and the work order holding them), their timeline entries, and ending the open alarms of rules that stopped running.
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import { ALARM_TYPE_INFO, type AlarmRow, type AlarmType } from '@iotc/shared/alarm';
 import type { Db } from '../../db/client.ts';
 import type { Tx } from '../../db/seed.ts';
 import { anyUuid } from '../../db/list.ts';
-import { alarmEvents, alarmLevels, alarmRuleStates, alarms, assets, devices, orgs, users } from '../../db/schema.ts';
+import { alarmEvents, alarmLevels, alarmRuleStates, alarms, assets, devices, orgs, users, workOrderAlarms, workOrders } from '../../db/schema.ts';
 
 export type { AlarmEventKind } from '@iotc/shared/alarm';
 
@@ -22,13 +22,19 @@ export function selectAlarms(db: Db) {
       assetName: assets.name,
       assigneeAccount: users.account,
       assigneeName: users.name,
+      workOrderId: workOrders.id,
+      workOrderCode: workOrders.code,
+      workOrderStatus: workOrders.status,
     })
     .from(alarms)
     .innerJoin(orgs, eq(orgs.id, alarms.orgId))
     .innerJoin(alarmLevels, eq(alarmLevels.id, alarms.levelId))
     .innerJoin(devices, eq(devices.id, alarms.deviceRef))
     .leftJoin(assets, eq(assets.id, alarms.assetRef))
-    .leftJoin(users, eq(users.id, alarms.assigneeId));
+    .leftJoin(users, eq(users.id, alarms.assigneeId))
+    // An alarm is in at most one work order (unique alarm_id), so these joins never add rows.
+    .leftJoin(workOrderAlarms, eq(workOrderAlarms.alarmId, alarms.id))
+    .leftJoin(workOrders, eq(workOrders.id, workOrderAlarms.workOrderId));
 }
 
 type Selected = Awaited<ReturnType<ReturnType<typeof selectAlarms>['execute']>>[number];
@@ -65,6 +71,7 @@ export function toAlarmRow(r: Selected): AlarmRow {
     closedBy: a.closedBy,
     closeReason: a.closeReason,
     assignee: a.assigneeId ? { id: a.assigneeId, account: r.assigneeAccount!, name: r.assigneeName! } : null,
+    workOrder: r.workOrderId ? { id: r.workOrderId, code: r.workOrderCode!, status: r.workOrderStatus! } : null,
   };
 }
 

@@ -61,6 +61,7 @@ function alarm(n: number, over: Partial<AlarmRow> = {}): AlarmRow {
     closedBy: null,
     closeReason: null,
     assignee: null,
+    workOrder: null,
     ...over,
   };
 }

@@ -42,6 +42,7 @@ export function alarm(n: number, over: Partial<AlarmRow> = {}): AlarmRow {
     closedBy: null,
     closeReason: null,
     assignee: null,
+    workOrder: null,
     ...over,
   };
 }
