@@ -32,6 +32,10 @@ export const SCREENS: Record<string, ScreenImporter> = {
   'transport/alarms': () => import('../../features/alarm/pages/alarm-realtime-page.tsx'),
   'alarm/levels': () => import('../../features/alarm-config/pages/alarm-levels-page.tsx'),
   'alarm/policy': () => import('../../features/alarm-config/pages/alarm-policies-page.tsx'),
+  'alarm/push': () => import('../../features/alarm-push/pages/message-push-page.tsx'),
+  'alarm/flow': () => import('../../features/alarm/pages/alarm-flow-page.tsx'),
+  'alarm/workOrders': () => import('../../features/work-order/pages/work-orders-page.tsx'),
+  'fault/list': () => import('../../features/fault/pages/faults-page.tsx'),
 };
 
 /**

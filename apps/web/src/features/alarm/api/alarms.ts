@@ -6,7 +6,7 @@ import { ALARM_API, type AlarmRow } from '@iotc/shared/alarm';
 import { exportList, listQueryOptions, type ExportFormat, type FilterValues, type ListState } from '../../../lib/list-query.ts';
 
 /** The filter bar's field names that are also the API's. */
-const PLAIN_FILTERS = ['type', 'levelId', 'status', 'acknowledged', 'keyword'] as const;
+const PLAIN_FILTERS = ['type', 'levelId', 'status', 'acknowledged', 'keyword', 'mine', 'inWorkOrder'] as const;
 /** The time range field: the filter bar gives `timeFrom` / `timeTo`. */
 export const TIME_FILTER = 'time';
 

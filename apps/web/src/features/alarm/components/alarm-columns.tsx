@@ -1,8 +1,9 @@
 // The alarm tables as declarations: level as a tag in its colour, type, device, asset, times,
 // duration, value / peak with the unit, count, status tag, who acknowledged it and the policy;
-// row buttons Details, Acknowledge and Close. The query table sorts by start, level priority
-// and peak; the real-time table shows the active alarms newest first and does not sort.
-import { CheckOutlined, CloseCircleOutlined, ProfileOutlined } from '@ant-design/icons';
+// row buttons Details, Acknowledge and Close (the flow table also Assign and Open work order). The
+// query table sorts by start, level priority and peak; the real-time table shows the active alarms
+// newest first and does not sort.
+import { CheckOutlined, CloseCircleOutlined, FileAddOutlined, ProfileOutlined, UserSwitchOutlined } from '@ant-design/icons';
 import { ALARM_STATUSES, ALARM_TYPES } from '@iotc/shared/alarm';
 import type { Lang } from '@iotc/shared/i18n';
 import type { ButtonLookupItem, RowButton, TableColumn, TableDescriptor, TopButton } from '../../../components/data-table/types.ts';
@@ -39,12 +40,13 @@ function columns(levels: readonly LevelInfo[], lang: Lang, sortable: boolean): T
     { key: 'alarm.col.status', value: 'status', type: 'button', buttons: STATUS_BUTTONS, width: 100, testId: 'alarm-cell-status' },
     { key: 'alarm.col.acknowledged', value: 'acknowledged', width: 220 },
     { key: 'alarm.col.policy', value: 'policyName', width: 160 },
-    { key: 'alarm.col.assignee', value: 'assignee', width: 120, hidden: true },
+    { key: 'alarm.col.assignee', value: 'assignee', width: 120, hidden: true, testId: 'alarm-cell-assignee' },
+    { key: 'alarm.col.workOrder', value: 'workOrder', width: 160, hidden: true, testId: 'alarm-cell-work-order' },
     { key: 'alarm.col.org', value: 'orgName', width: 160, hidden: true },
   ];
 }
 
-function rowButtons(actions: AlarmActions, onDetails: (row: AlarmView) => void): RowButton<AlarmView>[] {
+function rowButtons(actions: AlarmActions, onDetails: (row: AlarmView) => void, flow = false): RowButton<AlarmView>[] {
   return [
     { name: 'alarm.action.details', icon: <ProfileOutlined />, showtype: 'i', onClick: onDetails, testId: 'alarm-row-details' },
     {
@@ -56,6 +58,19 @@ function rowButtons(actions: AlarmActions, onDetails: (row: AlarmView) => void):
       disabled: (v) => actions.acknowledging === v.id,
       testId: 'alarm-row-acknowledge',
     },
+    ...(flow
+      ? ([
+          { name: 'alarm.action.assign', icon: <UserSwitchOutlined />, showtype: 'i', onClick: (v) => actions.assign(v.row), hidden: (v) => !actions.canClose(v.row), testId: 'alarm-row-assign' },
+          {
+            name: 'alarm.action.workOrder',
+            icon: <FileAddOutlined />,
+            showtype: 'i',
+            onClick: (v) => actions.openWorkOrder(v.row),
+            hidden: (v) => !actions.canOpenWorkOrder(v.row),
+            testId: 'alarm-row-work-order',
+          },
+        ] satisfies RowButton<AlarmView>[])
+      : []),
     {
       name: 'alarm.action.close',
       icon: <CloseCircleOutlined />,
@@ -105,5 +120,24 @@ export function alarmRealtimeDescriptor(o: AlarmTableOptions): TableDescriptor<A
     immutableRows: true,
     // Beside the map the table is narrow: it scrolls sideways rather than squeezing the columns.
     overflowScroll: true,
+  };
+}
+
+/**
+ * The alarm flow: who acknowledged and handles each alarm and its work order, with the handling
+ * buttons (acknowledge, assign, open work order, close) on every row.
+ */
+export function alarmFlowDescriptor(o: AlarmTableOptions): TableDescriptor<AlarmView> {
+  const show = new Set<string>(['assignee', 'workOrder']);
+  const hide = new Set<string>(['endedAt', 'count', 'policyName', 'deviceName']);
+  return {
+    id: o.userId ? `alarm-flow-${o.userId}` : 'alarm-flow',
+    rowKey: 'id',
+    columns: columns(o.levels, o.lang, true).map((c) => (show.has(c.value) ? { ...c, hidden: false } : hide.has(c.value) ? { ...c, hidden: true } : c)),
+    rowButtons: rowButtons(o.actions, o.onDetails, true),
+    topButtons: o.topButtons,
+    pageSizes: 'main',
+    actionWidth: 170,
+    ellipsis: true,
   };
 }

@@ -1,9 +1,11 @@
 // The details of one alarm in a drawer: its fields (level, type, status, device, asset, policy,
-// threshold, value and peak, times, position, who acknowledged or closed it and why), its
-// timeline (who did what and when), and Acknowledge / Close for users who may handle alarms.
+// threshold, value and peak, times, position, who acknowledged, handles or closed it and why, its
+// work order), its timeline (who did what and when), and Acknowledge / Assign / Open work order /
+// Close for users who may handle alarms.
 import { useState } from 'react';
 import { Button, Descriptions, Drawer, Empty, Input, Result, Skeleton, Space, Timeline, Typography } from 'antd';
-import { CheckOutlined, CloseCircleOutlined } from '@ant-design/icons';
+import { CheckOutlined, CloseCircleOutlined, FileAddOutlined, UserSwitchOutlined } from '@ant-design/icons';
+import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { ALARM_EVENT_KINDS, ALARM_TYPE_INFO, type AlarmEventKind, type AlarmRow } from '@iotc/shared/alarm';
 import { useAlarm, useAlarmEvents, type AlarmEvent } from '../api/alarm-detail.ts';
@@ -17,7 +19,21 @@ import { useAlarmTexts } from './use-alarm-texts.ts';
 export const DETAIL_WIDTH = 520;
 
 /** Timeline dot colours per event. */
-const EVENT_COLORS: Record<AlarmEventKind, string> = { created: 'red', notified: 'orange', acknowledged: 'blue', assigned: 'blue', commented: 'gray', cleared: 'green', closed: 'gray' };
+const EVENT_COLORS: Record<AlarmEventKind, string> = {
+  created: 'red',
+  notified: 'orange',
+  acknowledged: 'blue',
+  assigned: 'blue',
+  commented: 'gray',
+  work_order_opened: 'purple',
+  cleared: 'green',
+  closed: 'gray',
+};
+
+/** Where the work orders screen opens one order. */
+export function workOrderHref(id: string): string {
+  return `/view/alarm/workOrders?id=${encodeURIComponent(id)}`;
+}
 
 function kindOf(kind: string): AlarmEventKind | null {
   return (ALARM_EVENT_KINDS as readonly string[]).includes(kind) ? (kind as AlarmEventKind) : null;
@@ -31,6 +47,7 @@ function EventLine({ event, unit }: { event: AlarmEvent; unit: string }) {
   const value = typeof detail.value === 'number' ? detail.value : null;
   const assignee = kind === 'assigned' ? [detail.name, detail.account].find((v): v is string => typeof v === 'string' && v !== '') : undefined;
   const comment = kind === 'commented' && typeof detail.text === 'string' ? detail.text : null;
+  const order = kind === 'work_order_opened' && typeof detail.code === 'string' ? detail.code : null;
   const str = (v: unknown) => (typeof v === 'string' ? v : '');
   const notified =
     kind === 'notified'
@@ -50,6 +67,7 @@ function EventLine({ event, unit }: { event: AlarmEvent; unit: string }) {
       {value !== null ? <div>{t('alarm.event.value', { value: valueText(value, unit) })}</div> : null}
       {assignee ? <div>{t('alarm.event.assignee', { name: assignee })}</div> : null}
       {comment ? <div className="alarm-event-reason">{comment}</div> : null}
+      {order ? <div>{t('alarm.event.workOrder', { code: order })}</div> : null}
       {notified ? <div>{notified}</div> : null}
       {reason === 'rule_stopped' ? (
         <div>{t('alarm.event.ruleStopped')}</div>
@@ -99,6 +117,19 @@ function Fields({ alarm }: { alarm: AlarmRow }) {
           children: alarm.acknowledgedAt ? `${text(alarm.acknowledgedBy)} · ${formatTime(alarm.acknowledgedAt)}` : t('alarm.ack.no'),
         },
         ...(alarm.assignee ? [{ key: 'assignee', label: t('alarm.col.assignee'), children: `${alarm.assignee.name} (${alarm.assignee.account})` }] : []),
+        ...(alarm.workOrder
+          ? [
+              {
+                key: 'workOrder',
+                label: t('alarm.col.workOrder'),
+                children: (
+                  <Link to={workOrderHref(alarm.workOrder.id)} data-testid="alarm-detail-work-order">
+                    {alarm.workOrder.code} · {t(`alarm.workOrder.status.${alarm.workOrder.status}`)}
+                  </Link>
+                ),
+              },
+            ]
+          : []),
         ...(alarm.status === 'closed'
           ? [
               { key: 'closedBy', label: t('alarm.col.closedBy'), children: text(alarm.closedBy) },
@@ -194,8 +225,8 @@ export function AlarmDetailDrawer({ id, onClose, actions }: AlarmDetailDrawerPro
     );
 
   const footer =
-    row && (actions.canAcknowledge(row) || actions.canClose(row)) ? (
-      <Space>
+    row && (actions.canAcknowledge(row) || actions.canClose(row) || actions.canOpenWorkOrder(row)) ? (
+      <Space wrap>
         {actions.canAcknowledge(row) ? (
           <Button
             type="primary"
@@ -205,6 +236,16 @@ export function AlarmDetailDrawer({ id, onClose, actions }: AlarmDetailDrawerPro
             onClick={() => void actions.acknowledge(row)}
           >
             {t('alarm.action.acknowledge')}
+          </Button>
+        ) : null}
+        {actions.canClose(row) ? (
+          <Button icon={<UserSwitchOutlined />} data-testid="alarm-detail-assign" onClick={() => actions.assign(row)}>
+            {t('alarm.action.assign')}
+          </Button>
+        ) : null}
+        {actions.canOpenWorkOrder(row) ? (
+          <Button icon={<FileAddOutlined />} data-testid="alarm-detail-work-order-open" onClick={() => actions.openWorkOrder(row)}>
+            {t('alarm.action.workOrder')}
           </Button>
         ) : null}
         {actions.canClose(row) ? (

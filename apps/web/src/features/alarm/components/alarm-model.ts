@@ -101,6 +101,8 @@ export interface AlarmView {
   status: AlarmStatus;
   acknowledged: string;
   assignee: string;
+  /** The work order's code, if it is in one. */
+  workOrder: string;
   policyName: string;
   orgName: string;
   row: AlarmRow;
@@ -124,6 +126,7 @@ export function toAlarmView(row: AlarmRow, words: DurationWords, now: number = D
     status: row.status,
     acknowledged: row.acknowledgedAt ? [row.acknowledgedBy, formatTime(row.acknowledgedAt)].filter(Boolean).join(' · ') : '',
     assignee: row.assignee ? row.assignee.name : '',
+    workOrder: row.workOrder?.code ?? '',
     policyName: row.policyName,
     orgName: row.orgName,
     row,

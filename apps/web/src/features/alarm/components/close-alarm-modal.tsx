@@ -8,6 +8,7 @@ import { apiErrorText } from '../../../lib/api-error.ts';
 import { useRevalidateOnLanguage } from '../../../lib/form.ts';
 import { useLang } from '../../../lib/language.ts';
 import { useCloseAlarm } from '../api/alarm-close.ts';
+import { DIALOG_OVER_DRAWER_Z } from '../../../lib/layers.ts';
 
 /** The server's limit of a close reason. */
 export const CLOSE_REASON_MAX = 500;
@@ -67,6 +68,7 @@ export function CloseAlarmModal({ alarm, onCancel, onClosed }: CloseAlarmModalPr
         setFailure(null);
       }}
       forceRender
+      zIndex={DIALOG_OVER_DRAWER_Z}
     >
       {failure ? <Alert type="error" showIcon title={failure} data-testid="alarm-close-error" style={{ marginBottom: 12 }} /> : null}
       <Form<CloseValues> form={form} layout="vertical" onValuesChange={() => failure && setFailure(null)}>

@@ -1,20 +1,28 @@
-// Acknowledge and Close as the alarm screens offer them: only with alarm:handle and never on a
-// closed alarm (Acknowledge also not twice). Close asks for the reason in a dialog, which the
-// screen renders (`dialog`); `onChanged` gets the alarm as the server answered.
+// Acknowledge, Assign, Open work order and Close as the alarm screens offer them: only with
+// alarm:handle and never on a closed alarm (Acknowledge also not twice; a work order only for an
+// alarm that has none). Close, Assign and Open work order ask in dialogs, which the screen renders
+// (`dialog`); `onChanged` gets the alarm as the server answered.
 import { useState, type ReactNode } from 'react';
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { AlarmRow } from '@iotc/shared/alarm';
 import { useAcknowledgeAlarm } from '../../../api/alarm-acknowledge.ts';
 import { usePermission } from '../../../lib/permissions.ts';
+import { AssignAlarmModal } from './assign-alarm-modal.tsx';
 import { CloseAlarmModal } from './close-alarm-modal.tsx';
+import { OpenWorkOrderModal } from './open-work-order-modal.tsx';
 
 export interface AlarmActions {
   canAcknowledge: (row: AlarmRow) => boolean;
   canClose: (row: AlarmRow) => boolean;
   acknowledge: (row: AlarmRow) => Promise<void>;
+  canOpenWorkOrder: (row: AlarmRow) => boolean;
   /** Opens the close dialog for `row`. */
   close: (row: AlarmRow) => void;
+  /** Opens the assign dialog for `row`. */
+  assign: (row: AlarmRow) => void;
+  /** Opens the new work order dialog for `row`. */
+  openWorkOrder: (row: AlarmRow) => void;
   /** The id being acknowledged, if any. */
   acknowledging: string | undefined;
   dialog: ReactNode;
@@ -30,6 +38,8 @@ export function useAlarmActions(onChanged?: (row: AlarmRow) => void): AlarmActio
   const allowed = usePermission()('alarm:handle');
   const ack = useAcknowledgeAlarm();
   const [closing, setClosing] = useState<AlarmRow | null>(null);
+  const [assigning, setAssigning] = useState<AlarmRow | null>(null);
+  const [ordering, setOrdering] = useState<AlarmRow | null>(null);
 
   const acknowledge = async (row: AlarmRow) => {
     try {
@@ -44,18 +54,32 @@ export function useAlarmActions(onChanged?: (row: AlarmRow) => void): AlarmActio
   return {
     canAcknowledge: (row) => canHandle(allowed, row) && !row.acknowledgedAt,
     canClose: (row) => canHandle(allowed, row),
+    canOpenWorkOrder: (row) => allowed && !row.workOrder,
     acknowledge,
     close: setClosing,
+    assign: setAssigning,
+    openWorkOrder: setOrdering,
     acknowledging: ack.isPending ? ack.variables : undefined,
     dialog: (
-      <CloseAlarmModal
-        alarm={closing}
-        onCancel={() => setClosing(null)}
-        onClosed={(row) => {
-          setClosing(null);
-          onChanged?.(row);
-        }}
-      />
+      <>
+        <CloseAlarmModal
+          alarm={closing}
+          onCancel={() => setClosing(null)}
+          onClosed={(row) => {
+            setClosing(null);
+            onChanged?.(row);
+          }}
+        />
+        <AssignAlarmModal
+          alarm={assigning}
+          onCancel={() => setAssigning(null)}
+          onAssigned={(row) => {
+            setAssigning(null);
+            onChanged?.(row);
+          }}
+        />
+        <OpenWorkOrderModal alarm={ordering} onCancel={() => setOrdering(null)} onOpened={() => setOrdering(null)} />
+      </>
     ),
   };
 }

@@ -10,15 +10,13 @@ import { Card } from 'antd';
 import { FileExcelOutlined, FileTextOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
-import dayjs from 'dayjs';
 import { ALARM_STATUSES, ALARM_TYPES } from '@iotc/shared/alarm';
-import { LAST_WEEK_DAYS } from '@iotc/shared/constants';
 import type { Lang } from '@iotc/shared/i18n';
 import { PATTERNS } from '@iotc/shared/validation';
 import { DataTable } from '../../../components/data-table/data-table.tsx';
 import { FilterBar, type FilterItem } from '../../../components/filter-bar.tsx';
 import { useAlarmLevels } from '../../../api/alarm-levels.ts';
-import { useListParams, type FilterValues, type ListState } from '../../../lib/list-query.ts';
+import { useListParams, type ListState } from '../../../lib/list-query.ts';
 import type { ScreenProps } from '../../../lib/screen.ts';
 import { getUserinfo } from '../../../lib/session.ts';
 import { useExport } from '../../../lib/use-export.ts';
@@ -29,22 +27,8 @@ import { knownLevels, levelName, toAlarmView, type AlarmView, type LevelInfo } f
 import { AlarmStatsSection } from '../components/alarm-stats.tsx';
 import { useAlarmActions } from '../components/use-alarm-actions.tsx';
 import { useAlarmTexts } from '../components/use-alarm-texts.ts';
+import { DEFAULT_SORT, lastWeek, withDefaultWindow } from '../components/alarm-window.ts';
 import '../components/alarm.css';
-
-export const DEFAULT_SORT = 'startedAt,desc';
-const FROM = `${TIME_FILTER}From`;
-const TO = `${TIME_FILTER}To`;
-
-/** The window shown when the address names none: the last 7 days. */
-export function lastWeek(now = dayjs()): { from: string; to: string } {
-  return { from: now.subtract(LAST_WEEK_DAYS, 'day').toISOString(), to: now.toISOString() };
-}
-
-/** The filters in force: the address's, with the default window where it names no time. */
-export function withDefaultWindow(filters: FilterValues, fallback: { from: string; to: string }): FilterValues {
-  if (filters[FROM] || filters[TO]) return filters;
-  return { ...filters, [FROM]: fallback.from, [TO]: fallback.to };
-}
 
 function filterItems(levels: readonly LevelInfo[], lang: Lang): FilterItem[] {
   return [

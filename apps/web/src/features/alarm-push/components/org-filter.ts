@@ -1,0 +1,21 @@
+// The organisation filter of the push lists: a select of every organisation of the caller's tree
+// (indented by depth), shown only when there is more than one to choose from.
+import { useMemo } from 'react';
+import type { OrgNode } from '@iotc/shared/platform';
+import { useOrgTree } from '../../../api/org-tree.ts';
+import type { FilterItem, FilterOption } from '../../../components/filter-bar.tsx';
+import { usePermission } from '../../../lib/permissions.ts';
+
+export function flattenOrgs(nodes: OrgNode[], depth = 0): FilterOption[] {
+  // An ideographic space per level: the tree's shape in a flat list, and still searchable by name.
+  return nodes.flatMap((n) => [{ value: n.id, label: `${'\u3000'.repeat(depth)}${n.name}` }, ...flattenOrgs(n.children, depth + 1)]);
+}
+
+export function useOrgFilter(label: string): FilterItem | null {
+  const allowed = usePermission()('org:read');
+  const { data } = useOrgTree(allowed);
+  return useMemo(() => {
+    const options = flattenOrgs(data ?? []);
+    return options.length > 1 ? { label, key: 'orgId', type: 'select', options, width: 220 } : null;
+  }, [data, label]);
+}

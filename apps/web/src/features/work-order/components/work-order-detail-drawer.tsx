@@ -1,0 +1,209 @@
+// The details of one work order in a drawer: its fields, the alarms it gathers, its story and a
+// comment box; for handlers Edit and the status actions its status allows (resolving asks what
+// was done, closing asks for a confirmation, since a closed order is final).
+import { useState } from 'react';
+import { App, Button, Descriptions, Drawer, Input, Result, Skeleton, Space, Typography } from 'antd';
+import { EditOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import type { WorkOrderDetail, WorkOrderRow, WorkOrderStatus } from '@iotc/shared/work-order';
+import { apiErrorText } from '../../../lib/api-error.ts';
+import { useLang } from '../../../lib/language.ts';
+import { useConfirmAction } from '../../../lib/use-confirm-action.ts';
+import { useDialog } from '../../../lib/use-dialog.ts';
+import { useCommentWorkOrder } from '../api/work-order-comment.ts';
+import { useWorkOrder } from '../api/work-order-detail.ts';
+import { useWorkOrderEvents } from '../api/work-order-events.ts';
+import { useTransitionWorkOrder } from '../api/work-order-transition.ts';
+import { LinkedAlarms } from './linked-alarms.tsx';
+import { ResolveModal } from './resolve-modal.tsx';
+import { WorkOrderFormModal, type WorkOrderFormTarget } from './work-order-form-modal.tsx';
+import { formatTime, OVERDUE_COLOR, personText, statusActions, type StatusAction } from './work-order-model.ts';
+import { PriorityTag, StatusTag } from './work-order-tags.tsx';
+import { WorkOrderTimeline } from './work-order-timeline.tsx';
+
+export const DETAIL_WIDTH = 560;
+const COMMENT_MAX = 1000;
+
+function Fields({ order }: { order: WorkOrderDetail }) {
+  const { t } = useTranslation();
+  const text = (v: string | null | undefined) => (v ? v : '-');
+  const due = formatTime(order.dueAt);
+  return (
+    <Descriptions
+      size="small"
+      column={1}
+      bordered
+      styles={{ label: { width: 130 } }}
+      data-testid="wo-detail-fields"
+      items={[
+        { key: 'code', label: t('workOrder.col.code'), children: order.code },
+        { key: 'title', label: t('workOrder.col.title'), children: order.title },
+        { key: 'status', label: t('workOrder.col.status'), children: <StatusTag status={order.status} /> },
+        { key: 'priority', label: t('workOrder.col.priority'), children: <PriorityTag priority={order.priority} /> },
+        { key: 'assignee', label: t('workOrder.col.assignee'), children: order.assignee ? personText(order.assignee) : t('workOrder.unassigned') },
+        {
+          key: 'dueAt',
+          label: t('workOrder.col.dueAt'),
+          children: order.overdue ? (
+            <span style={{ color: OVERDUE_COLOR }} data-testid="wo-detail-overdue">
+              {`${due} · ${t('workOrder.overdue')}`}
+            </span>
+          ) : (
+            text(due)
+          ),
+        },
+        { key: 'source', label: t('workOrder.col.source'), children: t(`workOrder.source.${order.source}`) },
+        { key: 'org', label: t('workOrder.col.org'), children: order.orgName },
+        { key: 'created', label: t('workOrder.col.createdAt'), children: `${order.createdBy} · ${formatTime(order.createdAt)}` },
+        { key: 'updatedAt', label: t('workOrder.col.updatedAt'), children: formatTime(order.updatedAt) },
+        ...(order.resolvedAt ? [{ key: 'resolvedAt', label: t('workOrder.col.resolvedAt'), children: formatTime(order.resolvedAt) }] : []),
+        ...(order.closedAt ? [{ key: 'closedAt', label: t('workOrder.col.closedAt'), children: formatTime(order.closedAt) }] : []),
+        {
+          key: 'description',
+          label: t('workOrder.col.description'),
+          children: <span className="wo-event-text">{text(order.description)}</span>,
+        },
+      ]}
+    />
+  );
+}
+
+/** A comment for the story (alarm:handle); kept in the box when sending fails. Ctrl+Enter sends. */
+function CommentBox({ id }: { id: string }) {
+  const { t } = useTranslation();
+  const [text, setText] = useState('');
+  const comment = useCommentWorkOrder();
+  const send = () => {
+    const trimmed = text.trim();
+    if (!trimmed || comment.isPending) return;
+    comment.mutate({ id, text: trimmed }, { onSuccess: () => setText('') });
+  };
+  return (
+    <div className="wo-comment" data-testid="wo-comment">
+      <Input.TextArea
+        value={text}
+        maxLength={COMMENT_MAX}
+        autoSize={{ minRows: 2, maxRows: 5 }}
+        placeholder={t('workOrder.comment.placeholder')}
+        aria-label={t('workOrder.comment.placeholder')}
+        data-testid="wo-comment-text"
+        onChange={(e) => setText(e.target.value)}
+        onPressEnter={(e) => {
+          if (e.ctrlKey || e.metaKey) send();
+        }}
+      />
+      <Button size="small" disabled={!text.trim()} loading={comment.isPending} onClick={send} data-testid="wo-comment-send">
+        {t('workOrder.comment.send')}
+      </Button>
+    </div>
+  );
+}
+
+export interface WorkOrderDetailDrawerProps {
+  /** The order shown; null closes the drawer. */
+  id: string | null;
+  onClose: () => void;
+  /** The user may change orders (alarm:handle). */
+  canHandle: boolean;
+}
+
+export function WorkOrderDetailDrawer({ id, onClose, canHandle }: WorkOrderDetailDrawerProps) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const { message } = App.useApp();
+  const order = useWorkOrder(id);
+  const events = useWorkOrderEvents(id);
+  const move = useTransitionWorkOrder();
+  const confirm = useConfirmAction();
+  const editor = useDialog<WorkOrderFormTarget>();
+  const [resolving, setResolving] = useState<WorkOrderRow | null>(null);
+  const row = order.data;
+  const writable = canHandle && !!row && row.status !== 'closed';
+
+  const moveTo = (current: WorkOrderRow, to: WorkOrderStatus) =>
+    move.mutateAsync({ id: current.id, to, note: '' }).then(
+      () => void message.success(t('workOrder.action.moved', { status: t(`workOrder.status.${to}`) })),
+      (error: unknown) => void message.error({ content: apiErrorText(error, lang), className: 'action-error', duration: 6 }),
+    );
+
+  const run = (current: WorkOrderRow, action: StatusAction) => {
+    if (action.asks === 'note') setResolving(current);
+    else if (action.asks === 'confirm')
+      confirm({
+        title: t('workOrder.close.title', { code: current.code }),
+        content: <div data-testid="wo-close-content">{t('workOrder.close.content')}</div>,
+        okText: t('workOrder.action.close'),
+        danger: true,
+        action: () => move.mutateAsync({ id: current.id, to: action.to, note: '' }),
+        success: t('workOrder.action.moved', { status: t('workOrder.status.closed') }),
+      });
+    else void moveTo(current, action.to);
+  };
+
+  let body;
+  if (!id) body = null;
+  else if (order.isPending) body = <Skeleton active paragraph={{ rows: 10 }} />;
+  else if (!row)
+    body = (
+      <Result
+        status="warning"
+        title={t('workOrder.detail.loadFailed')}
+        extra={
+          <Button onClick={() => void order.refetch()} data-testid="wo-detail-retry">
+            {t('common.retry')}
+          </Button>
+        }
+      />
+    );
+  else
+    body = (
+      <>
+        <Fields order={row} />
+        <Typography.Title level={5} className="wo-section">
+          {t('workOrder.detail.alarms', { count: row.alarms.length })}
+        </Typography.Title>
+        <LinkedAlarms orderId={row.id} alarms={row.alarms} canLink={writable} />
+        <Typography.Title level={5} className="wo-section">
+          {t('workOrder.detail.timeline')}
+        </Typography.Title>
+        <WorkOrderTimeline events={events.data} pending={events.isPending} failed={events.isError} />
+        {writable ? <CommentBox id={row.id} /> : null}
+      </>
+    );
+
+  const footer = writable ? (
+    <Space wrap data-testid="wo-detail-actions">
+      <Button icon={<EditOutlined />} data-testid="wo-detail-edit" onClick={() => editor.show({ mode: 'edit', row })}>
+        {t('workOrder.action.edit')}
+      </Button>
+      {statusActions(row.status).map((a) => (
+        <Button
+          key={a.to}
+          type={a.asks === 'note' ? 'primary' : 'default'}
+          danger={a.asks === 'confirm'}
+          data-testid={`wo-move-${a.to}`}
+          loading={move.isPending && move.variables?.to === a.to}
+          onClick={() => run(row, a)}
+        >
+          {t(a.name)}
+        </Button>
+      ))}
+    </Space>
+  ) : null;
+
+  return (
+    <Drawer
+      open={!!id}
+      size={DETAIL_WIDTH}
+      title={row ? `${row.code} · ${row.title}` : t('workOrder.detail.title')}
+      className="wo-detail-drawer"
+      data-testid="wo-detail"
+      onClose={onClose}
+      footer={footer}
+    >
+      {body}
+      <ResolveModal order={resolving} onClose={() => setResolving(null)} />
+      <WorkOrderFormModal formName="woEdit" target={editor.target} open={editor.open} onClose={editor.hide} afterClose={editor.afterClose} />
+    </Drawer>
+  );
+}
