@@ -26,6 +26,8 @@ export function faultDescriptor(o: { onDetails: (row: FaultView) => void; topBut
   return {
     id: o.userId ? `faults-${o.userId}` : 'faults',
     rowKey: 'id',
+    // Wider than the page: it scrolls sideways rather than squeezing the code and times.
+    overflowScroll: true,
     columns: [
       { key: 'alarm.col.deviceId', value: 'deviceId', width: 160, fixedLeft: true, testId: 'fault-cell-device-id' },
       { key: 'alarm.col.deviceName', value: 'deviceName', width: 150, testId: 'fault-cell-device-name' },

@@ -42,6 +42,8 @@ export function workOrderDescriptor(o: WorkOrderTableOptions): TableDescriptor<W
   return {
     id: o.userId ? `work-orders-${o.userId}` : 'work-orders',
     rowKey: 'id',
+    // Wider than the page: it scrolls sideways rather than squeezing the code and times.
+    overflowScroll: true,
     columns: [
       { key: 'workOrder.col.code', value: 'code', width: 170, fixedLeft: true, testId: 'wo-cell-code' },
       { key: 'workOrder.col.title', value: 'title', width: 220, testId: 'wo-cell-title' },
