@@ -2,14 +2,14 @@
 // threshold, value and peak, times, position, who acknowledged, handles or closed it and why, its
 // work order), its timeline (who did what and when), and Acknowledge / Assign / Open work order /
 // Close for users who may handle alarms.
-import { useState } from 'react';
-import { Button, Descriptions, Drawer, Empty, Input, Result, Skeleton, Space, Timeline, Typography } from 'antd';
+import { Button, Descriptions, Drawer, Empty, Result, Skeleton, Space, Timeline, Typography } from 'antd';
 import { CheckOutlined, CloseCircleOutlined, FileAddOutlined, UserSwitchOutlined } from '@ant-design/icons';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { ALARM_EVENT_KINDS, ALARM_TYPE_INFO, type AlarmEventKind, type AlarmRow } from '@iotc/shared/alarm';
 import { useAlarm, useAlarmEvents, type AlarmEvent } from '../api/alarm-detail.ts';
 import { useCommentAlarm } from '../api/alarm-comment.ts';
+import { CommentBox } from '../../../components/comment-box.tsx';
 import { usePermission } from '../../../lib/permissions.ts';
 import { formatDuration, formatTime, valueText } from './alarm-model.ts';
 import { LevelTag, StatusTag } from './alarm-tags.tsx';
@@ -141,37 +141,6 @@ function Fields({ alarm }: { alarm: AlarmRow }) {
   );
 }
 
-/** A comment for the timeline (alarm:handle); kept in the box when sending fails. */
-function CommentBox({ id }: { id: string }) {
-  const { t } = useTranslation();
-  const [text, setText] = useState('');
-  const comment = useCommentAlarm();
-  const send = () => {
-    const trimmed = text.trim();
-    if (!trimmed || comment.isPending) return;
-    comment.mutate({ id, text: trimmed }, { onSuccess: () => setText('') });
-  };
-  return (
-    <div className="alarm-comment" data-testid="alarm-comment">
-      <Input.TextArea
-        value={text}
-        maxLength={1000}
-        autoSize={{ minRows: 2, maxRows: 5 }}
-        placeholder={t('alarm.comment.placeholder')}
-        aria-label={t('alarm.comment.placeholder')}
-        data-testid="alarm-comment-text"
-        onChange={(e) => setText(e.target.value)}
-        onPressEnter={(e) => {
-          // Ctrl+Enter sends; Enter alone starts a new line.
-          if (e.ctrlKey || e.metaKey) send();
-        }}
-      />
-      <Button size="small" disabled={!text.trim()} loading={comment.isPending} onClick={send} data-testid="alarm-comment-send">
-        {t('alarm.comment.send')}
-      </Button>
-    </div>
-  );
-}
 
 export interface AlarmDetailDrawerProps {
   /** The alarm shown; null closes the drawer. */
@@ -186,6 +155,7 @@ export function AlarmDetailDrawer({ id, onClose, actions }: AlarmDetailDrawerPro
   const alarm = useAlarm(id);
   const events = useAlarmEvents(id);
   const canHandle = usePermission()('alarm:handle');
+  const comment = useCommentAlarm();
   const row = alarm.data;
 
   let body;
@@ -220,7 +190,15 @@ export function AlarmDetailDrawer({ id, onClose, actions }: AlarmDetailDrawerPro
         ) : (
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={events.isError ? t('alarm.detail.timelineFailed') : t('alarm.detail.noEvents')} />
         )}
-        {canHandle ? <CommentBox id={row.id} /> : null}
+        {canHandle ? (
+          <CommentBox
+            testId="alarm-comment"
+            placeholder={t('alarm.comment.placeholder')}
+            sendText={t('alarm.comment.send')}
+            pending={comment.isPending}
+            onSend={(text, sent) => comment.mutate({ id: row.id, text }, { onSuccess: sent })}
+          />
+        ) : null}
       </>
     );
 

@@ -2,10 +2,11 @@
 // comment box; for handlers Edit and the status actions its status allows (resolving asks what
 // was done, closing asks for a confirmation, since a closed order is final).
 import { useState } from 'react';
-import { App, Button, Descriptions, Drawer, Input, Result, Skeleton, Space, Typography } from 'antd';
+import { App, Button, Descriptions, Drawer, Result, Skeleton, Space, Typography } from 'antd';
 import { EditOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { WorkOrderDetail, WorkOrderRow, WorkOrderStatus } from '@iotc/shared/work-order';
+import { CommentBox } from '../../../components/comment-box.tsx';
 import { apiErrorText } from '../../../lib/api-error.ts';
 import { useLang } from '../../../lib/language.ts';
 import { useConfirmAction } from '../../../lib/use-confirm-action.ts';
@@ -68,37 +69,6 @@ function Fields({ order }: { order: WorkOrderDetail }) {
   );
 }
 
-/** A comment for the story (alarm:handle); kept in the box when sending fails. Ctrl+Enter sends. */
-function CommentBox({ id }: { id: string }) {
-  const { t } = useTranslation();
-  const [text, setText] = useState('');
-  const comment = useCommentWorkOrder();
-  const send = () => {
-    const trimmed = text.trim();
-    if (!trimmed || comment.isPending) return;
-    comment.mutate({ id, text: trimmed }, { onSuccess: () => setText('') });
-  };
-  return (
-    <div className="wo-comment" data-testid="wo-comment">
-      <Input.TextArea
-        value={text}
-        maxLength={COMMENT_MAX}
-        autoSize={{ minRows: 2, maxRows: 5 }}
-        placeholder={t('workOrder.comment.placeholder')}
-        aria-label={t('workOrder.comment.placeholder')}
-        data-testid="wo-comment-text"
-        onChange={(e) => setText(e.target.value)}
-        onPressEnter={(e) => {
-          if (e.ctrlKey || e.metaKey) send();
-        }}
-      />
-      <Button size="small" disabled={!text.trim()} loading={comment.isPending} onClick={send} data-testid="wo-comment-send">
-        {t('workOrder.comment.send')}
-      </Button>
-    </div>
-  );
-}
-
 export interface WorkOrderDetailDrawerProps {
   /** The order shown; null closes the drawer. */
   id: string | null;
@@ -114,6 +84,7 @@ export function WorkOrderDetailDrawer({ id, onClose, canHandle }: WorkOrderDetai
   const order = useWorkOrder(id);
   const events = useWorkOrderEvents(id);
   const move = useTransitionWorkOrder();
+  const comment = useCommentWorkOrder();
   const confirm = useConfirmAction();
   const editor = useDialog<WorkOrderFormTarget>();
   const [resolving, setResolving] = useState<WorkOrderRow | null>(null);
@@ -167,7 +138,16 @@ export function WorkOrderDetailDrawer({ id, onClose, canHandle }: WorkOrderDetai
           {t('workOrder.detail.timeline')}
         </Typography.Title>
         <WorkOrderTimeline events={events.data} pending={events.isPending} failed={events.isError} />
-        {writable ? <CommentBox id={row.id} /> : null}
+        {writable ? (
+          <CommentBox
+            testId="wo-comment"
+            maxLength={COMMENT_MAX}
+            placeholder={t('workOrder.comment.placeholder')}
+            sendText={t('workOrder.comment.send')}
+            pending={comment.isPending}
+            onSend={(text, sent) => comment.mutate({ id: row.id, text }, { onSuccess: sent })}
+          />
+        ) : null}
       </>
     );
 
