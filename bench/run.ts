@@ -1,5 +1,5 @@
 // Benchmarks. Each figure is printed on a line of its own as `bench: <name> = <value> <unit>`.
-// `npm run bench -- --only <area>` runs one area. Areas: auth, list, table, intake, alarm, monitor.
+// `npm run bench -- --only <area>` runs one area. Areas: auth, list, table, intake, alarm, monitor, track.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +16,7 @@ import { createPgDatabase } from '../apps/server/src/test/harness.ts';
 import { addOrgUser } from '../apps/server/src/test/fixtures.ts';
 import { alarmLevels, alarmPolicies, devices, orgs } from '../apps/server/src/db/schema.ts';
 import { ruleSchema } from '@iotc/shared/alarm';
+import { detectTrips } from '@iotc/shared/trips';
 import { startMqtt } from '../apps/server/src/ingest/mqtt.ts';
 import { createDevice, step } from '../apps/server/src/sim/models.ts';
 import { hashSecret, type ReportingDevice } from '../apps/server/src/ingest/pipeline.ts';
@@ -447,6 +448,165 @@ async function monitor() {
   }
 }
 
+/** The columns of one device's history, as a query would give them. */
+interface TrackColumns {
+  t: Float64Array;
+  lat: Float64Array;
+  lon: Float64Array;
+  lbs: Uint8Array;
+  speed: Float64Array;
+}
+
+/**
+ * Fills the columns with 30 days of a delivery van reporting every 10 s, fixed by the seed: it
+ * sleeps at its depot, leaves between 07:00 and 09:00 for 3 to 8 drops 1 to 30 km apart (5 to 60
+ * minutes each) at 30 to 90 km/h with red lights of 30 to 90 s (one in 2 km or so), and drives back. GPS errors of
+ * +-15 m parked and +-5 m driving, a 50 km jump every 5,000 reports, LBS stretches of 5 to 60
+ * minutes and 30-minute data gaps, each about once in 20,000 reports. Returns the legs driven.
+ */
+function simulateVan(c: TrackColumns, seed: number): number {
+  let a = seed >>> 0;
+  const rand = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+  const n = c.t.length;
+  const STEP = 10;
+  const depotLat = 22 + rand() * 10;
+  const depotLon = 108 + rand() * 12;
+  const mLat = 1 / 111_195;
+  const mLon = 1 / (111_195 * Math.cos((depotLat * Math.PI) / 180));
+  const start = Date.parse('2026-11-01T00:00:00Z');
+  const DAY = 86_400;
+  let now = 0; // seconds since start
+  let x = 0; // metres east of the depot
+  let y = 0; // metres north
+  let mode: 'park' | 'drive' | 'light' = 'park';
+  let until = 7 * 3600 + rand() * 7200;
+  let drops = 3 + Math.floor(rand() * 6);
+  let tx = 0;
+  let ty = 0;
+  let v = 0;
+  let legs = 0;
+  let lbsUntil = -1;
+  // Red lights at least 3 minutes of driving apart: two close ones are 200 m of progress in 180 s,
+  // which is a stop by definition.
+  let sinceLight = 0;
+  const step = () => {
+    now += STEP;
+    if (mode === 'drive') {
+      if (sinceLight >= 18 && rand() < 1 / 12) {
+        sinceLight = 0;
+        mode = 'light';
+        until = now + 30 + rand() * 60;
+        return;
+      }
+      const dx = tx - x;
+      const dy = ty - y;
+      const left = Math.hypot(dx, dy);
+      if (left <= v * STEP) {
+        x = tx;
+        y = ty;
+        mode = 'park';
+        if (tx === 0 && ty === 0) {
+          const day = Math.floor(now / DAY) + 1;
+          until = day * DAY + 7 * 3600 + rand() * 7200;
+          drops = 3 + Math.floor(rand() * 6);
+        } else {
+          until = now + 300 + rand() * 3300;
+          drops--;
+        }
+      } else {
+        x += (dx / left) * v * STEP;
+        y += (dy / left) * v * STEP;
+        sinceLight++;
+      }
+    } else if (now >= until) {
+      if (mode === 'light') {
+        mode = 'drive';
+        return;
+      }
+      if (drops > 0) {
+        // The next drop: 1 to 30 km away, within 40 km of the depot.
+        do {
+          const r = 1000 + rand() * 29_000;
+          const b = rand() * 2 * Math.PI;
+          tx = x + r * Math.cos(b);
+          ty = y + r * Math.sin(b);
+        } while (Math.hypot(tx, ty) > 40_000);
+      } else {
+        tx = 0;
+        ty = 0;
+      }
+      v = (30 + rand() * 60) / 3.6;
+      mode = 'drive';
+      legs++;
+    }
+  };
+  for (let i = 0; i < n; i++) {
+    step();
+    if (rand() < 1 / 20_000) for (let k = 0; k < 180; k++) step(); // 30 minutes without a report
+    if (lbsUntil < now && rand() < 1 / 20_000) lbsUntil = now + 300 + rand() * 3300;
+    const lbs = now < lbsUntil;
+    let ex = x;
+    let ey = y;
+    const noise = mode === 'drive' ? 5 : 15;
+    if (lbs) {
+      const r = 500 + rand() * 2500;
+      const b = rand() * 2 * Math.PI;
+      ex += r * Math.cos(b);
+      ey += r * Math.sin(b);
+    } else {
+      ex += (rand() * 2 - 1) * noise;
+      ey += (rand() * 2 - 1) * noise;
+      if (rand() < 1 / 5000) ex += 50_000;
+    }
+    c.t[i] = start + now * 1000;
+    c.lat[i] = depotLat + ey * mLat;
+    c.lon[i] = depotLon + ex * mLon;
+    c.lbs[i] = lbs ? 1 : 0;
+    c.speed[i] = lbs ? NaN : mode === 'drive' ? v * 3.6 + (rand() * 4 - 2) : 0;
+  }
+  return legs;
+}
+
+/**
+ * Trip and stop detection (packages/shared/src/trips.ts) over 100 devices x 30 days at one report
+ * every 10 s: 259,200 reports each, 25.9 million in all, in the columns a query would give. Each
+ * device's history is generated (not timed; see simulateVan) into the same typed arrays, then
+ * detected (timed). Reading the history from the database is not part of it yet.
+ */
+async function track() {
+  const DEVICES = Number(process.env.BENCH_TRACK_DEVICES ?? 100);
+  const DAYS = 30;
+  const n = (DAYS * 86_400) / 10;
+  const cols: TrackColumns = { t: new Float64Array(n), lat: new Float64Array(n), lon: new Float64Array(n), lbs: new Uint8Array(n), speed: new Float64Array(n) };
+  let ms = 0;
+  let legs = 0;
+  let trips = 0;
+  let stops = 0;
+  let ignored = 0;
+  for (let d = 0; d < DEVICES; d++) {
+    legs += simulateVan(cols, d + 1);
+    const started = performance.now();
+    const r = detectTrips(cols);
+    ms += performance.now() - started;
+    trips += r.trips.length;
+    stops += r.stops.length;
+    ignored += r.ignored.length;
+  }
+  report(`track.trip_detection_${DEVICES}_devices_${DAYS}_days`, ms, 'ms');
+  report('track.points_per_s', Math.round((DEVICES * n) / (ms / 1000)), 'points/s');
+  report('track.legs_driven', legs, 'legs');
+  report('track.trips_found', trips, 'trips');
+  report('track.stops_found', stops, 'stops');
+  report('track.jumps_ignored', ignored, 'points');
+  // A check, not a figure: an LBS stretch or a gap may hide a short stop, nothing more should differ.
+  if (Math.abs(trips / legs - 1) > 0.02) throw new Error(`found ${trips} trips for ${legs} legs driven`);
+}
+
 interface LoadResult {
   sent: number;
   acked: number;
@@ -457,7 +617,7 @@ interface LoadResult {
   latency: { p50: number; p99: number; missing: number };
 }
 
-const areas: Record<string, () => Promise<void>> = { auth, list, table, intake, alarm, monitor };
+const areas: Record<string, () => Promise<void>> = { auth, list, table, intake, alarm, monitor, track };
 if (only && !areas[only]) {
   console.error(`unknown bench area "${only}"; areas: ${Object.keys(areas).join(', ')}`);
   process.exit(2);
