@@ -483,7 +483,8 @@ function simulateVan(c: TrackColumns, seed: number): number {
   let now = 0; // seconds since start
   let x = 0; // metres east of the depot
   let y = 0; // metres north
-  let mode: 'park' | 'drive' | 'light' = 'park';
+  // Changed inside step(): typed wide so the checks below are not narrowed to the initial value.
+  let mode = 'park' as 'park' | 'drive' | 'light';
   let until = 7 * 3600 + rand() * 7200;
   let drops = 3 + Math.floor(rand() * 6);
   let tx = 0;
