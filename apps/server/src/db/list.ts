@@ -28,6 +28,9 @@ export function limitOffset(q: ListQuery): { limit: number; offset: number } {
   return { limit: q.size, offset: (q.page - 1) * q.size };
 }
 
+/** A nullable timestamp column as the API writes times (ISO 8601 UTC). */
+export const isoOrNull = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
+
 export function toPage<T>(rows: T[], total: number, q: ListQuery): Page<T> {
   return { rows, total, page: q.page, size: q.size };
 }

@@ -6,7 +6,7 @@ import type { DeliveryAttempt, DeliveryDetail, DeliveryQuery, DeliveryRow } from
 import type { AlarmType } from '@iotc/shared/alarm';
 import type { Page } from '@iotc/shared/envelope';
 import type { Db } from '../../db/client.ts';
-import { inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable } from '../../db/list.ts';
+import { inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable, isoOrNull } from '../../db/list.ts';
 import { alarmLevels, alarms, deliveries, deliveryAttempts, devices, users } from '../../db/schema.ts';
 import { AppError } from '../../plugins/errors.ts';
 import type { Caller } from '../auth/service.ts';
@@ -40,7 +40,6 @@ export function deliveryService(db: Db, push: Pick<AlarmPush, 'resend'>) {
       .leftJoin(users, eq(users.id, deliveries.userId));
   type Selected = Awaited<ReturnType<ReturnType<typeof select>['execute']>>[number];
 
-  const iso = (v: Date | null) => (v ? v.toISOString() : null);
   const toRow = (r: Selected): DeliveryRow => {
     const d = r.d;
     return {
@@ -59,11 +58,11 @@ export function deliveryService(db: Db, push: Pick<AlarmPush, 'resend'>) {
       body: d.body,
       status: d.status,
       attempts: d.attempts,
-      nextAttemptAt: d.status === 'pending' ? iso(d.nextAttemptAt) : null,
+      nextAttemptAt: d.status === 'pending' ? isoOrNull(d.nextAttemptAt) : null,
       lastError: d.lastError,
       responseCode: d.responseCode,
       createdAt: d.createdAt.toISOString(),
-      sentAt: iso(d.sentAt),
+      sentAt: isoOrNull(d.sentAt),
       alarm: { type: r.alarmType as AlarmType, status: r.alarmStatus, level: r.level, device: r.device },
     };
   };

@@ -24,7 +24,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { tryXactLock, type Db } from '../../db/client.ts';
 import type { Tx } from '../../db/seed.ts';
 import { CURRENT_BINDING } from '../../db/devices.ts';
-import { ancestorChain, anyUuid } from '../../db/list.ts';
+import { ancestorChain, anyUuid, isoOrNull } from '../../db/list.ts';
 import { alarmPolicies, alarmRuleStates, deviceBindings, devices, deviceStates, orgs, type alarmEvents, type alarms } from '../../db/schema.ts';
 import { alarmsByIds } from './records.ts';
 import { batchQueue } from '../../lib/batch-queue.ts';
@@ -235,7 +235,6 @@ export function alarmEngine(db: Db, opts: { log: FastifyBaseLogger; publish: (ro
 
     // Rows go in as one JSON parameter each: thousands of rows would pass PostgreSQL's 65,535 bound values.
     if (opened.size) {
-      const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
       const json = JSON.stringify(
         [...opened.values()].map((a) => ({
           id: a.id,
@@ -248,9 +247,9 @@ export function alarmEngine(db: Db, opts: { log: FastifyBaseLogger; publish: (ro
           device_ref: a.deviceRef,
           asset_ref: a.assetRef,
           status: a.status,
-          started_at: iso(a.startedAt),
-          last_at: iso(a.lastAt),
-          ended_at: iso(a.endedAt),
+          started_at: isoOrNull(a.startedAt),
+          last_at: isoOrNull(a.lastAt),
+          ended_at: isoOrNull(a.endedAt),
           lat: a.lat,
           lon: a.lon,
           threshold: a.threshold,

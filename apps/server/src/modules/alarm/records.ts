@@ -4,7 +4,7 @@ import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import { ALARM_TYPE_INFO, type AlarmRow, type AlarmType } from '@iotc/shared/alarm';
 import type { Db } from '../../db/client.ts';
 import type { Tx } from '../../db/seed.ts';
-import { anyUuid } from '../../db/list.ts';
+import { anyUuid, isoOrNull } from '../../db/list.ts';
 import { alarmEvents, alarmLevels, alarmRuleStates, alarms, assets, devices, orgs, users, workOrderAlarms, workOrders } from '../../db/schema.ts';
 
 export type { AlarmEventKind } from '@iotc/shared/alarm';
@@ -39,7 +39,6 @@ export function selectAlarms(db: Db) {
 
 type Selected = Awaited<ReturnType<ReturnType<typeof selectAlarms>['execute']>>[number];
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function toAlarmRow(r: Selected): AlarmRow {
   const a = r.a;
@@ -58,7 +57,7 @@ export function toAlarmRow(r: Selected): AlarmRow {
     taskId: a.taskId,
     startedAt: a.startedAt.toISOString(),
     lastAt: a.lastAt.toISOString(),
-    endedAt: iso(a.endedAt),
+    endedAt: isoOrNull(a.endedAt),
     lat: a.lat,
     lon: a.lon,
     threshold: a.threshold,
@@ -66,7 +65,7 @@ export function toAlarmRow(r: Selected): AlarmRow {
     value: a.value,
     peak: a.peak,
     count: a.count,
-    acknowledgedAt: iso(a.acknowledgedAt),
+    acknowledgedAt: isoOrNull(a.acknowledgedAt),
     acknowledgedBy: a.acknowledgedBy,
     closedBy: a.closedBy,
     closeReason: a.closeReason,

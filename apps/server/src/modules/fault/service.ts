@@ -8,7 +8,7 @@ import type { I18nText, Lang } from '@iotc/shared/i18n';
 import { MAX_EXPORT_ROWS, type ExportFormat } from '@iotc/shared/list';
 import type { Db } from '../../db/client.ts';
 import { CURRENT_BINDING } from '../../db/devices.ts';
-import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable } from '../../db/list.ts';
+import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable, isoOrNull } from '../../db/list.ts';
 import { assets, deviceBindings, devices, faultCounters, faultRepairs, faults, orgs } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
 import { AppError } from '../../plugins/errors.ts';
@@ -83,7 +83,6 @@ function selectFaults(db: Db) {
 
 type Selected = Awaited<ReturnType<ReturnType<typeof selectFaults>['execute']>>[number];
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 function toRow(r: Selected): FaultRow {
   const f = r.f;
@@ -99,7 +98,7 @@ function toRow(r: Selected): FaultRow {
     lastAt: f.lastAt.toISOString(),
     count: f.count,
     detail: (f.detail ?? {}) as Record<string, unknown>,
-    resolvedAt: iso(f.resolvedAt),
+    resolvedAt: isoOrNull(f.resolvedAt),
     resolvedBy: f.resolvedBy,
     repairCount: Number(r.repairCount),
   };

@@ -5,7 +5,7 @@ import type { WorkOrderEventKind, WorkOrderEventRow, WorkOrderRow } from '@iotc/
 import type { AlarmEventKind } from '@iotc/shared/alarm';
 import type { Db } from '../../db/client.ts';
 import type { Tx } from '../../db/seed.ts';
-import { anyUuid } from '../../db/list.ts';
+import { anyUuid, isoOrNull } from '../../db/list.ts';
 import { alarmEvents, alarms, orgs, users, workOrderAlarms, workOrderEvents, workOrders } from '../../db/schema.ts';
 
 type Q = Db | Tx;
@@ -36,7 +36,6 @@ export function selectOrders(q: Q) {
 
 type Selected = Awaited<ReturnType<ReturnType<typeof selectOrders>['execute']>>[number];
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function toOrderRow(r: Selected): WorkOrderRow {
   const o = r.o;
@@ -50,15 +49,15 @@ export function toOrderRow(r: Selected): WorkOrderRow {
     priority: o.priority,
     status: o.status,
     assignee: o.assigneeId ? { id: o.assigneeId, account: r.assigneeAccount!, name: r.assigneeName! } : null,
-    dueAt: iso(o.dueAt),
+    dueAt: isoOrNull(o.dueAt),
     overdue: r.overdue === true,
     source: o.source,
     alarmCount: Number(r.alarmCount),
     createdBy: o.createdBy,
     createdAt: o.createdAt.toISOString(),
     updatedAt: o.updatedAt.toISOString(),
-    resolvedAt: iso(o.resolvedAt),
-    closedAt: iso(o.closedAt),
+    resolvedAt: isoOrNull(o.resolvedAt),
+    closedAt: isoOrNull(o.closedAt),
   };
 }
 
