@@ -25,8 +25,35 @@ export type Executor = Pick<Db, 'execute'>;
  * A transaction-scoped advisory lock if no one holds it (a lease: one node does a job at a
  * time, and the lock ends with the transaction).
  */
+/**
+ * The advisory lock namespaces (the first key of the two-key form), all here so that no two
+ * uses share one by accident.
+ */
+export const LOCKS = {
+  /** The alarm engine's per-device rule states. */
+  alarmDevice: 72_001,
+  /** The alarm scheduler's tick (one node at a time). */
+  alarmTick: 72_002,
+  /** The push escalation and retry tick (one node at a time). */
+  pushTick: 72_003,
+  /** A device's fault counters. */
+  faultDevice: 72_101,
+  /** Drawing the next work order code of an organisation. */
+  workOrderCode: 72_102,
+} as const;
+
 export async function tryXactLock(q: Executor, key: number): Promise<boolean> {
   return rowsOf<{ ok: boolean }>(await q.execute(sql`select pg_try_advisory_xact_lock(${key}, 0) as ok`))[0]?.ok === true;
+}
+
+/**
+ * Waits for and holds until the transaction ends the locks of `keys` in the namespace, taken in
+ * one order so that two lockers of overlapping sets never wait on each other.
+ */
+export async function xactLockKeys(q: Executor, namespace: number, keys: readonly string[]): Promise<void> {
+  if (keys.length === 0) return;
+  const sorted = [...keys].sort();
+  await q.execute(sql`select count(pg_advisory_xact_lock(${namespace}, hashtext(x))) from unnest(${`{${sorted.join(',')}}`}::text[]) as x`);
 }
 
 export interface Database {

@@ -21,7 +21,7 @@ import { ALARM_TYPE_INFO, type AlarmRow, type AlarmRule } from '@iotc/shared/ala
 import { evaluateRule, evaluateTick, TICKED_KINDS, type RuleEvent, type RuleSample, type RuleState } from '@iotc/shared/alarm-rules';
 import type { SensorValues } from '@iotc/shared/sensors';
 import type { FastifyBaseLogger } from 'fastify';
-import { tryXactLock, type Db } from '../../db/client.ts';
+import { LOCKS, tryXactLock, xactLockKeys, type Db } from '../../db/client.ts';
 import type { Tx } from '../../db/seed.ts';
 import { CURRENT_BINDING } from '../../db/devices.ts';
 import { ancestorChain, anyUuid, isoOrNull } from '../../db/list.ts';
@@ -30,8 +30,6 @@ import { alarmsByIds } from './records.ts';
 import { batchQueue } from '../../lib/batch-queue.ts';
 
 /** Advisory lock namespaces (the first key of the two-key form). */
-const LOCK_DEVICE = 72_001;
-const LOCK_TICK = 72_002;
 /** Enabled policies are re-read at least this often (other nodes' changes arrive within it). */
 const POLICY_CACHE_MS = 5_000;
 
@@ -150,8 +148,7 @@ export function alarmEngine(db: Db, opts: { log: FastifyBaseLogger; publish: (ro
   }
 
   async function lockDevices(tx: Tx, refs: string[]) {
-    const sorted = [...refs].sort();
-    await tx.execute(sql`select count(pg_advisory_xact_lock(${LOCK_DEVICE}, hashtext(x))) from unnest(${`{${sorted.join(',')}}`}::text[]) as x`);
+    await xactLockKeys(tx, LOCKS.alarmDevice, refs);
   }
 
   async function loadStates(q: Db | Tx, refs: string[]) {
@@ -414,7 +411,7 @@ export function alarmEngine(db: Db, opts: { log: FastifyBaseLogger; publish: (ro
     const timed = c.policies.filter((p) => p.rules.some((r) => TICKED_KINDS.has(ALARM_TYPE_INFO[r.type].kind)));
     if (timed.length === 0) return [];
     return db.transaction(async (tx) => {
-      if (!(await tryXactLock(tx, LOCK_TICK))) return [];
+      if (!(await tryXactLock(tx, LOCKS.alarmTick))) return [];
       // Candidates: devices silent past the shortest offline threshold (one read for all policies),
       // and the devices of every waiting rule of a policy with time-based rules (a stay).
       const offline = timed.flatMap((p) => p.rules.filter((r) => ALARM_TYPE_INFO[r.type].kind === 'silence'));

@@ -34,7 +34,7 @@ import {
 } from '@iotc/shared/alarm-push';
 import { DATETIME_FORMAT } from '@iotc/shared/constants';
 import type { I18nText, Lang } from '@iotc/shared/i18n';
-import { rowsOf, tryXactLock, type Db } from '../../db/client.ts';
+import { LOCKS, rowsOf, tryXactLock, type Db } from '../../db/client.ts';
 import type { Tx } from '../../db/seed.ts';
 import { ancestorChain, anyUuid, orgTree } from '../../db/list.ts';
 import { alarmEvents, alarms, deliveries, deliveryAttempts, dictItems, pushEscalations, pushRules, userRoles, users } from '../../db/schema.ts';
@@ -46,7 +46,6 @@ dayjs.extend(utc);
 dayjs.extend(timezone);
 
 /** Advisory lock namespace of the push tick (the engine uses 72_001 and 72_002). */
-const LOCK_PUSH_TICK = 72_003;
 /** How long a node's claim on a delivery it is sending holds (longer than any one attempt). */
 const CLAIM_MS = 2 * 60_000;
 /** Escalations and deliveries one tick takes on. */
@@ -486,7 +485,7 @@ export function alarmPush(db: Db, opts: PushOptions) {
   async function tick(at: number): Promise<void> {
     const c = await load();
     const ids = await db.transaction(async (tx) => {
-      if (!(await tryXactLock(tx, LOCK_PUSH_TICK))) return [];
+      if (!(await tryXactLock(tx, LOCKS.pushTick))) return [];
       const out: string[] = [];
       const due = await tx
         .select()

@@ -30,7 +30,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { FAULT_THRESHOLDS, type FaultKind } from '@iotc/shared/fault';
 import type { SensorValues } from '@iotc/shared/sensors';
-import { rowsOf, type Db } from '../../db/client.ts';
+import { LOCKS, rowsOf, xactLockKeys, type Db } from '../../db/client.ts';
 import type { Tx } from '../../db/seed.ts';
 import { batchQueue } from '../../lib/batch-queue.ts';
 import type { Refusal } from '../../ingest/pipeline.ts';
@@ -43,8 +43,6 @@ declare module 'fastify' {
   }
 }
 
-/** Advisory lock namespace (the first key of the two-key form) of a device's fault counters. */
-const LOCK_DEVICE = 72_101;
 const HOUR = 3_600_000;
 const T = FAULT_THRESHOLDS;
 
@@ -211,8 +209,7 @@ const isWindow = (k: FaultKind): k is WindowKind => k in WINDOWS;
 
 /** Locks the fault counting of devices until the transaction ends (in one order, so two lockers never wait on each other). */
 export async function lockFaultCounters(tx: Tx, refs: string[]) {
-  const sorted = [...refs].sort();
-  await tx.execute(sql`select count(pg_advisory_xact_lock(${LOCK_DEVICE}, hashtext(x))) from unnest(${`{${sorted.join(',')}}`}::text[]) as x`);
+  await xactLockKeys(tx, LOCKS.faultDevice, refs);
 }
 
 export function faultDetector(db: Db, opts: { log: FastifyBaseLogger; offlineAfterMs: number }) {

@@ -3,15 +3,12 @@
 import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { WorkOrderEventKind, WorkOrderEventRow, WorkOrderRow } from '@iotc/shared/work-order';
 import type { AlarmEventKind } from '@iotc/shared/alarm';
-import type { Db } from '../../db/client.ts';
+import { LOCKS, xactLockKeys, type Db } from '../../db/client.ts';
 import type { Tx } from '../../db/seed.ts';
 import { anyUuid, isoOrNull } from '../../db/list.ts';
 import { alarmEvents, alarms, orgs, users, workOrderAlarms, workOrderEvents, workOrders } from '../../db/schema.ts';
 
 type Q = Db | Tx;
-
-/** Any fixed number: creates of one organisation take turns at numbering the day's orders. */
-const LOCK_WORK_ORDER_CODE = 72_101;
 
 /** Not resolved or closed, and past its due time; evaluated by the database (one clock for filter and flag). */
 export const overdueSql: SQL<boolean> = sql<boolean>`coalesce(${workOrders.dueAt} < now() and ${workOrders.status} not in ('resolved', 'closed'), false)`;
@@ -72,7 +69,7 @@ export async function orderById(q: Q, id: string): Promise<WorkOrderRow | undefi
  * (the unique index on (org_id, code) is the last guard).
  */
 export async function nextCode(tx: Tx, orgId: string, now: Date): Promise<string> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_WORK_ORDER_CODE}, hashtext(${orgId}))`);
+  await xactLockKeys(tx, LOCKS.workOrderCode, [orgId]);
   const prefix = `WO-${now.toISOString().slice(0, 10).replaceAll('-', '')}-`;
   const [last] = await tx
     .select({ code: workOrders.code })
