@@ -63,7 +63,12 @@ function begin(): void {
 
 function end(): void {
   inFlight -= 1;
-  if (inFlight === 0) hideTimer = setTimeout(() => NProgress.done(), PROGRESS_HIDE_DELAY_MS);
+  if (inFlight === 0) {
+    hideTimer = setTimeout(() => {
+      // A request answered after a test's page was torn down has no document left to draw on.
+      if (typeof document !== 'undefined') NProgress.done();
+    }, PROGRESS_HIDE_DELAY_MS);
+  }
 }
 
 function timezone(): string {
