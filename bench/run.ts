@@ -606,6 +606,66 @@ async function track() {
   report('track.jumps_ignored', ignored, 'points');
   // A check, not a figure: an LBS stretch or a gap may hide a short stop, nothing more should differ.
   if (Math.abs(trips / legs - 1) > 0.02) throw new Error(`found ${trips} trips for ${legs} legs driven`);
+  await trackQuery();
+}
+
+/**
+ * The history track query of one device over 30 days at one reading per second (2.6 million
+ * readings, BENCH_TRACK_POINTS to change): time to the first drawable (simplified) track through
+ * the API, a zoomed window in full detail, and the summary (trips, stops, statistics).
+ */
+async function trackQuery() {
+  const POINTS = Number(process.env.BENCH_TRACK_POINTS ?? 30 * 86_400);
+  const { app, engine, close } = await benchApp();
+  try {
+    const db = app.database.db;
+    const [demo] = await db.select().from(orgs).where(eq(orgs.code, 'demo'));
+    const [dev] = await db.insert(devices).values({ orgId: demo!.id, deviceId: 'BENCH-TRACK-1', name: 'bench track', secretHash: hashSecret('bench-track-secret') }).returning();
+    const start = Date.parse('2026-10-01T00:00:00Z');
+    const loadStarted = performance.now();
+    // A van driving loops of a few tens of kilometres from 06:00 to midnight and parked from
+    // midnight to 06:00 (k: seconds driven so far), temperatures wandering.
+    for (let from = 0; from < POINTS; from += 250_000) {
+      const to = Math.min(POINTS, from + 250_000) - 1;
+      await db.execute(sql`insert into telemetry (org_id, device_ref, time, lat, lon, positioning, speed, raw, sensors)
+        select ${demo!.id}::uuid, ${dev!.id}::uuid, ${new Date(start).toISOString()}::timestamptz + i * interval '1 second',
+          31.2 + 0.2 * sin(k / 3600.0), 121.4 + 0.2 * cos(k / 5400.0), 'GPS', case when i % 86400 < 21600 then 0 else 20 end,
+          '{}'::jsonb, jsonb_build_object('temperature', round((4 + 2 * sin(i / 7200.0))::numeric, 1), 'humidity', 60)
+        from generate_series(${from}::int, ${to}::int) as g(i)
+        cross join lateral (select (i / 86400) * 64800 + greatest(0, i % 86400 - 21600) as k) d`);
+    }
+    await db.execute(sql`analyze telemetry`);
+    report(`track.${engine}.load_${POINTS}_readings`, Math.round(performance.now() - loadStarted), 'ms');
+    await addOrgUser(db, { orgId: demo!.id, account: 'bench-track', password: app.seedResult.demo!.password, roleCodes: ['org_admin'] });
+    const login = await app.inject({ method: 'POST', url: '/iot-cloud-auth/auth/v1/login', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ account: 'bench-track', password: app.seedResult.demo!.password }) });
+    const token = (login.json() as { data: { token: string } }).data.token;
+    const end = start + POINTS * 1000;
+    const get = async (path: string) => {
+      const t0 = performance.now();
+      const res = await app.inject({ method: 'GET', url: path, headers: { access_token: token } });
+      const ms = performance.now() - t0;
+      if (res.statusCode !== 200) throw new Error(`${path} answered ${res.statusCode}: ${res.body}`);
+      return { ms, data: (res.json() as { data: { points?: { t: number[] }; simplified?: boolean; stats?: { stopCount: number } } }).data };
+    };
+    const whole = `/api/iot/v2/tracks?deviceId=${dev!.id}&from=${new Date(start).toISOString()}&to=${new Date(end).toISOString()}&maxPoints=5000`;
+    const first = await get(whole);
+    if (!first.data.simplified || (first.data.points?.t.length ?? 0) < 4000) throw new Error('the whole month did not come back simplified');
+    const runs: number[] = [];
+    for (let i = 0; i < 5; i++) runs.push((await get(whole)).ms);
+    runs.sort((a, b) => a - b);
+    report(`track.${engine}.first_drawable_cold`, Math.round(first.ms), 'ms');
+    report(`track.${engine}.first_drawable_median`, Math.round(runs[2]!), 'ms');
+    report(`track.${engine}.first_drawable_points`, first.data.points!.t.length, 'points');
+    const windowFrom = start + 15 * 86_400_000 + 10 * 3600_000;
+    const zoom = await get(`/api/iot/v2/tracks?deviceId=${dev!.id}&from=${new Date(windowFrom).toISOString()}&to=${new Date(windowFrom + 3600_000).toISOString()}&maxPoints=5000`);
+    if (zoom.data.simplified) throw new Error('an hour window came back simplified');
+    report(`track.${engine}.zoom_1h_full_detail`, Math.round(zoom.ms), 'ms');
+    const summary = await get(whole.replace('/tracks?', '/tracks/summary?'));
+    report(`track.${engine}.summary_30_days`, Math.round(summary.ms), 'ms');
+    report(`track.${engine}.summary_stops`, summary.data.stats!.stopCount, 'stops');
+  } finally {
+    await close();
+  }
 }
 
 interface LoadResult {

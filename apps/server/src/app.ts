@@ -47,6 +47,8 @@ import { orgUserService } from './modules/org-user/service.ts';
 import { assetService } from './modules/asset/service.ts';
 import { homeService } from './modules/home/service.ts';
 import { homeRoutes } from './modules/home/routes.ts';
+import { cockpitService } from './modules/cockpit/service.ts';
+import { cockpitRoutes } from './modules/cockpit/routes.ts';
 import { assetRoutes } from './modules/asset/routes.ts';
 import { XLSX_TYPE } from './lib/sheet.ts';
 import { orgUserRoutes } from './modules/org-user/routes.ts';
@@ -65,7 +67,24 @@ import { faultDetector } from './modules/fault/detector.ts';
 import { faultService } from './modules/fault/service.ts';
 import { faultRoutes } from './modules/fault/routes.ts';
 import { workOrderService } from './modules/work-order/service.ts';
+import { trackService } from './modules/track/service.ts';
+import { trackRoutes } from './modules/track/routes.ts';
+import { shipmentService } from './modules/report/shipment.ts';
+import { productionService } from './modules/report/production.ts';
+import { reportRoutes } from './modules/report/routes.ts';
+import { gspService } from './modules/report/gsp.ts';
+import { compareService } from './modules/compare/service.ts';
+import { compareRoutes } from './modules/compare/routes.ts';
 import { workOrderRoutes } from './modules/work-order/routes.ts';
+import { transportTaskService, type TransportTaskService } from './modules/transport/service.ts';
+import { templateService, type TemplateService } from './modules/transport/templates.ts';
+import { transportRoutes } from './modules/transport/routes.ts';
+import { routingService } from './modules/transport/routing.ts';
+import { taskRecognizer, type TaskRecognizer } from './modules/transport/recognizer.ts';
+import { warehouseService } from './modules/warehouse/service.ts';
+import { warehouseRoutes } from './modules/warehouse/routes.ts';
+import { commandService, type CommandService } from './modules/command/service.ts';
+import { commandRoutes } from './modules/command/routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -83,6 +102,13 @@ declare module 'fastify' {
     push: AlarmPush;
     /** Pushes the states of devices that went offline since the last sweep. */
     sweepOffline: () => Promise<void>;
+    /** Transport tasks; the recogniser moves them through `recognised`. */
+    transportTasks: TransportTaskService;
+    /** Automatic start and arrival of transport tasks from the stored readings. */
+    taskRecognizer: TaskRecognizer;
+    transportTemplates: TemplateService;
+    /** Remote control: the device link attaches here (`app.commands.attach(link)`) and hands it acknowledgements (`onAck`). */
+    commands: CommandService;
   }
 }
 
@@ -207,12 +233,16 @@ export async function buildApp(
   // Device faults from what the intake stores and refuses.
   const faults = faultDetector(database.db, { log: app.log, offlineAfterMs: config.offlineAfterMs });
   app.decorate('faultDetector', faults);
+  // Transport tasks start and arrive from what the intake stores (the task service, below, moves them).
+  const recognizer = taskRecognizer(database.db, { log: app.log, move: (id, to, at) => transportTasks.recognised(id, to, at) });
+  app.decorate('taskRecognizer', recognizer);
   const readings = readingStore(database.db, {
     concurrency: database.kind === 'postgres' ? 3 : 1,
     silenceAfterMs: config.offlineAfterMs,
     onStored: (stored, inserted, heardBefore) => {
       engine.submit(inserted);
       faults.stored(stored, inserted, heardBefore);
+      recognizer.stored(inserted);
       void live.compose(stored).then(
         (changed) => bus.publish({ type: 'device-states', states: changed }),
         (err: unknown) => app.log.warn({ err }, 'live state read failed'),
@@ -243,16 +273,22 @@ export async function buildApp(
     await engine.settled();
     await push.settled();
     await faults.settled();
+    await recognizer.settled();
   });
   const intake = intakePipeline(database.db, readings, { onRefused: (r) => faults.refused(r) });
   app.decorate('intake', intake);
   await liveHub(app, { db: database.db, auth, bus, offlineAfterMs: config.offlineAfterMs });
   await app.register(telemetryRoutes, { service: telemetryService(database.db, states), map: config.map });
   await app.register(homeRoutes, { service: homeService(database.db, states) });
+  await app.register(cockpitRoutes, { service: cockpitService(database.db, states) });
   await app.register(deviceRoutes, { service: deviceService(database.db, audit.record) });
   await app.register(httpIntakeRoutes, { pipeline: intake });
   await app.register(assetRoutes, { service: assetService(database.db, audit.record) });
   await app.register(faultRoutes, { faults: faultService(database.db) });
+  await app.register(trackRoutes, { tracks: trackService(database.db) });
+  await app.register(reportRoutes, { shipments: shipmentService(database.db), production: productionService(database.db), gsp: gspService(database.db) });
+  await app.register(compareRoutes, { compare: compareService(database.db), permissionsOf: auth.permissionsOf });
+  await app.register(warehouseRoutes, { records: warehouseService(database.db) });
   const levels = levelService(database.db, audit.record);
   const policies = policyService(database.db, {
     audit: audit.record,
@@ -263,12 +299,36 @@ export async function buildApp(
   });
   await app.register(alarmRoutes, { levels, policies, alarms: alarmService(database.db, { publish: publishAlarms }) });
   await app.register(workOrderRoutes, { workOrders: workOrderService(database.db, { publish: publishAlarms }) });
+  // A task's own policy and push rule change like any: the engine and the push reload, ended alarms go out.
+  const transportTasks = transportTaskService(database.db, {
+    audit: audit.record,
+    onTaskChange: () => recognizer.invalidate(),
+    onPolicyChange: (ended) => {
+      engine.invalidate();
+      void alarmsByIds(database.db, ended).then(publishAlarms, (err: unknown) => app.log.warn({ err }, 'alarm push failed'));
+    },
+    onPushRuleChange: () => push.invalidate(),
+  });
+  app.decorate('transportTasks', transportTasks);
+  const transportTemplates = templateService(database.db, { audit: audit.record });
+  app.decorate('transportTemplates', transportTemplates);
+  await app.register(transportRoutes, { tasks: transportTasks, templates: transportTemplates, routing: routingService({ url: config.routingUrl, log: app.log }) });
   await app.register(pushRoutes, {
     rules: pushRuleService(database.db, { audit: audit.record, onChange: () => push.invalidate() }),
     deliveries: deliveryService(database.db, push),
   });
   await app.register(orgUserRoutes, {
     service: orgUserService(orgUserRepo(database.db), { permissionsOf: auth.permissionsOf, audit: audit.record }),
+  });
+  // Remote control: sent commands that nobody acknowledges in time fail (one node's check at a time).
+  const commands = commandService(database.db, { log: app.log, timeoutMs: config.commandTimeoutMs });
+  app.decorate('commands', commands);
+  await app.register(commandRoutes, { commands, permissionsOf: auth.permissionsOf });
+  const commandTicker = setInterval(() => void commands.tick(), Math.max(1000, Math.min(5000, config.commandTimeoutMs / 4)));
+  commandTicker.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(commandTicker);
+    await commands.settled();
   });
   app.get('/api/docs/json', { schema: { hide: true } }, async () => app.swagger());
 

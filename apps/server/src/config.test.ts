@@ -31,6 +31,7 @@ describe('config', () => {
       OIDC_CLIENT_SECRET: 's3cret',
       OIDC_NAME: 'Company SSO',
       PUBLIC_URL: 'https://console.example.com',
+      ROUTING_URL: 'http://osrm:5000',
     });
     expect(c).toMatchObject({
       port: 8080,
@@ -49,6 +50,7 @@ describe('config', () => {
       smsGatewayToken: 'tok',
       oidc: { issuer: 'https://id.example.com', clientId: 'console', clientSecret: 's3cret', name: 'Company SSO' },
       publicUrl: 'https://console.example.com',
+      routingUrl: 'http://osrm:5000',
     });
   });
 
@@ -72,6 +74,7 @@ describe('config', () => {
     ['SMS_GATEWAY_URL', 'ftp://sms'],
     ['OIDC_ISSUER', 'id.example.com'],
     ['PUBLIC_URL', 'console'],
+    ['ROUTING_URL', 'osrm:5000'],
   ])('stops on a bad %s with one line naming it', (name, value) => {
     let err: unknown;
     try {

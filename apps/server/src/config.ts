@@ -45,6 +45,8 @@ export const envSchema = z.object({
   OFFLINE_AFTER_SECONDS: z.coerce.number().int().min(30).max(7 * 86_400).default(600),
   /** How often the time-based alarms (offline, stay timeout) are checked, in seconds. */
   ALARM_TICK_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
+  /** A sent remote-control command without the device's acknowledgement after this many seconds fails. */
+  COMMAND_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(86_400).default(60),
   /** Map tiles, e.g. https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png; without it the offline base layer only. */
   MAP_TILE_URL: optionalUrl(['http:', 'https:']),
   MAP_TILE_SUBDOMAINS: z.string().trim().max(20).optional(),
@@ -52,6 +54,8 @@ export const envSchema = z.object({
   /** The tiles' coordinates: gcj02 for Chinese providers (AutoNavi, Tencent), else wgs84. */
   MAP_TILE_CRS: z.enum(['wgs84', 'gcj02']).default('wgs84'),
   MAP_TILE_MAX_ZOOM: z.coerce.number().int().min(1).max(22).default(18),
+  /** OSRM-compatible routing service (e.g. a self-hosted OSRM) for road routes of transport tasks; without it routes are drawn by hand. */
+  ROUTING_URL: optionalUrl(['http:', 'https:']),
   /** On the demo organisation: feed its devices with simulated reports over MQTT. */
   DEMO_SIMULATOR: bool.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -97,7 +101,11 @@ export interface AppConfig {
   redisUrl?: string;
   offlineAfterMs: number;
   alarmTickMs: number;
+  /** A sent command without an acknowledgement after this long fails (`timeout`). */
+  commandTimeoutMs: number;
   map: MapConfig;
+  /** OSRM-compatible routing service for the planned road route of a transport task. */
+  routingUrl?: string;
   demoSimulator: boolean;
   logLevel: Env['LOG_LEVEL'];
   adminPassword?: string;
@@ -141,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     redisUrl: e.REDIS_URL,
     offlineAfterMs: e.OFFLINE_AFTER_SECONDS * 1000,
     alarmTickMs: e.ALARM_TICK_SECONDS * 1000,
+    commandTimeoutMs: e.COMMAND_TIMEOUT_SECONDS * 1000,
     map: {
       tileUrl: e.MAP_TILE_URL ?? null,
       tileSubdomains: e.MAP_TILE_SUBDOMAINS || null,
@@ -148,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
       tileCrs: e.MAP_TILE_CRS,
       tileMaxZoom: e.MAP_TILE_MAX_ZOOM,
     },
+    routingUrl: e.ROUTING_URL,
     demoSimulator: e.DEMO_SIMULATOR,
     logLevel: e.LOG_LEVEL,
     adminPassword: e.ADMIN_PASSWORD,

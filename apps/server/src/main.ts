@@ -6,6 +6,8 @@ import { ConfigError, loadConfig, type AppConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { startMqtt } from './ingest/mqtt.ts';
 import { demoDevices, rekey, seedDemoFleet } from './db/seed-demo.ts';
+import { seedDemoTransport } from './db/seed-demo-transport.ts';
+import { seedDemoWarehouse } from './db/seed-demo-warehouse.ts';
 import { backfill, startDemoSimulation } from './sim/demo.ts';
 import type { Simulator } from './sim/publisher.ts';
 
@@ -23,7 +25,17 @@ config.webDist = join(dirname(fileURLToPath(import.meta.url)), '../../web/dist')
 
 const app = await buildApp(config);
 const address = await app.listen({ port: config.port, host: config.host });
-const link = await startMqtt({ url: config.mqttUrl, port: config.mqttPort, host: config.host, log: app.log, authenticate: app.intake.authenticate, sink: app.intake });
+const link = await startMqtt({
+  url: config.mqttUrl,
+  port: config.mqttPort,
+  host: config.host,
+  log: app.log,
+  authenticate: app.intake.authenticate,
+  sink: app.intake,
+  commandAcks: app.commands.onAck,
+});
+// Approved remote-control commands go out over this link from now on.
+const detachCommands = app.commands.attach(link);
 
 /**
  * The demo organisation comes alive: its fleet is put in on a fresh database with the past day
@@ -35,12 +47,17 @@ async function startDemo(): Promise<Simulator | undefined> {
   const fleet = await demoDevices(app.database.db);
   if (fleet.length === 0) return undefined;
   if (fresh) {
+    // Tasks first: the recogniser starts and ends them from the past day's readings stored next.
+    await seedDemoTransport(app.database.db, { tasks: app.transportTasks, templates: app.transportTemplates }, fleet);
     const past = backfill(fleet, { hours: 24, stepMs: 120_000, now: Date.now() });
     // One entry per device, in the fleet's order.
     for (const [i, d] of fleet.entries()) {
       const reports = past[i]!.reports;
       for (let i = 0; i < reports.length; i += 500) await app.intake.ingest(d, reports.slice(i, i + 500), 'mqtt');
     }
+    // The past week's warehouse records, read against the readings just stored.
+    await app.readings.flushed();
+    await seedDemoWarehouse(app.database.db);
   }
   const secrets = await rekey(app.database.db, fleet.map((d) => d.id));
   const mqttUrl = link.mode === 'embedded' ? `mqtt://127.0.0.1:${link.port}` : config.mqttUrl!;
@@ -96,6 +113,7 @@ async function shutdown(signal: string) {
   app.log.info({ signal }, 'shutting down');
   clearInterval(housekeeping);
   await (await demo)?.stop().catch(() => undefined);
+  detachCommands();
   await link.close().catch(() => undefined);
   await app.close();
   process.exit(0);

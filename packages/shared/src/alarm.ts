@@ -261,6 +261,8 @@ export const alarmRowSchema = z.object({
   device: z.object({ id: z.string(), deviceId: z.string(), name: z.string() }),
   asset: z.object({ id: z.string(), kind: z.string(), code: z.string(), name: z.string() }).nullable(),
   taskId: z.string().nullable(),
+  /** The transport task whose policy raised it (null once the task is gone). */
+  task: z.object({ id: z.string(), code: z.string() }).nullable(),
   startedAt: z.string(),
   lastAt: z.string(),
   endedAt: z.string().nullable(),
@@ -294,6 +296,8 @@ export const alarmQuerySchema = listQuerySchema.extend({
   deviceId: z.preprocess(blankAsUndefined, z.uuid().optional()),
   assetId: z.preprocess(blankAsUndefined, z.uuid().optional()),
   taskId: z.preprocess(blankAsUndefined, z.uuid().optional()),
+  /** 'true': raised by a transport task's policy; 'false': by none. */
+  inTask: z.preprocess(blankAsUndefined, z.enum(['true', 'false']).optional()),
   policyId: z.preprocess(blankAsUndefined, z.uuid().optional()),
   /** Handled by this user. */
   assigneeId: z.preprocess(blankAsUndefined, z.uuid().optional()),

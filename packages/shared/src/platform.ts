@@ -23,6 +23,13 @@ export const PERMISSIONS = {
   'alarm:write': { en: 'Manage alarm policies and levels', zh: '管理告警策略与等级' },
   'alarm:handle': { en: 'Handle alarms: acknowledge, assign, comment, close, send notifications again', zh: '处理告警：确认、指派、备注、关闭、重新发送通知' },
   'fault:handle': { en: 'Record device repairs', zh: '登记设备维修' },
+  'transport:read': { en: 'View transport tasks, templates and tracks', zh: '查看运输任务、模板与轨迹' },
+  'transport:write': { en: 'Manage transport tasks and templates: create, change, start, end, cancel', zh: '管理运输任务与模板：新建、修改、开始、结束、取消' },
+  'warehouse:read': { en: 'View inbound and outbound records and stock', zh: '查看出入库记录与库存' },
+  'warehouse:write': { en: 'Record inbound and outbound goods', zh: '登记出入库' },
+  'warehouse:audit': { en: 'Approve or reject inbound and outbound records', zh: '审核出入库记录' },
+  'command:request': { en: 'Request remote commands to devices', zh: '申请远程控制指令' },
+  'command:review': { en: 'Approve or reject remote commands', zh: '审核远程控制指令' },
 } as const satisfies Record<string, I18nText>;
 export type Permission = keyof typeof PERMISSIONS;
 export const PERMISSION_CODES = Object.keys(PERMISSIONS) as Permission[];

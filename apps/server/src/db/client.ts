@@ -40,6 +40,12 @@ export const LOCKS = {
   faultDevice: 72_101,
   /** Drawing the next work order code of an organisation. */
   workOrderCode: 72_102,
+  /** Drawing the next transport task code of an organisation. */
+  taskCode: 72_201,
+  /** A transport task's status (the recogniser and people change it one at a time). */
+  task: 72_202,
+  /** The remote-control time-out check (one node at a time). */
+  commandTimeout: 72_301,
 } as const;
 
 export async function tryXactLock(q: Executor, key: number): Promise<boolean> {

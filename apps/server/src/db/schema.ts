@@ -482,6 +482,8 @@ export const alarmPolicies = pgTable(
     scope: text('scope', { enum: ['all', 'devices', 'assets', 'asset_kinds'] }).notNull(),
     targets: jsonb('targets').notNull().$type<string[]>(),
     rules: jsonb('rules').notNull(),
+    /** Set on the policy a transport task runs while in transit (kept by the task, not shown among the policies). */
+    taskId: uuid('task_id').references((): AnyPgColumn => transportTasks.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -576,7 +578,8 @@ export const alarmEvents = pgTable(
 /**
  * Push rules (alarm-push.ts `pushRuleBodySchema`): which alarms of the organisation tree notify
  * whom, over which channels, in which language, and the escalation steps (kept as JSON, webhook
- * secrets included: the dispatcher signs with them).
+ * secrets included: the dispatcher signs with them). A transport task keeps one of its own
+ * (task_id set, transport/task-policy.ts).
  */
 export const pushRules = pgTable(
   'push_rules',
@@ -593,10 +596,12 @@ export const pushRules = pgTable(
     timezone: text('timezone').notNull(),
     templates: jsonb('templates').notNull(),
     steps: jsonb('steps').notNull(),
+    /** Set on the rule that pushes a transport task's alarms to its recipients (kept by the task, not shown among the rules). */
+    taskId: uuid('task_id').references((): AnyPgColumn => transportTasks.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('push_rules_org_idx').on(t.orgId)],
+  (t) => [index('push_rules_org_idx').on(t.orgId), uniqueIndex('push_rules_task_uq').on(t.taskId)],
 );
 
 /**
@@ -813,4 +818,220 @@ export const faultRepairs = pgTable(
     note: text('note').notNull().default(''),
   },
   (t) => [index('fault_repairs_fault_idx').on(t.faultId, t.id)],
+);
+
+/**
+ * Transport task templates: settings used again and again (places, route, ranges, alarm
+ * settings, recipients, recognition thresholds), as transport.ts `templateBodySchema` gives them.
+ */
+export const transportTemplates = pgTable(
+  'transport_templates',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    /** origin, destination, routeSource, route, ranges, alarm, recipients, detection. */
+    settings: jsonb('settings').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('transport_templates_org_name_uq').on(t.orgId, t.name)],
+);
+
+/**
+ * Transport tasks. The places are columns (reports and the monitor read them); the rest of the
+ * settings is JSON. `status` is the lifecycle; abnormal is derived when read.
+ */
+export const transportTasks = pgTable(
+  'transport_tasks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    code: text('code').notNull(),
+    templateId: uuid('template_id').references(() => transportTemplates.id, { onDelete: 'set null' }),
+    status: text('status', { enum: ['pending', 'in_transit', 'arrived', 'completed', 'cancelled'] }).notNull().default('pending'),
+    goodsName: text('goods_name').notNull(),
+    goodsQuantity: doublePrecision('goods_quantity'),
+    goodsUnit: text('goods_unit').notNull().default(''),
+    goodsValue: doublePrecision('goods_value'),
+    highValue: boolean('high_value').notNull().default(false),
+    customer: text('customer').notNull().default(''),
+    assetRef: uuid('asset_ref').references(() => assets.id, { onDelete: 'set null' }),
+    originName: text('origin_name').notNull(),
+    originLat: doublePrecision('origin_lat').notNull(),
+    originLon: doublePrecision('origin_lon').notNull(),
+    originRadiusM: integer('origin_radius_m').notNull(),
+    destinationName: text('destination_name').notNull(),
+    destinationLat: doublePrecision('destination_lat').notNull(),
+    destinationLon: doublePrecision('destination_lon').notNull(),
+    destinationRadiusM: integer('destination_radius_m').notNull(),
+    plannedDistanceM: doublePrecision('planned_distance_m').notNull(),
+    plannedStart: timestamp('planned_start', { withTimezone: true }),
+    plannedArrival: timestamp('planned_arrival', { withTimezone: true }),
+    driverName: text('driver_name').notNull().default(''),
+    driverPhone: text('driver_phone').notNull().default(''),
+    /** addresses of the places, route, routeSource, ranges, alarm, recipients, detection, contacts, remark. */
+    settings: jsonb('settings').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    startMode: text('start_mode', { enum: ['auto', 'manual'] }),
+    arrivedAt: timestamp('arrived_at', { withTimezone: true }),
+    arriveMode: text('arrive_mode', { enum: ['auto', 'manual'] }),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    cancelReason: text('cancel_reason').notNull().default(''),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('transport_tasks_org_code_uq').on(t.orgId, t.code),
+    index('transport_tasks_org_created_idx').on(t.orgId, t.createdAt),
+    index('transport_tasks_live_idx').on(t.status).where(sql`status in ('pending', 'in_transit', 'arrived')`),
+  ],
+);
+
+/** The devices of a task, in order (position 0 is the task's position). */
+export const transportTaskDevices = pgTable(
+  'transport_task_devices',
+  {
+    taskId: uuid('task_id')
+      .notNull()
+      .references(() => transportTasks.id, { onDelete: 'cascade' }),
+    deviceRef: uuid('device_ref')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+  },
+  (t) => [primaryKey({ name: 'transport_task_devices_pk', columns: [t.taskId, t.deviceRef] }), index('transport_task_devices_device_idx').on(t.deviceRef)],
+);
+
+/** Each task's story: appended, never changed. */
+export const transportTaskEvents = pgTable(
+  'transport_task_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    taskId: uuid('task_id')
+      .notNull()
+      .references(() => transportTasks.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    kind: text('kind').notNull(),
+    actor: text('actor'),
+    detail: jsonb('detail').notNull().default({}),
+  },
+  (t) => [index('transport_task_events_task_idx').on(t.taskId, t.id)],
+);
+
+// ---- Warehouse operations (modules/warehouse) ----
+
+/**
+ * Inbound and outbound records at a warehouse, or at one of its cold rooms or refrigerators
+ * (`room_ref`). Codes and names are copied so a record reads the same after its place is gone;
+ * the temperature and humidity at hand-over are read once, from the room's sensor at `time`.
+ * Only approved records count in the stock.
+ */
+export const warehouseRecords = pgTable(
+  'warehouse_records',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    warehouseRef: uuid('warehouse_ref').references(() => assets.id, { onDelete: 'set null' }),
+    warehouseCode: text('warehouse_code').notNull(),
+    warehouseName: text('warehouse_name').notNull(),
+    roomRef: uuid('room_ref').references(() => assets.id, { onDelete: 'set null' }),
+    roomKind: text('room_kind', { enum: ['cold_room', 'refrigerator'] }),
+    roomCode: text('room_code'),
+    roomName: text('room_name'),
+    direction: text('direction', { enum: ['in', 'out'] }).notNull(),
+    goodsName: text('goods_name').notNull(),
+    batchNo: text('batch_no').notNull().default(''),
+    quantity: doublePrecision('quantity').notNull(),
+    unit: text('unit').notNull().default(''),
+    time: timestamp('time', { withTimezone: true }).notNull(),
+    handler: text('handler').notNull(),
+    remark: text('remark').notNull().default(''),
+    temperature: doublePrecision('temperature'),
+    humidity: doublePrecision('humidity'),
+    readingTime: timestamp('reading_time', { withTimezone: true }),
+    readingDeviceId: text('reading_device_id'),
+    auditStatus: text('audit_status', { enum: ['pending', 'approved', 'rejected'] }).notNull().default('pending'),
+    reviewerId: uuid('reviewer_id').references(() => users.id, { onDelete: 'set null' }),
+    reviewer: text('reviewer'),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    auditReason: text('audit_reason').notNull().default(''),
+    createdById: uuid('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('warehouse_records_org_time_idx').on(t.orgId, t.time),
+    index('warehouse_records_warehouse_idx').on(t.warehouseRef, t.time),
+    index('warehouse_records_room_idx').on(t.roomRef, t.time),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Remote control (command.ts; modules/command)
+// ---------------------------------------------------------------------------------------------
+
+/** Commands to devices: requested, reviewed, sent over MQTT, acknowledged or failed. */
+export const commands = pgTable(
+  'commands',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    deviceRef: uuid('device_ref')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['report_interval', 'set_point', 'lock', 'unlock', 'reboot', 'custom'] }).notNull(),
+    params: jsonb('params').notNull().default({}),
+    remark: text('remark').notNull().default(''),
+    status: text('status', { enum: ['pending_review', 'rejected', 'sent', 'acknowledged', 'failed', 'cancelled'] })
+      .notNull()
+      .default('pending_review'),
+    // Accounts are kept beside the ids: the history reads the same after a user is removed.
+    requesterId: uuid('requester_id').references(() => users.id, { onDelete: 'set null' }),
+    requesterAccount: text('requester_account').notNull(),
+    reviewerId: uuid('reviewer_id').references(() => users.id, { onDelete: 'set null' }),
+    reviewerAccount: text('reviewer_account'),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    reviewReason: text('review_reason').notNull().default(''),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    ackAt: timestamp('ack_at', { withTimezone: true }),
+    failure: text('failure', { enum: ['timeout', 'device', 'send'] }),
+    result: text('result'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('commands_org_created_idx').on(t.orgId, t.createdAt),
+    index('commands_device_idx').on(t.deviceRef),
+    // The time-out check reads the sent ones only.
+    index('commands_sent_idx').on(t.sentAt).where(sql`status = 'sent'`),
+  ],
+);
+
+/** Each command's story: appended, never changed. */
+export const commandEvents = pgTable(
+  'command_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    commandId: uuid('command_id')
+      .notNull()
+      .references(() => commands.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    kind: text('kind').notNull(),
+    actor: text('actor'),
+    detail: jsonb('detail').notNull().default({}),
+  },
+  (t) => [index('command_events_command_idx').on(t.commandId, t.id)],
 );

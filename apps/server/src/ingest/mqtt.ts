@@ -3,12 +3,16 @@
 // embedded broker a device signs in with its id and secret and may publish only to its own
 // topic; the broker acknowledges a report after the intake has stored it. With an external
 // broker, the broker authenticates devices and the server subscribes to every device's topic.
+// Remote control (shared/command.ts): the link publishes commands to `devices/<id>/command` and
+// hands acknowledgements from `devices/<id>/command/ack` to the command service; on the embedded
+// broker a device may subscribe only to its own command topic and publish only its own acks.
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Aedes, type AuthenticateError } from 'aedes';
 import mqtt from 'mqtt';
 import type { FastifyBaseLogger } from 'fastify';
 import { MAX_REPORTS_PER_CALL } from '@iotc/shared/device';
+import { COMMAND_ACK_TOPIC, commandTopic } from '@iotc/shared/command';
 import { reportList, type ReportingDevice } from './pipeline.ts';
 
 export interface MqttLink {
@@ -17,8 +21,13 @@ export interface MqttLink {
   port?: number;
   /** Resolves once the link is up: at once for the embedded broker, on first connect for an external one. */
   ready: Promise<void>;
+  /** Publishes a command (JSON text) to `devices/<deviceId>/command`, QoS 1. */
+  sendCommand(deviceId: string, message: string): Promise<void>;
   close(): Promise<void>;
 }
+
+/** Takes a device's acknowledgement of a command (see shared/command.ts); never throws. */
+export type CommandAckSink = (deviceId: string, payload: Buffer) => Promise<void>;
 
 /** Where reports go: the intake pipeline (see pipeline.ts). */
 export interface ReportSink {
@@ -55,22 +64,31 @@ export async function startMqtt(opts: {
   /** Device sign-in on the embedded broker: the device of an id and secret, or null. */
   authenticate?: (username: string, password: string) => Promise<ReportingDevice | null>;
   sink?: ReportSink;
+  /** Where command acknowledgements go; without it they are dropped. */
+  commandAcks?: CommandAckSink;
 }): Promise<MqttLink> {
   const sink = opts.sink;
+  const acks = opts.commandAcks;
+  /** Hands an acknowledgement over; a failure is logged and the acknowledgement dropped. */
+  const takeAck = (deviceId: string, payload: Buffer) =>
+    (acks ? acks(deviceId, payload) : Promise.resolve()).catch((err: unknown) => opts.log.error({ err, deviceId }, 'MQTT command acknowledgement failed'));
   if (opts.url) {
     const client = mqtt.connect(opts.url, { clientId: `iotc-${process.pid}-${Date.now()}`, reconnectPeriod: 2000, clean: true });
     client.on('error', (err) => opts.log.warn({ err: err.message }, 'MQTT broker connection error'));
     const ready = new Promise<void>((resolve) =>
       client.on('connect', () => {
         opts.log.info({ url: redact(opts.url!) }, 'connected to the MQTT broker');
-        if (!sink) return resolve();
-        client.subscribe('devices/+/report', { qos: 1 }, () => resolve());
+        const topics = [...(sink ? ['devices/+/report'] : []), ...(acks ? ['devices/+/command/ack'] : [])];
+        if (topics.length === 0) return resolve();
+        client.subscribe(topics, { qos: 1 }, () => resolve());
       }),
     );
-    if (sink) {
+    if (sink || acks) {
       client.on('message', (topic, payload) => {
+        const ackOf = COMMAND_ACK_TOPIC.exec(topic)?.[1];
+        if (ackOf) return void takeAck(ackOf, payload);
         const deviceId = REPORT_TOPIC.exec(topic)?.[1];
-        if (!deviceId) return;
+        if (!deviceId || !sink) return;
         void (async () => {
           const device = await sink.deviceOf(deviceId);
           if (!device) return sink.refuse('mqtt', deviceId, 'unknown device', payload.toString('utf8').slice(0, 2000));
@@ -78,7 +96,15 @@ export async function startMqtt(opts: {
         })().catch((err: unknown) => opts.log.error({ err, topic }, 'MQTT report failed'));
       });
     }
-    return { mode: 'external', ready, close: () => client.endAsync().then(() => undefined) };
+    return {
+      mode: 'external',
+      ready,
+      sendCommand: async (deviceId, message) => {
+        if (!client.connected) throw new Error('not connected to the MQTT broker');
+        await client.publishAsync(commandTopic(deviceId), message, { qos: 1 });
+      },
+      close: () => client.endAsync().then(() => undefined),
+    };
   }
 
   const check = opts.authenticate ?? (async () => null);
@@ -102,9 +128,15 @@ export async function startMqtt(opts: {
         },
       );
     },
-    // A device publishes its own reports only; the acknowledgement (QoS 1) waits until they are stored.
+    // A device publishes its own reports and command acknowledgements only; the broker's
+    // acknowledgement (QoS 1) waits until they are stored.
     authorizePublish: (client, packet, done) => {
       const device = client ? deviceOfClient.get(client) : undefined;
+      const ackDevice = COMMAND_ACK_TOPIC.exec(packet.topic)?.[1];
+      if (device && ackDevice === device.deviceId) {
+        void takeAck(device.deviceId, packet.payload as Buffer).then(() => done(null));
+        return;
+      }
       const topicDevice = REPORT_TOPIC.exec(packet.topic)?.[1];
       if (!device || topicDevice !== device.deviceId) return done(new Error('not authorised to publish here'));
       if (!sink) return done(null);
@@ -117,8 +149,11 @@ export async function startMqtt(opts: {
         },
       );
     },
-    // Devices do not read each other's reports.
-    authorizeSubscribe: (_client, _sub, done) => done(null, null),
+    // A device reads its own commands only, never other devices' reports or commands.
+    authorizeSubscribe: (client, sub, done) => {
+      const device = client ? deviceOfClient.get(client) : undefined;
+      done(null, device && sub.topic === commandTopic(device.deviceId) ? sub : null);
+    },
   });
   const server: Server = createServer(broker.handle);
   await new Promise<void>((resolve, reject) => {
@@ -130,6 +165,10 @@ export async function startMqtt(opts: {
     mode: 'embedded',
     port,
     ready: Promise.resolve(),
+    sendCommand: (deviceId, message) =>
+      new Promise<void>((resolve, reject) =>
+        broker.publish({ cmd: 'publish', topic: commandTopic(deviceId), payload: Buffer.from(message), qos: 1, retain: false, dup: false }, (err) => (err ? reject(err) : resolve())),
+      ),
     close: async () => {
       await new Promise<void>((r) => broker.close(() => r()));
       await new Promise<void>((r) => server.close(() => r()));

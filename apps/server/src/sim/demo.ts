@@ -16,7 +16,8 @@ export interface DemoDevice {
 }
 
 export async function startDemoSimulation(opts: { mqttUrl: string; devices: readonly DemoDevice[]; intervalMs?: number; log: SimLogger }): Promise<Simulator> {
-  return startSimulator({ mqttUrl: opts.mqttUrl, devices: opts.devices, intervalMs: opts.intervalMs ?? DEMO_INTERVAL_MS, seed: DEFAULT_SEED, log: opts.log });
+  // The demo devices answer remote-control commands too.
+  return startSimulator({ mqttUrl: opts.mqttUrl, devices: opts.devices, intervalMs: opts.intervalMs ?? DEMO_INTERVAL_MS, seed: DEFAULT_SEED, log: opts.log, answerCommands: true });
 }
 
 /**

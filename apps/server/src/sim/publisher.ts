@@ -1,9 +1,13 @@
 // Runs simulated devices against an MQTT broker the way real ones connect: one connection per
 // device signed in with its id and secret, a QoS 1 report to `devices/<id>/report` every
 // interval. Connections are opened in batches and first reports spread over the first interval,
-// so thousands of devices neither storm the broker at start nor report in lockstep.
+// so thousands of devices neither storm the broker at start nor report in lockstep. With
+// `answerCommands` each device also takes remote-control commands on `devices/<id>/command` and
+// acknowledges them after a short delay: a new set point or report interval changes what it
+// reports, and a reboot keeps it silent for a while.
 import { setTimeout as sleep } from 'node:timers/promises';
 import mqtt, { type MqttClient } from 'mqtt';
+import { commandAckTopic, commandMessageSchema, commandTopic, type CommandMessage } from '@iotc/shared/command';
 import { createDevice, DEFAULT_SEED, step, type DeviceKind, type DeviceProfile, type SimDevice } from './models.ts';
 import { generator, mix } from './random.ts';
 
@@ -33,6 +37,8 @@ export interface SimulatorOptions {
   connectBatch?: number;
   /** The clock the reports are stamped with (default Date.now). */
   clock?: () => number;
+  /** Take remote-control commands and acknowledge them (the demo does; load runs do not). */
+  answerCommands?: boolean;
 }
 
 export interface SimulatorStats {
@@ -98,7 +104,16 @@ interface Link {
   client: MqttClient;
   timer?: NodeJS.Timeout;
   inFlight: number;
+  /** The report interval a command set, instead of the simulator's. */
+  intervalMs?: number;
+  /** After a reboot command: no reports until then (clock time). */
+  silentUntil?: number;
 }
+
+/** How long a device takes to carry out a command before it acknowledges it. */
+const ANSWER_DELAY_MS: [number, number] = [500, 3000];
+/** How long a rebooting device reports nothing. */
+const REBOOT_SILENCE_MS = 10_000;
 
 export function startSimulator(opts: SimulatorOptions): Simulator {
   const seed = opts.seed ?? DEFAULT_SEED;
@@ -114,6 +129,7 @@ export function startSimulator(opts: SimulatorOptions): Simulator {
   const noteConnectionError = connectionErrorDigest(log);
 
   function publish(link: Link) {
+    if (link.silentUntil !== undefined && clock() < link.silentUntil) return;
     if (!link.client.connected || link.inFlight >= MAX_IN_FLIGHT) {
       counts.failed++;
       return;
@@ -133,8 +149,32 @@ export function startSimulator(opts: SimulatorOptions): Simulator {
     if (stopping) return;
     link.timer = setTimeout(() => {
       publish(link);
-      schedule(link, opts.intervalMs * (1 + (random() - 0.5) * jitter));
+      schedule(link, (link.intervalMs ?? opts.intervalMs) * (1 + (random() - 0.5) * jitter));
     }, delayMs);
+  }
+
+  /** Carries out a command (what the device reports from now on) and acknowledges it after a short delay. */
+  function answer(link: Link, command: CommandMessage) {
+    const delay = ANSWER_DELAY_MS[0] + random() * (ANSWER_DELAY_MS[1] - ANSWER_DELAY_MS[0]);
+    const timer = setTimeout(() => {
+      if (stopping) return;
+      const params = command.params;
+      if (command.kind === 'set_point' && typeof params.celsius === 'number') {
+        const setPointC = params.celsius;
+        link.sim = link.sim.kind === 'container' ? { ...link.sim, setPointC } : link.sim.kind === 'vehicle' ? { ...link.sim, setPointC, frozen: setPointC < 0 } : { ...link.sim, setPointC, freezer: setPointC < 0 };
+      } else if (command.kind === 'report_interval' && typeof params.seconds === 'number') {
+        link.intervalMs = params.seconds * 1000;
+        clearTimeout(link.timer);
+        schedule(link, link.intervalMs);
+      } else if (command.kind === 'reboot') {
+        link.silentUntil = clock() + REBOOT_SILENCE_MS;
+      }
+      const ack = { id: command.id, ok: true, message: 'done', time: new Date(clock()).toISOString() };
+      link.client.publish(commandAckTopic(link.sim.deviceId), JSON.stringify(ack), { qos: 1 }, (err) => {
+        if (err) log.warn({ deviceId: link.sim.deviceId, err: err.message }, 'simulator: a command acknowledgement was lost');
+      });
+    }, delay);
+    timer.unref();
   }
 
   /** Opens one device's connection; resolves at its first outcome (connected, refused or failed). */
@@ -153,6 +193,8 @@ export function startSimulator(opts: SimulatorOptions): Simulator {
     return new Promise((settled) => {
       client.on('connect', () => {
         settled();
+        // A clean session: subscribe again on every connect.
+        if (opts.answerCommands) client.subscribe(commandTopic(device.deviceId), { qos: 1 });
         // The first report at a random moment of the first interval; later ones every interval.
         if (!link.timer) schedule(link, random() * opts.intervalMs);
       });
@@ -165,6 +207,19 @@ export function startSimulator(opts: SimulatorOptions): Simulator {
         client.end(true);
       });
       client.on('close', () => settled());
+      if (opts.answerCommands) {
+        client.on('message', (topic, payload) => {
+          if (topic !== commandTopic(device.deviceId)) return;
+          let body: unknown;
+          try {
+            body = JSON.parse(payload.toString('utf8'));
+          } catch {
+            return;
+          }
+          const command = commandMessageSchema.safeParse(body);
+          if (command.success) answer(link, command.data);
+        });
+      }
     });
   }
 

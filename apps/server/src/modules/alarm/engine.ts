@@ -50,6 +50,8 @@ interface LivePolicy {
   scope: 'all' | 'devices' | 'assets' | 'asset_kinds';
   targets: Set<string>;
   rules: AlarmRule[];
+  /** The transport task whose policy it is: its alarms carry the task. */
+  taskId: string | null;
 }
 
 interface DeviceMeta {
@@ -117,7 +119,7 @@ export function alarmEngine(db: Db, opts: { log: FastifyBaseLogger; publish: (ro
         db.select({ id: orgs.id, parentId: orgs.parentId }).from(orgs),
       ]);
       const policies = rows
-        .map((p) => ({ id: p.id, orgId: p.orgId, name: p.name, scope: p.scope, targets: new Set(p.targets), rules: (p.rules as AlarmRule[]).filter((r) => r.enabled) }))
+        .map((p) => ({ id: p.id, orgId: p.orgId, name: p.name, scope: p.scope, targets: new Set(p.targets), rules: (p.rules as AlarmRule[]).filter((r) => r.enabled), taskId: p.taskId }))
         .filter((p) => p.rules.length > 0);
       const byOrg = new Map<string, LivePolicy[]>();
       const byTarget = new Map<string, LivePolicy[]>();
@@ -186,6 +188,7 @@ export function alarmEngine(db: Db, opts: { log: FastifyBaseLogger; publish: (ro
             levelId: c.rule.levelId,
             deviceRef: c.deviceRef,
             assetRef: d.assetId,
+            taskId: c.policy.taskId,
             status: 'active',
             startedAt: new Date(event.startedAt),
             lastAt: new Date(event.at),
@@ -243,6 +246,7 @@ export function alarmEngine(db: Db, opts: { log: FastifyBaseLogger; publish: (ro
           level_id: a.levelId,
           device_ref: a.deviceRef,
           asset_ref: a.assetRef,
+          task_id: a.taskId ?? null,
           status: a.status,
           started_at: isoOrNull(a.startedAt),
           last_at: isoOrNull(a.lastAt),
@@ -255,9 +259,9 @@ export function alarmEngine(db: Db, opts: { log: FastifyBaseLogger; publish: (ro
           count: a.count,
         })),
       );
-      await tx.execute(sql`insert into alarms (id, org_id, policy_id, policy_name, rule_id, type, level_id, device_ref, asset_ref, status, started_at, last_at, ended_at, lat, lon, threshold, value, peak, count)
-        select id, org_id, policy_id, policy_name, rule_id, type, level_id, device_ref, asset_ref, status, started_at, last_at, ended_at, lat, lon, threshold, value, peak, count
-        from jsonb_to_recordset(${json}::jsonb) as x(id uuid, org_id uuid, policy_id uuid, policy_name text, rule_id text, type text, level_id uuid, device_ref uuid, asset_ref uuid,
+      await tx.execute(sql`insert into alarms (id, org_id, policy_id, policy_name, rule_id, type, level_id, device_ref, asset_ref, task_id, status, started_at, last_at, ended_at, lat, lon, threshold, value, peak, count)
+        select id, org_id, policy_id, policy_name, rule_id, type, level_id, device_ref, asset_ref, task_id, status, started_at, last_at, ended_at, lat, lon, threshold, value, peak, count
+        from jsonb_to_recordset(${json}::jsonb) as x(id uuid, org_id uuid, policy_id uuid, policy_name text, rule_id text, type text, level_id uuid, device_ref uuid, asset_ref uuid, task_id uuid,
           status text, started_at timestamptz, last_at timestamptz, ended_at timestamptz, lat float8, lon float8, threshold float8, value float8, peak float8, count int)`);
     }
     if (updates.length) {

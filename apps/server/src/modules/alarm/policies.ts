@@ -2,7 +2,7 @@
 // disable, copy, and export / import as a JSON file that names levels by code and targets by
 // device id or asset kind and code, so that it moves between organisations. A rule that goes
 // away (deleted, disabled, its policy disabled or deleted) ends its open alarms as cleared.
-import { and, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
 import { ASSET_KINDS } from '@iotc/shared/asset';
 import {
   POLICY_FILE_FORMAT,
@@ -18,6 +18,7 @@ import { isErrorCode } from '@iotc/shared/errors';
 import { PATTERNS } from '@iotc/shared/validation';
 import type { Lang } from '@iotc/shared/i18n';
 import type { Db } from '../../db/client.ts';
+import type { Tx } from '../../db/seed.ts';
 import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable } from '../../db/list.ts';
 import { alarmLevels, alarmPolicies, assets, devices, orgs } from '../../db/schema.ts';
 import type { ClientMeta } from '../../plugins/auth.ts';
@@ -32,6 +33,15 @@ const SORTABLE: Sortable = { name: alarmPolicies.name, createdAt: alarmPolicies.
 const activeAlarms = sql<number>`(select count(*) from alarms a where a.policy_id = ${alarmPolicies.id} and a.status = 'active')::int`;
 
 const COPY_SUFFIX: Record<Lang, string> = { zh: '（副本）', en: ' (copy)' };
+
+/**
+ * Open alarms of a policy's rules that no longer run (not among `keep`, or disabled) end as
+ * cleared, their states going with them. Also used by the policy a transport task runs.
+ */
+export async function retireRules(db: Db | Tx, policyId: string, keep: AlarmRule[], actor: string | null): Promise<string[]> {
+  const running = new Set(keep.filter((r) => r.enabled).map((r) => r.id));
+  return endAlarmsOf(db, policyId, (ruleId) => !running.has(ruleId), actor);
+}
 
 export function policyService(
   db: Db,
@@ -72,7 +82,8 @@ export function policyService(
 
   async function visible(caller: Caller, id: string): Promise<PolicyRow> {
     const scope = await orgTree(db, caller.orgId);
-    const [row] = await select().where(eq(alarmPolicies.id, id));
+    // A transport task's own policy is kept by the task, not here.
+    const [row] = await select().where(and(eq(alarmPolicies.id, id), isNull(alarmPolicies.taskId)));
     if (!row || !scope.includes(row.orgId)) throw new AppError(404, 'NOT_FOUND');
     return toRow(row);
   }
@@ -104,11 +115,7 @@ export function policyService(
     rules: b.rules,
   });
 
-  /** Open alarms of rules that no longer run end as cleared (their states go with them). */
-  async function retire(policyId: string, keep: AlarmRule[], actor: string): Promise<string[]> {
-    const running = new Set(keep.filter((r) => r.enabled).map((r) => r.id));
-    return endAlarmsOf(db, policyId, (ruleId) => !running.has(ruleId), actor);
-  }
+  const retire = (policyId: string, keep: AlarmRule[], actor: string) => retireRules(db, policyId, keep, actor);
 
   async function insert(caller: Caller, orgId: string, body: PolicyBody, meta: ClientMeta, action = 'alarm_policy_create') {
     await check(orgId, body);
@@ -122,6 +129,7 @@ export function policyService(
     async list(caller: Caller, q: PolicyQuery): Promise<Page<PolicyRow>> {
       const where = and(
         inOrgs(alarmPolicies.orgId, await listScope(db, caller.orgId, q.orgId)),
+        isNull(alarmPolicies.taskId),
         q.keyword ? or(ilike(alarmPolicies.name, containsPattern(q.keyword)), ilike(alarmPolicies.description, containsPattern(q.keyword))) : undefined,
         q.enabled ? eq(alarmPolicies.enabled, q.enabled === 'true') : undefined,
       );
@@ -187,7 +195,7 @@ export function policyService(
     async exportFile(caller: Caller, ids: string[] | undefined) {
       const scope = await orgTree(db, caller.orgId);
       const rows = await select()
-        .where(and(inOrgs(alarmPolicies.orgId, scope), ids?.length ? inArray(alarmPolicies.id, ids) : undefined))
+        .where(and(inOrgs(alarmPolicies.orgId, scope), isNull(alarmPolicies.taskId), ids?.length ? inArray(alarmPolicies.id, ids) : undefined))
         .orderBy(desc(alarmPolicies.updatedAt));
       const levelCodes = new Map(
         (await db.select({ id: alarmLevels.id, code: alarmLevels.code }).from(alarmLevels).where(inOrgs(alarmLevels.orgId, scope))).map((l) => [l.id, l.code]),

@@ -1,8 +1,8 @@
 // Push rules of the caller's organisation tree: list, create, change, delete, enable and
-// disable. The users, roles, policies and levels a rule names belong to its organisation tree.
+// disable. A transport task's own rule (task_id set) is kept by the task and is not one of them. The users, roles, policies and levels a rule names belong to its organisation tree.
 // Webhook secrets are never read back (MASKED_SECRET); an update that sends the mask back keeps
 // the secret stored for the same address.
-import { and, count, eq, ilike, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
 import { MASKED_SECRET, type PushRuleBody, type PushRuleQuery, type PushRuleRow, type PushStep } from '@iotc/shared/alarm-push';
 import type { ErrorCode } from '@iotc/shared/errors';
 import type { Page } from '@iotc/shared/envelope';
@@ -58,7 +58,7 @@ export function pushRuleService(
 
   async function visible(caller: Caller, id: string): Promise<Selected> {
     const scope = await orgTree(db, caller.orgId);
-    const [row] = await select().where(eq(pushRules.id, id));
+    const [row] = await select().where(and(eq(pushRules.id, id), isNull(pushRules.taskId)));
     if (!row || !scope.includes(row.r.orgId)) throw new AppError(404, 'NOT_FOUND');
     return row;
   }
@@ -109,6 +109,7 @@ export function pushRuleService(
     async list(caller: Caller, q: PushRuleQuery): Promise<Page<PushRuleRow>> {
       const where = and(
         inOrgs(pushRules.orgId, await listScope(db, caller.orgId, q.orgId)),
+        isNull(pushRules.taskId),
         q.keyword ? ilike(pushRules.name, containsPattern(q.keyword)) : undefined,
         q.enabled ? eq(pushRules.enabled, q.enabled === 'true') : undefined,
       );

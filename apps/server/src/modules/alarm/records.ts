@@ -1,11 +1,11 @@
 // Alarm records as the API and the live channel show them (with level, device, asset,
-// organisation and the work order holding them), their timeline entries, and ending the open alarms of rules that stopped running.
+// organisation, the transport task and the work order holding them), their timeline entries, and ending the open alarms of rules that stopped running.
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import { ALARM_TYPE_INFO, type AlarmRow, type AlarmType } from '@iotc/shared/alarm';
 import type { Db } from '../../db/client.ts';
 import type { Tx } from '../../db/seed.ts';
 import { anyUuid, isoOrNull } from '../../db/list.ts';
-import { alarmEvents, alarmLevels, alarmRuleStates, alarms, assets, devices, orgs, users, workOrderAlarms, workOrders } from '../../db/schema.ts';
+import { alarmEvents, alarmLevels, alarmRuleStates, alarms, assets, devices, orgs, transportTasks, users, workOrderAlarms, workOrders } from '../../db/schema.ts';
 
 export type { AlarmEventKind } from '@iotc/shared/alarm';
 
@@ -20,6 +20,7 @@ export function selectAlarms(db: Db) {
       assetKind: assets.kind,
       assetCode: assets.code,
       assetName: assets.name,
+      taskCode: transportTasks.code,
       assigneeAccount: users.account,
       assigneeName: users.name,
       workOrderId: workOrders.id,
@@ -31,6 +32,7 @@ export function selectAlarms(db: Db) {
     .innerJoin(alarmLevels, eq(alarmLevels.id, alarms.levelId))
     .innerJoin(devices, eq(devices.id, alarms.deviceRef))
     .leftJoin(assets, eq(assets.id, alarms.assetRef))
+    .leftJoin(transportTasks, eq(transportTasks.id, alarms.taskId))
     .leftJoin(users, eq(users.id, alarms.assigneeId))
     // An alarm is in at most one work order (unique alarm_id), so these joins never add rows.
     .leftJoin(workOrderAlarms, eq(workOrderAlarms.alarmId, alarms.id))
@@ -55,6 +57,7 @@ export function toAlarmRow(r: Selected): AlarmRow {
     device: r.device,
     asset: r.assetId ? { id: r.assetId, kind: r.assetKind!, code: r.assetCode!, name: r.assetName! } : null,
     taskId: a.taskId,
+    task: a.taskId && r.taskCode !== null ? { id: a.taskId, code: r.taskCode } : null,
     startedAt: a.startedAt.toISOString(),
     lastAt: a.lastAt.toISOString(),
     endedAt: isoOrNull(a.endedAt),
@@ -86,7 +89,7 @@ export async function alarmsByIds(db: Db, ids: string[]): Promise<AlarmRow[]> {
  * Ends as cleared the open alarms of a policy's rules that stopped running (the rule deleted or
  * disabled, the policy disabled or deleted) and forgets those rules' states. Answers the ids ended.
  */
-export async function endAlarmsOf(db: Db | Tx, policyId: string, retired: (ruleId: string) => boolean, actor: string): Promise<string[]> {
+export async function endAlarmsOf(db: Db | Tx, policyId: string, retired: (ruleId: string) => boolean, actor: string | null): Promise<string[]> {
   const open = await db
     .select({ id: alarms.id, ruleId: alarms.ruleId })
     .from(alarms)

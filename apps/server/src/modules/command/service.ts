@@ -1,0 +1,301 @@
+// Remote control of the caller's organisation tree: the query with its per-status counts, one
+// command and its story, export, and the steps: request (a device of the tree), cancel (the
+// requester, while pending), review (someone else: approve sends it at once, reject needs a
+// reason). The device link (ingest/mqtt.ts) is attached from outside: the service hands it
+// commands to publish and takes the devices' acknowledgements; sent commands nobody
+// acknowledges within the time-out fail, checked by one node at a time.
+import { and, count, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  commandAckSchema,
+  commandTopic,
+  type CommandEventRow,
+  type CommandKind,
+  type CommandMessage,
+  type CommandPage,
+  type CommandQuery,
+  type CommandRequest,
+  type CommandReview,
+  type CommandRow,
+  type CommandStatus,
+} from '@iotc/shared/command';
+import type { Lang } from '@iotc/shared/i18n';
+import { MAX_EXPORT_ROWS, type ExportFormat } from '@iotc/shared/list';
+import { LOCKS, tryXactLock, type Db } from '../../db/client.ts';
+import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable } from '../../db/list.ts';
+import { commands, devices } from '../../db/schema.ts';
+import { exportRows, type ExportFile } from '../../lib/export.ts';
+import { AppError } from '../../plugins/errors.ts';
+import type { Caller } from '../auth/service.ts';
+import { addEvents, commandById, commandWithDevice, countByStatus, deviceMatches, eventsOf, expireSent, fail, move, selectCommands, toCommandRow } from './repo.ts';
+
+/** What publishes a command to a device: the MQTT link (embedded broker or external one). */
+export interface CommandSender {
+  /** Publishes `message` (JSON text) on the device's command topic, QoS 1; rejects when it could not. */
+  sendCommand(deviceId: string, message: string): Promise<void>;
+}
+
+const SORTABLE: Sortable = { requestedAt: commands.createdAt, updatedAt: commands.updatedAt, sentAt: commands.sentAt };
+
+const STATUS_NAMES: Record<CommandStatus, { zh: string; en: string }> = {
+  pending_review: { zh: '待审核', en: 'Pending review' },
+  rejected: { zh: '已驳回', en: 'Rejected' },
+  sent: { zh: '已下发', en: 'Sent' },
+  acknowledged: { zh: '已确认', en: 'Acknowledged' },
+  failed: { zh: '失败', en: 'Failed' },
+  cancelled: { zh: '已撤销', en: 'Cancelled' },
+};
+const KIND_NAMES: Record<CommandKind, { zh: string; en: string }> = {
+  report_interval: { zh: '设置上报间隔', en: 'Set report interval' },
+  set_point: { zh: '设置温度设定值', en: 'Set temperature set point' },
+  lock: { zh: '上锁', en: 'Lock' },
+  unlock: { zh: '解锁', en: 'Unlock' },
+  reboot: { zh: '重启', en: 'Reboot' },
+  custom: { zh: '自定义指令', en: 'Custom command' },
+};
+const FAILURE_NAMES = { timeout: { zh: '超时', en: 'Time-out' }, device: { zh: '设备执行失败', en: 'Refused by the device' }, send: { zh: '下发失败', en: 'Could not be sent' } } as const;
+
+/** The parameters in words, as the export shows them. */
+function paramsText(kind: CommandKind, params: Record<string, unknown>, lang: Lang): string {
+  if (kind === 'report_interval') return lang === 'zh' ? `${String(params.seconds)} 秒` : `${String(params.seconds)} s`;
+  if (kind === 'set_point') return `${String(params.celsius)} °C`;
+  if (kind === 'custom') return `${String(params.name)} ${JSON.stringify(params.payload ?? {})}`;
+  return '';
+}
+
+export function commandService(db: Db, opts: { log: FastifyBaseLogger; timeoutMs: number }) {
+  let sender: CommandSender | undefined;
+  const pending = new Set<Promise<unknown>>();
+  const track = <T>(p: Promise<T>): Promise<T> => {
+    pending.add(p);
+    void p.finally(() => pending.delete(p)).catch(() => undefined);
+    return p;
+  };
+
+  async function where(caller: Caller, q: Omit<CommandQuery, 'page' | 'size' | 'sort'>, withStatus = true): Promise<SQL | undefined> {
+    const scope = await listScope(db, caller.orgId, q.orgId);
+    return and(
+      inOrgs(commands.orgId, scope),
+      withStatus && q.status?.length ? inArray(commands.status, q.status) : undefined,
+      q.kind?.length ? inArray(commands.kind, q.kind) : undefined,
+      q.deviceRef ? eq(commands.deviceRef, q.deviceRef) : undefined,
+      q.keyword ? deviceMatches(containsPattern(q.keyword)) : undefined,
+      q.requesterId ? eq(commands.requesterId, q.requesterId) : undefined,
+      q.mine === 'true' ? eq(commands.requesterId, caller.userId) : undefined,
+      q.from ? gte(commands.createdAt, new Date(q.from)) : undefined,
+      q.to ? lt(commands.createdAt, new Date(q.to)) : undefined,
+    );
+  }
+
+  /** The command when it belongs to the caller's tree; any other is not found, whatever the id. */
+  async function visible(caller: Caller, id: string): Promise<CommandRow> {
+    const [scope, row] = await Promise.all([orgTree(db, caller.orgId), commandById(db, id)]);
+    if (!row || !scope.includes(row.orgId)) throw new AppError(404, 'NOT_FOUND');
+    return row;
+  }
+
+  async function one(id: string): Promise<CommandRow> {
+    const row = await commandById(db, id);
+    if (!row) throw new AppError(404, 'NOT_FOUND');
+    return row;
+  }
+
+  /** Hands an approved (now `sent`) command to the device link; a failure to do so fails the command. */
+  async function send(id: string): Promise<void> {
+    const c = await commandWithDevice(db, id);
+    if (!c || c.status !== 'sent') return;
+    const message: CommandMessage = { id: c.id, kind: c.kind, params: c.params as Record<string, unknown>, time: (c.sentAt ?? new Date()).toISOString() };
+    try {
+      if (!sender) throw new Error('no device link');
+      await sender.sendCommand(c.deviceId, JSON.stringify(message));
+    } catch (err) {
+      opts.log.warn({ err, commandId: id, deviceId: c.deviceId }, 'a command could not be sent');
+      const reason = err instanceof Error ? err.message : String(err);
+      await db.transaction((tx) => fail(tx, id, 'send', reason.slice(0, 200), new Date()));
+    }
+  }
+
+  /** One acknowledgement from a device; anything wrong with it is logged and dropped. */
+  async function acknowledge(deviceId: string, payload: Buffer | string): Promise<void> {
+    let body: unknown;
+    try {
+      body = JSON.parse(typeof payload === 'string' ? payload : payload.toString('utf8'));
+    } catch {
+      opts.log.warn({ deviceId }, 'command acknowledgement is not JSON; dropped');
+      return;
+    }
+    const parsed = commandAckSchema.safeParse(body);
+    if (!parsed.success) {
+      opts.log.warn({ deviceId, issue: parsed.error.issues[0]?.message }, 'malformed command acknowledgement; dropped');
+      return;
+    }
+    const ack = parsed.data;
+    const c = await commandWithDevice(db, ack.id);
+    // Another device's command is as good as unknown: a device closes only its own.
+    if (!c || c.deviceId !== deviceId) {
+      opts.log.warn({ deviceId, commandId: ack.id }, 'acknowledgement of an unknown command or of another device; dropped');
+      return;
+    }
+    if (c.status !== 'sent') {
+      opts.log.info({ deviceId, commandId: ack.id, status: c.status }, 'late or repeated command acknowledgement; ignored');
+      return;
+    }
+    const now = new Date();
+    const message = ack.message ?? null;
+    await db.transaction(async (tx) => {
+      if (!ack.ok) return fail(tx, c.id, 'device', message, now, now);
+      if (!(await move(tx, c.id, 'sent', { status: 'acknowledged', ackAt: now, result: message }))) return false;
+      await addEvents(tx, c.id, null, [{ kind: 'acknowledged', detail: { message, deviceTime: ack.time ?? null }, at: now }]);
+      return true;
+    });
+  }
+
+  /** Sent commands past the time-out fail; one node at a time (the others skip this round). */
+  async function expire(now = new Date()): Promise<string[]> {
+    return db.transaction(async (tx) => {
+      if (!(await tryXactLock(tx, LOCKS.commandTimeout))) return [];
+      return expireSent(tx, new Date(now.getTime() - opts.timeoutMs), now);
+    });
+  }
+
+  return {
+    async list(caller: Caller, q: CommandQuery): Promise<CommandPage> {
+      const [w, wAll] = await Promise.all([where(caller, q), where(caller, q, false)]);
+      const { limit, offset } = limitOffset(q);
+      const [rows, total, counts] = await Promise.all([
+        selectCommands(db)
+          .where(w)
+          .orderBy(...orderBy(q.sort, SORTABLE, 'requestedAt,desc', commands.id))
+          .limit(limit)
+          .offset(offset),
+        db
+          .select({ n: count() })
+          .from(commands)
+          .innerJoin(devices, eq(devices.id, commands.deviceRef))
+          .where(w)
+          .then((r) => Number(r[0]?.n ?? 0)),
+        countByStatus(db, wAll),
+      ]);
+      return { ...toPage(rows.map(toCommandRow), total, q), counts };
+    },
+
+    get: visible,
+
+    async events(caller: Caller, id: string): Promise<CommandEventRow[]> {
+      await visible(caller, id);
+      return eventsOf(db, id);
+    },
+
+    /** A request for a device of the caller's tree; it waits for a reviewer. */
+    async request(caller: Caller, body: CommandRequest): Promise<CommandRow> {
+      const scope = await orgTree(db, caller.orgId);
+      const [device] = await db.select({ id: devices.id, orgId: devices.orgId }).from(devices).where(eq(devices.id, body.deviceRef));
+      if (!device || !scope.includes(device.orgId)) throw new AppError(400, 'COMMAND_DEVICE_UNKNOWN');
+      const params = body.params as Record<string, unknown>;
+      const id = await db.transaction(async (tx) => {
+        const [made] = await tx
+          .insert(commands)
+          .values({ orgId: device.orgId, deviceRef: device.id, kind: body.kind, params, remark: body.remark, requesterId: caller.userId, requesterAccount: caller.account })
+          .returning({ id: commands.id });
+        await addEvents(tx, made!.id, caller.account, [{ kind: 'requested', detail: { kind: body.kind, params, remark: body.remark } }]);
+        return made!.id;
+      });
+      return one(id);
+    },
+
+    /** The requester takes back a request nobody has reviewed yet. */
+    async cancel(caller: Caller, id: string): Promise<CommandRow> {
+      const row = await visible(caller, id);
+      if (row.requester.id !== caller.userId) throw new AppError(403, 'COMMAND_NOT_OWN');
+      await db.transaction(async (tx) => {
+        if (!(await move(tx, id, 'pending_review', { status: 'cancelled' }))) throw new AppError(409, 'COMMAND_NOT_PENDING');
+        await addEvents(tx, id, caller.account, [{ kind: 'cancelled' }]);
+      });
+      return one(id);
+    },
+
+    /** Approve (the command goes to the device at once) or reject with a reason; never one's own request. */
+    async review(caller: Caller, id: string, body: CommandReview): Promise<CommandRow> {
+      const row = await visible(caller, id);
+      if (row.requester.id === caller.userId) throw new AppError(403, 'COMMAND_SELF_REVIEW');
+      if (row.status !== 'pending_review') throw new AppError(409, 'COMMAND_NOT_PENDING');
+      const now = new Date();
+      const reviewed = { reviewerId: caller.userId, reviewerAccount: caller.account, reviewedAt: now, reviewReason: body.reason };
+      await db.transaction(async (tx) => {
+        const moved = body.approve
+          ? await move(tx, id, 'pending_review', { ...reviewed, status: 'sent', sentAt: now })
+          : await move(tx, id, 'pending_review', { ...reviewed, status: 'rejected' });
+        if (!moved) throw new AppError(409, 'COMMAND_NOT_PENDING');
+        await addEvents(tx, id, caller.account, [{ kind: body.approve ? 'approved' : 'rejected', detail: { reason: body.reason }, at: now }]);
+        if (body.approve) await addEvents(tx, id, null, [{ kind: 'sent', detail: { topic: commandTopic(row.deviceId) }, at: now }]);
+      });
+      if (body.approve) await track(send(id));
+      return one(id);
+    },
+
+    async export(caller: Caller, q: CommandQuery, format: ExportFormat, lang: Lang, tz: string): Promise<ExportFile> {
+      const w = await where(caller, q);
+      const [n] = await db.select({ n: count() }).from(commands).innerJoin(devices, eq(devices.id, commands.deviceRef)).where(w);
+      if (Number(n?.n ?? 0) > MAX_EXPORT_ROWS) throw new AppError(400, 'EXPORT_TOO_LARGE');
+      const rows = (
+        await selectCommands(db)
+          .where(w)
+          .orderBy(...orderBy(q.sort, SORTABLE, 'requestedAt,desc', commands.id))
+          .limit(MAX_EXPORT_ROWS)
+      ).map(toCommandRow);
+      const instant = (v: string | null) => (v ? new Date(v) : null);
+      return exportRows({
+        format,
+        lang,
+        timezone: tz,
+        name: { zh: '远程控制指令', en: 'remote-commands' },
+        sheet: { zh: '远程控制指令', en: 'Remote commands' },
+        columns: [
+          { header: { zh: '设备号', en: 'Device ID' }, value: (r) => r.deviceId, width: 20 },
+          { header: { zh: '设备名称', en: 'Device name' }, value: (r) => r.deviceName, width: 24 },
+          { header: { zh: '指令', en: 'Command' }, value: (r) => KIND_NAMES[r.kind][lang], width: 22 },
+          { header: { zh: '参数', en: 'Parameters' }, value: (r) => paramsText(r.kind, r.params, lang), width: 30 },
+          { header: { zh: '状态', en: 'Status' }, value: (r) => STATUS_NAMES[r.status][lang] },
+          { header: { zh: '申请人', en: 'Requester' }, value: (r) => `${r.requester.name} (${r.requester.account})`, width: 24 },
+          { header: { zh: '申请时间', en: 'Requested' }, value: (r) => new Date(r.requestedAt), width: 21 },
+          { header: { zh: '申请说明', en: 'Remark' }, value: (r) => r.remark, width: 30 },
+          { header: { zh: '审核人', en: 'Reviewer' }, value: (r) => (r.reviewer ? `${r.reviewer.name} (${r.reviewer.account})` : ''), width: 24 },
+          { header: { zh: '审核时间', en: 'Reviewed' }, value: (r) => instant(r.reviewedAt), width: 21 },
+          { header: { zh: '审核意见', en: 'Review reason' }, value: (r) => r.reviewReason, width: 30 },
+          { header: { zh: '下发时间', en: 'Sent' }, value: (r) => instant(r.sentAt), width: 21 },
+          { header: { zh: '确认时间', en: 'Acknowledged' }, value: (r) => instant(r.ackAt), width: 21 },
+          { header: { zh: '失败原因', en: 'Failure' }, value: (r) => (r.failure ? FAILURE_NAMES[r.failure][lang] : '') },
+          { header: { zh: '执行结果', en: 'Result' }, value: (r) => r.result ?? '', width: 30 },
+          { header: { zh: '组织', en: 'Organisation' }, value: (r) => r.orgName, width: 24 },
+        ],
+        rows,
+      });
+    },
+
+    /**
+     * Connects the device link: commands are published through it from now on. Answers the
+     * detach, for when the link closes.
+     */
+    attach(link: CommandSender): () => void {
+      sender = link;
+      return () => {
+        if (sender === link) sender = undefined;
+      };
+    },
+
+    /** An acknowledgement arrived on `devices/<deviceId>/command/ack`; never throws. */
+    onAck: (deviceId: string, payload: Buffer | string): Promise<void> =>
+      track(acknowledge(deviceId, payload)).catch((err: unknown) => opts.log.error({ err, deviceId }, 'command acknowledgement failed')),
+
+    expire,
+
+    /** The time-out check of the timer; errors are logged. */
+    tick: () => track(expire()).catch((err: unknown) => opts.log.warn({ err }, 'command time-out check failed')),
+
+    /** Waits for sends, acknowledgements and checks under way (before the database closes). */
+    async settled(): Promise<void> {
+      while (pending.size) await Promise.allSettled([...pending]);
+    },
+  };
+}
+export type CommandService = ReturnType<typeof commandService>;

@@ -1,0 +1,315 @@
+// The shipment report as a PDF (A4, PDFKit): the task and temperature facts, the track drawn
+// as vectors (planned route, track driven, origin and destination areas, alarms; no map tiles,
+// so it is made the same without internet), the temperature curve with its limits (ECharts
+// rendered to SVG on the server, drawn by svg-to-pdfkit), and the alarm list. Text is set in
+// Noto Sans SC (SIL OFL, from the npm package @expo-google-fonts/noto-sans-sc), which holds the
+// Chinese and the Latin glyphs; PDFKit embeds only the glyphs used.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import PDFDocument from 'pdfkit';
+import SVGtoPDF from 'svg-to-pdfkit';
+import * as echarts from 'echarts';
+import type { Lang } from '@iotc/shared/i18n';
+import { formatInstant } from '../../lib/export.ts';
+import type { ShipmentData } from './shipment.ts';
+import { REPORT_TEXTS } from './texts.ts';
+
+
+const require = createRequire(import.meta.url);
+let fontBytes: Buffer | null = null;
+/** The TTF, read once (10 MB; PDFKit subsets it per document). */
+export function font(): Buffer {
+  fontBytes ??= readFileSync(require.resolve('@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf'));
+  return fontBytes;
+}
+
+export const PAGE = { width: 595.28, height: 841.89, margin: 40 };
+export const CONTENT_W = PAGE.width - 2 * PAGE.margin;
+export const COLORS = { text: '#1f1f1f', muted: '#8c8c8c', line: '#d9d9d9', track: '#1677ff', route: '#8c8c8c', origin: '#52c41a', destination: '#fa541c', alarm: '#f5222d', band: '#fff1f0' };
+/** Most points drawn of the track and the curve (more adds nothing at this size). */
+const MAX_DRAWN = 3000;
+
+export type Doc = PDFKit.PDFDocument;
+
+function thin<T>(items: T[], max: number): T[] {
+  if (items.length <= max) return items;
+  const step = items.length / max;
+  const out: T[] = [];
+  for (let i = 0; i < max; i++) out.push(items[Math.floor(i * step)]!);
+  out.push(items[items.length - 1]!);
+  return out;
+}
+
+export function ensureSpace(doc: Doc, height: number) {
+  if (doc.y + height > PAGE.height - PAGE.margin - 20) doc.addPage();
+}
+
+/** A section title, on the page where at least `keep` points of its content fit too. */
+export function heading(doc: Doc, text: string, keep = 40) {
+  ensureSpace(doc, keep + 30);
+  doc.moveDown(0.6).fontSize(13).fillColor(COLORS.text).text(text, PAGE.margin, doc.y);
+  const y = doc.y + 2;
+  doc.moveTo(PAGE.margin, y).lineTo(PAGE.margin + CONTENT_W, y).lineWidth(0.5).strokeColor(COLORS.line).stroke();
+  doc.y = y + 6;
+}
+
+/** Label and value rows, the label column a third of the width. */
+export function facts(doc: Doc, lines: [string, string][]) {
+  const labelW = CONTENT_W * 0.36;
+  const valueW = CONTENT_W - labelW - 8;
+  doc.fontSize(9.5);
+  for (const [label, value] of lines) {
+    const h = Math.max(doc.heightOfString(label, { width: labelW }), doc.heightOfString(value, { width: valueW })) + 3;
+    ensureSpace(doc, h);
+    const y = doc.y;
+    doc.fillColor(COLORS.muted).text(label, PAGE.margin, y, { width: labelW });
+    doc.fillColor(COLORS.text).text(value, PAGE.margin + labelW + 8, y, { width: valueW });
+    doc.y = y + h;
+  }
+}
+
+/** The track, the planned route and the two areas in a box, equirectangular around the middle latitude. */
+function trackMap(doc: Doc, d: ShipmentData, lang: Lang) {
+  const x = REPORT_TEXTS[lang];
+  const box = { w: CONTENT_W, h: 250 };
+  ensureSpace(doc, box.h + 30);
+  const left = PAGE.margin;
+  const top = doc.y;
+  const fixes = thin(
+    d.readings.filter((r) => r.lat !== null && r.lon !== null && r.positioning !== 'LBS' && !(r.lat === 0 && r.lon === 0)),
+    MAX_DRAWN,
+  );
+  const areaPoint = (a: { lat: number; lon: number; radiusM: number }, k: number): [number, number] => {
+    const dLat = a.radiusM / 111_195;
+    return [a.lat + k * dLat, a.lon + (k * dLat) / Math.cos((a.lat * Math.PI) / 180)];
+  };
+  const all: [number, number][] = [
+    ...fixes.map((r) => [r.lat!, r.lon!] as [number, number]),
+    ...d.route,
+    areaPoint(d.origin, 1),
+    areaPoint(d.origin, -1),
+    areaPoint(d.destination, 1),
+    areaPoint(d.destination, -1),
+  ];
+  doc.rect(left, top, box.w, box.h).lineWidth(0.5).strokeColor(COLORS.line).stroke();
+  const lats = all.map((p) => p[0]);
+  const lons = all.map((p) => p[1]);
+  const midLat = (Math.min(...lats) + Math.max(...lats)) / 2;
+  const kx = Math.cos((midLat * Math.PI) / 180);
+  const minX = Math.min(...lons) * kx;
+  const maxX = Math.max(...lons) * kx;
+  const minY = Math.min(...lats);
+  const maxY = Math.max(...lats);
+  const pad = 16;
+  const scale = Math.min((box.w - 2 * pad) / Math.max(maxX - minX, 1e-6), (box.h - 2 * pad) / Math.max(maxY - minY, 1e-6));
+  const offX = left + pad + (box.w - 2 * pad - (maxX - minX) * scale) / 2;
+  const offY = top + pad + (box.h - 2 * pad - (maxY - minY) * scale) / 2;
+  const px = (lat: number, lon: number): [number, number] => [offX + (lon * kx - minX) * scale, offY + (maxY - lat) * scale];
+
+  doc.save();
+  doc.rect(left, top, box.w, box.h).clip();
+  for (const [a, color] of [
+    [d.origin, COLORS.origin],
+    [d.destination, COLORS.destination],
+  ] as const) {
+    const [cx, cy] = px(a.lat, a.lon);
+    const r = Math.max(3, (a.radiusM / 111_195) * scale);
+    doc.circle(cx, cy, r).fillOpacity(0.15).fillAndStroke(color, color);
+    doc.fillOpacity(1);
+  }
+  if (d.route.length >= 2) {
+    const [sx, sy] = px(d.route[0]![0], d.route[0]![1]);
+    doc.moveTo(sx, sy);
+    for (const [lat, lon] of d.route.slice(1)) doc.lineTo(...px(lat, lon));
+    doc.dash(4, { space: 3 }).lineWidth(1.2).strokeColor(COLORS.route).stroke().undash();
+  }
+  if (fixes.length >= 2) {
+    doc.moveTo(...px(fixes[0]!.lat!, fixes[0]!.lon!));
+    for (const r of fixes.slice(1)) doc.lineTo(...px(r.lat!, r.lon!));
+    doc.lineWidth(1.6).strokeColor(COLORS.track).lineJoin('round').stroke();
+  }
+  for (const a of d.report.alarms) {
+    const at = Date.parse(a.startedAt);
+    const near = fixes.reduce<{ r: (typeof fixes)[number] | null; dt: number }>((best, r) => (Math.abs(r.t - at) < best.dt ? { r, dt: Math.abs(r.t - at) } : best), { r: null, dt: Infinity }).r;
+    if (near) doc.circle(...px(near.lat!, near.lon!), 3).fill(COLORS.alarm);
+  }
+  doc.restore();
+  if (fixes.length < 2) doc.fontSize(10).fillColor(COLORS.muted).text(x.noTrack, left, top + box.h / 2 - 6, { width: box.w, align: 'center' });
+
+  // Legend under the box.
+  let lx = left;
+  const ly = top + box.h + 8;
+  doc.fontSize(8.5);
+  for (const [label, color, kind] of [
+    [x.legendTrack, COLORS.track, 'line'],
+    [x.legendRoute, COLORS.route, 'dash'],
+    [x.legendOrigin, COLORS.origin, 'dot'],
+    [x.legendDestination, COLORS.destination, 'dot'],
+    [x.legendAlarm, COLORS.alarm, 'dot'],
+  ] as const) {
+    if (kind === 'dot') doc.circle(lx + 5, ly + 4, 3.5).fill(color);
+    else {
+      doc.moveTo(lx, ly + 4).lineTo(lx + 12, ly + 4).lineWidth(1.5);
+      if (kind === 'dash') doc.dash(3, { space: 2 });
+      doc.strokeColor(color).stroke().undash();
+    }
+    doc.fillColor(COLORS.text).text(label, lx + 16, ly, { lineBreak: false });
+    lx += 16 + doc.widthOfString(label) + 14;
+  }
+  doc.y = ly + 16;
+}
+
+/** The temperature curve with the limits, as SVG from ECharts. */
+export function curveSvg(d: ShipmentData, lang: Lang, tz: string, width: number, height: number): string | null {
+  const x = REPORT_TEXTS[lang];
+  const points = thin(d.readings.filter((r) => r.temp !== null), MAX_DRAWN);
+  if (points.length === 0) return null;
+  const { tempMin, tempMax } = d.report.limits;
+  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
+  const lines = [
+    ...(tempMax !== null ? [{ yAxis: tempMax, name: x.upper, lineStyle: { color: COLORS.alarm, type: 'dashed' as const } }] : []),
+    ...(tempMin !== null ? [{ yAxis: tempMin, name: x.lower, lineStyle: { color: COLORS.track, type: 'dashed' as const } }] : []),
+  ];
+  const values = points.map((p) => p.temp!);
+  const lo = Math.min(...values, ...(tempMin !== null ? [tempMin] : []));
+  const hi = Math.max(...values, ...(tempMax !== null ? [tempMax] : []));
+  chart.setOption({
+    animation: false,
+    textStyle: { fontFamily: 'Noto Sans SC' },
+    grid: { left: 48, right: 16, top: 16, bottom: 36 },
+    xAxis: {
+      type: 'time',
+      axisLabel: { fontSize: 9, hideOverlap: true, formatter: (v: number) => formatInstant(new Date(v), tz).slice(5, 16).replace(' ', '\n') },
+    },
+    yAxis: { type: 'value', name: '°C', nameTextStyle: { fontSize: 9 }, min: Math.floor(lo - 1), max: Math.ceil(hi + 1), axisLabel: { fontSize: 9 } },
+    series: [
+      {
+        type: 'line',
+        showSymbol: false,
+        lineStyle: { width: 1.2, color: COLORS.track },
+        data: points.map((p) => [p.t, p.temp]),
+        markLine: lines.length ? { symbol: 'none', label: { show: false }, data: lines } : undefined,
+      },
+    ],
+  });
+  const svg = chart.renderToSVGString();
+  chart.dispose();
+  return svg;
+}
+
+/** The limits the curve's dashed lines stand for (svg-to-pdfkit does not draw ECharts' line labels). */
+function limitLegend(doc: Doc, d: ShipmentData, lang: Lang) {
+  const x = REPORT_TEXTS[lang];
+  const { tempMin, tempMax } = d.report.limits;
+  let lx = PAGE.margin + 48;
+  const ly = doc.y;
+  doc.fontSize(8.5);
+  for (const [label, value, color] of [
+    [x.upper, tempMax, COLORS.alarm],
+    [x.lower, tempMin, COLORS.track],
+  ] as const) {
+    if (value === null) continue;
+    doc.moveTo(lx, ly + 4).lineTo(lx + 14, ly + 4).lineWidth(1.2).dash(3, { space: 2 }).strokeColor(color).stroke().undash();
+    const text = `${label} ${value.toFixed(1)} °C`;
+    doc.fillColor(COLORS.text).text(text, lx + 18, ly, { lineBreak: false });
+    lx += 18 + doc.widthOfString(text) + 16;
+  }
+  doc.y = ly + 14;
+}
+
+function alarmTable(doc: Doc, d: ShipmentData, lang: Lang, tz: string) {
+  const x = REPORT_TEXTS[lang];
+  if (d.report.alarms.length === 0) {
+    doc.fontSize(9.5).fillColor(COLORS.muted).text(x.noAlarms, PAGE.margin, doc.y);
+    return;
+  }
+  const cols = [
+    { title: x.alarmStarted, w: 98 },
+    { title: x.alarmEnded, w: 98 },
+    { title: x.alarmType, w: 95 },
+    { title: x.alarmLevel, w: 55 },
+    { title: x.alarmValue, w: 55 },
+    { title: x.alarmThreshold, w: 55 },
+    { title: x.alarmStatus, w: CONTENT_W - 456 },
+  ];
+  const row = (cells: string[], color: string) => {
+    doc.fontSize(8.5);
+    const h = Math.max(...cells.map((c, i) => doc.heightOfString(c, { width: cols[i]!.w - 4 }))) + 4;
+    ensureSpace(doc, h);
+    const y = doc.y;
+    let cx = PAGE.margin;
+    cells.forEach((c, i) => {
+      doc.fillColor(color).text(c, cx, y, { width: cols[i]!.w - 4 });
+      cx += cols[i]!.w;
+    });
+    doc.y = y + h;
+  };
+  row(cols.map((c) => c.title), COLORS.muted);
+  for (const a of d.report.alarms) {
+    row(
+      [
+        formatInstant(new Date(a.startedAt), tz),
+        a.endedAt ? formatInstant(new Date(a.endedAt), tz) : '—',
+        x.alarmTypes[a.type] ?? a.type,
+        a.levelName,
+        a.peak !== null ? String(a.peak) : a.value !== null ? String(a.value) : '—',
+        String(a.threshold),
+        x.alarmStatuses[a.status] ?? a.status,
+      ],
+      COLORS.text,
+    );
+  }
+}
+
+export async function shipmentPdf(d: ShipmentData, lines: [string, string][], lang: Lang, tz: string): Promise<Buffer> {
+  const x = REPORT_TEXTS[lang];
+  const doc = new PDFDocument({ size: 'A4', margin: PAGE.margin, bufferPages: true, info: { Title: `${x.title} ${d.report.task.code}`, Author: 'IoT Cloud Console' } });
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  doc.registerFont('noto', font());
+  doc.font('noto');
+
+  doc.fontSize(20).fillColor(COLORS.text).text(x.title, PAGE.margin, PAGE.margin);
+  doc.fontSize(10).fillColor(COLORS.muted).text(`${x.subtitle} · ${d.report.task.code}`);
+
+  // Task facts first, then the temperature ones (the lines are in that order; the split is at the period).
+  const split = lines.findIndex(([label]) => label === x.period);
+  heading(doc, x.sectionTask);
+  facts(doc, lines.slice(0, split));
+  heading(doc, x.sectionTemperature);
+  facts(doc, lines.slice(split));
+
+  heading(doc, x.sectionMap, 280);
+  trackMap(doc, d, lang);
+
+  heading(doc, x.sectionCurve, 240);
+  const svg = curveSvg(d, lang, tz, Math.round(CONTENT_W), 230);
+  if (svg) {
+    ensureSpace(doc, 235);
+    SVGtoPDF(doc, svg, PAGE.margin, doc.y, { width: CONTENT_W, height: 230, assumePt: true, fontCallback: () => 'noto' });
+    doc.y += 234;
+    limitLegend(doc, d, lang);
+  } else {
+    doc.fontSize(9.5).fillColor(COLORS.muted).text(x.noCurve, PAGE.margin, doc.y);
+  }
+
+  heading(doc, x.sectionAlarms);
+  alarmTable(doc, d, lang, tz);
+
+  const range = doc.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    // The footer sits in the bottom margin: without it PDFKit would start a new page for it.
+    doc.page.margins.bottom = 0;
+    doc
+      .fontSize(8)
+      .fillColor(COLORS.muted)
+      .text(`${d.report.task.code} · ${x.page(i + 1, range.count)}`, PAGE.margin, PAGE.height - PAGE.margin + 8, { width: CONTENT_W, align: 'right', lineBreak: false });
+  }
+  doc.end();
+  return done;
+}

@@ -1,0 +1,281 @@
+// The shipment report of one transport task: what happened to the goods between the start and
+// the arrival, with proof. Temperature statistics (min, max, average and the mean kinetic
+// temperature of USP <1160>, time out of range with the longest excursion and the cumulative
+// time) from packages/shared/src/shipment.ts over the task's first device; humidity; distance
+// driven; the task's alarms. As JSON (the screen), as a PDF in the request's language and time
+// zone (pdf.ts), and as Excel with the raw readings.
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
+import type { Lang } from '@iotc/shared/i18n';
+import { MAX_SHIPMENT_READINGS, type ShipmentReport } from '@iotc/shared/report';
+import { temperatureStats } from '@iotc/shared/shipment';
+import { detectTrips } from '@iotc/shared/trips';
+import { rowsOf, type Db } from '../../db/client.ts';
+import { isoOrNull, orgTree } from '../../db/list.ts';
+import { alarmLevels, alarms, assets, devices, orgs, transportTaskDevices, transportTasks } from '../../db/schema.ts';
+import { formatInstant, type ExportFile } from '../../lib/export.ts';
+import { XLSX_TYPE } from '../../lib/sheet.ts';
+import { AppError } from '../../plugins/errors.ts';
+import type { Caller } from '../auth/service.ts';
+import { shipmentPdf } from './pdf.ts';
+import { REPORT_TEXTS, type ReportTexts } from './texts.ts';
+
+export interface ShipmentReading {
+  t: number;
+  lat: number | null;
+  lon: number | null;
+  positioning: string | null;
+  speed: number | null;
+  temp: number | null;
+  humidity: number | null;
+  door: string | null;
+  battery: number | null;
+}
+
+/** The report with what the PDF and the Excel file draw besides it. */
+export interface ShipmentData {
+  report: ShipmentReport;
+  readings: ShipmentReading[];
+  route: [number, number][];
+  origin: { lat: number; lon: number; radiusM: number };
+  destination: { lat: number; lon: number; radiusM: number };
+}
+
+interface TaskSettings {
+  route?: [number, number][];
+  tempMin?: number | null;
+  tempMax?: number | null;
+  humidityMin?: number | null;
+  humidityMax?: number | null;
+}
+
+export function shipmentService(db: Db) {
+  async function readingsOf(deviceRef: string, from: Date, to: Date): Promise<ShipmentReading[]> {
+    const rows = rowsOf<{ time: Date | string; lat: number | null; lon: number | null; positioning: string | null; speed: number | null; temp: number | null; humidity: number | null; door: string | null; battery: number | null }>(
+      await db.execute(sql`select time, lat, lon, positioning, speed, (sensors->>'temperature')::float8 as temp, (sensors->>'humidity')::float8 as humidity,
+          sensors->>'door' as door, (sensors->>'battery')::float8 as battery
+        from telemetry where device_ref = ${deviceRef} and time >= ${from.toISOString()}::timestamptz and time <= ${to.toISOString()}::timestamptz
+        order by time limit ${MAX_SHIPMENT_READINGS}`),
+    );
+    const num = (v: number | null) => (v === null ? null : Number(v));
+    return rows.map((r) => ({
+      t: new Date(r.time).getTime(),
+      lat: num(r.lat),
+      lon: num(r.lon),
+      positioning: r.positioning,
+      speed: num(r.speed),
+      temp: num(r.temp),
+      humidity: num(r.humidity),
+      door: r.door,
+      battery: num(r.battery),
+    }));
+  }
+
+  async function data(caller: Caller, taskId: string, lang: Lang): Promise<ShipmentData> {
+    const [row] = await db
+      .select({ t: transportTasks, orgName: orgs.name, assetCode: assets.code })
+      .from(transportTasks)
+      .innerJoin(orgs, eq(orgs.id, transportTasks.orgId))
+      .leftJoin(assets, eq(assets.id, transportTasks.assetRef))
+      .where(eq(transportTasks.id, taskId));
+    if (!row || !(await orgTree(db, caller.orgId)).includes(row.t.orgId)) throw new AppError(404, 'NOT_FOUND');
+    const t = row.t;
+    const settings = t.settings as TaskSettings;
+    const taskDevices = await db
+      .select({ id: devices.id, deviceId: devices.deviceId, name: devices.name })
+      .from(transportTaskDevices)
+      .innerJoin(devices, eq(devices.id, transportTaskDevices.deviceRef))
+      .where(eq(transportTaskDevices.taskId, t.id))
+      .orderBy(asc(transportTaskDevices.position));
+    const from = t.startedAt ?? t.plannedStart ?? t.createdAt;
+    const end = t.arrivedAt ?? t.completedAt ?? t.cancelledAt ?? new Date();
+    const to = end.getTime() > from.getTime() ? end : new Date(from.getTime() + 1000);
+    const readings = taskDevices[0] ? await readingsOf(taskDevices[0].id, from, to) : [];
+    const limits = { tempMin: settings.tempMin ?? null, tempMax: settings.tempMax ?? null, humidityMin: settings.humidityMin ?? null, humidityMax: settings.humidityMax ?? null };
+    const temperature = temperatureStats(
+      readings.filter((r) => r.temp !== null || r.humidity !== null || r.door !== null).map((r) => ({ t: r.t, value: r.temp })),
+      { min: limits.tempMin, max: limits.tempMax },
+      { from: from.getTime(), to: to.getTime() },
+    );
+    const hum = readings.map((r) => r.humidity).filter((v): v is number => v !== null);
+    const fixes = readings.filter((r) => r.lat !== null && r.lon !== null && !(r.lat === 0 && r.lon === 0));
+    const trips = detectTrips({
+      t: Float64Array.from(fixes, (r) => r.t),
+      lat: Float64Array.from(fixes, (r) => r.lat!),
+      lon: Float64Array.from(fixes, (r) => r.lon!),
+      lbs: Uint8Array.from(fixes, (r) => (r.positioning === 'LBS' ? 1 : 0)),
+    });
+    const alarmRows = await db
+      .select({ a: alarms, nameZh: alarmLevels.nameZh, nameEn: alarmLevels.nameEn, color: alarmLevels.color, deviceId: devices.deviceId })
+      .from(alarms)
+      .innerJoin(alarmLevels, eq(alarmLevels.id, alarms.levelId))
+      .innerJoin(devices, eq(devices.id, alarms.deviceRef))
+      .where(and(eq(alarms.taskId, t.id), taskDevices.length ? inArray(alarms.deviceRef, taskDevices.map((d) => d.id)) : undefined))
+      .orderBy(asc(alarms.startedAt))
+      .limit(1000);
+    const finished = t.arrivedAt ?? t.completedAt;
+    return {
+      report: {
+        task: {
+          id: t.id,
+          code: t.code,
+          orgName: row.orgName,
+          status: t.status,
+          goodsName: t.goodsName,
+          goodsQuantity: t.goodsQuantity,
+          goodsUnit: t.goodsUnit,
+          goodsValue: t.goodsValue,
+          highValue: t.highValue,
+          customer: t.customer,
+          asset: row.assetCode,
+          devices: taskDevices.map((d) => ({ deviceId: d.deviceId, name: d.name })),
+          originName: t.originName,
+          destinationName: t.destinationName,
+          driverName: t.driverName,
+          plannedStart: isoOrNull(t.plannedStart),
+          plannedArrival: isoOrNull(t.plannedArrival),
+          startedAt: isoOrNull(t.startedAt),
+          arrivedAt: isoOrNull(t.arrivedAt),
+          completedAt: isoOrNull(t.completedAt),
+          onTime: finished && t.plannedArrival ? finished.getTime() <= t.plannedArrival.getTime() : null,
+        },
+        from: from.toISOString(),
+        to: to.toISOString(),
+        limits,
+        temperature,
+        humidity: hum.length ? { min: Math.min(...hum), max: Math.max(...hum), average: Math.round((hum.reduce((s, v) => s + v, 0) / hum.length) * 100) / 100 } : null,
+        distanceM: Math.round(trips.trips.reduce((s, x) => s + x.distanceM, 0)),
+        readings: readings.length,
+        alarms: alarmRows.map(({ a, nameZh, nameEn, color, deviceId }) => ({
+          id: a.id,
+          type: a.type,
+          levelName: lang === 'zh' ? nameZh : nameEn,
+          levelColor: color,
+          status: a.status,
+          startedAt: a.startedAt.toISOString(),
+          endedAt: isoOrNull(a.endedAt),
+          value: a.value,
+          peak: a.peak,
+          threshold: a.threshold,
+          deviceId,
+        })),
+        generatedAt: new Date().toISOString(),
+      },
+      readings,
+      route: settings.route ?? [],
+      origin: { lat: t.originLat, lon: t.originLon, radiusM: t.originRadiusM },
+      destination: { lat: t.destinationLat, lon: t.destinationLon, radiusM: t.destinationRadiusM },
+    };
+  }
+
+  async function xlsx(d: ShipmentData, lang: Lang, tz: string): Promise<Buffer> {
+    const x: ReportTexts = REPORT_TEXTS[lang];
+    const book = new ExcelJS.Workbook();
+    const summary = book.addWorksheet(x.sheetSummary);
+    summary.columns = [{ width: 28 }, { width: 48 }];
+    for (const [k, v] of summaryLines(d.report, lang, tz)) summary.addRow([k, v]);
+    summary.getColumn(1).font = { bold: true };
+    const readings = book.addWorksheet(x.sheetReadings);
+    readings.columns = [
+      { header: x.time, width: 20 },
+      { header: x.temperature, width: 14 },
+      { header: x.humidity, width: 12 },
+      { header: x.door, width: 10 },
+      { header: x.lat, width: 12 },
+      { header: x.lon, width: 12 },
+      { header: x.positioning, width: 10 },
+      { header: x.speed, width: 12 },
+      { header: x.battery, width: 12 },
+    ];
+    readings.getRow(1).font = { bold: true };
+    for (const r of d.readings) {
+      readings.addRow([formatInstant(new Date(r.t), tz), r.temp, r.humidity, r.door === null ? null : r.door === 'open' ? x.doorOpen : x.doorClosed, r.lat, r.lon, r.positioning, r.speed, r.battery]);
+    }
+    readings.views = [{ state: 'frozen', ySplit: 1 }];
+    const al = book.addWorksheet(x.sheetAlarms);
+    al.columns = [
+      { header: x.alarmStarted, width: 20 },
+      { header: x.alarmEnded, width: 20 },
+      { header: x.alarmType, width: 16 },
+      { header: x.alarmLevel, width: 10 },
+      { header: x.alarmValue, width: 10 },
+      { header: x.alarmThreshold, width: 10 },
+      { header: x.alarmStatus, width: 10 },
+      { header: x.device, width: 18 },
+    ];
+    al.getRow(1).font = { bold: true };
+    for (const a of d.report.alarms) {
+      al.addRow([formatInstant(new Date(a.startedAt), tz), a.endedAt ? formatInstant(new Date(a.endedAt), tz) : '', x.alarmTypes[a.type] ?? a.type, a.levelName, a.peak ?? a.value, a.threshold, x.alarmStatuses[a.status] ?? a.status, a.deviceId]);
+    }
+    return Buffer.from(await book.xlsx.writeBuffer());
+  }
+
+  return {
+    async report(caller: Caller, taskId: string, lang: Lang): Promise<ShipmentReport> {
+      return (await data(caller, taskId, lang)).report;
+    },
+    async file(caller: Caller, taskId: string, format: 'pdf' | 'xlsx', lang: Lang, tz: string): Promise<ExportFile> {
+      const d = await data(caller, taskId, lang);
+      const name = `${REPORT_TEXTS[lang].fileName}-${d.report.task.code}`;
+      if (format === 'xlsx') return { contentType: XLSX_TYPE, filename: `${name}.xlsx`, body: await xlsx(d, lang, tz) };
+      return { contentType: 'application/pdf', filename: `${name}.pdf`, body: await shipmentPdf(d, summaryLines(d.report, lang, tz), lang, tz) };
+    },
+  };
+}
+
+const fmt = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '—' : v.toFixed(digits));
+
+/** A duration as the report writes it: 1 h 05 min 30 s / 1小时05分30秒. */
+export function formatDuration(seconds: number, lang: Lang): string {
+  const s = Math.round(seconds);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const r = s % 60;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  if (lang === 'zh') return h ? `${h}小时${pad(m)}分${pad(r)}秒` : m ? `${m}分${pad(r)}秒` : `${r}秒`;
+  return h ? `${h} h ${pad(m)} min ${pad(r)} s` : m ? `${m} min ${pad(r)} s` : `${r} s`;
+}
+
+/** The key facts, in order, as label and text: the PDF's tables and the Excel summary sheet. */
+export function summaryLines(r: ShipmentReport, lang: Lang, tz: string): [string, string][] {
+  const x = REPORT_TEXTS[lang];
+  const at = (iso: string | null) => (iso ? formatInstant(new Date(iso), tz) : '—');
+  const temp = r.temperature;
+  const range = r.limits.tempMin === null && r.limits.tempMax === null ? x.noLimits : `${fmt(r.limits.tempMin)} ~ ${fmt(r.limits.tempMax)} °C`;
+  const longest = temp.outOfRange.longest;
+  return [
+    [x.taskCode, r.task.code],
+    [x.org, r.task.orgName],
+    [x.goods, `${r.task.goodsName}${r.task.goodsQuantity !== null ? ` × ${r.task.goodsQuantity}${r.task.goodsUnit ? ` ${r.task.goodsUnit}` : ''}` : ''}${r.task.highValue ? ` (${x.highValue})` : ''}`],
+    [x.goodsValue, r.task.goodsValue === null ? '—' : r.task.goodsValue.toLocaleString(lang === 'zh' ? 'zh-CN' : 'en-US')],
+    [x.customer, r.task.customer || '—'],
+    [x.carrier, r.task.asset ?? '—'],
+    [x.devices, r.task.devices.map((d) => `${d.name} (${d.deviceId})`).join(', ') || '—'],
+    [x.route, `${r.task.originName} → ${r.task.destinationName}`],
+    [x.driver, r.task.driverName || '—'],
+    [x.status, x.statuses[r.task.status]],
+    [x.plannedStart, at(r.task.plannedStart)],
+    [x.plannedArrival, at(r.task.plannedArrival)],
+    [x.startedAt, at(r.task.startedAt)],
+    [x.arrivedAt, at(r.task.arrivedAt ?? r.task.completedAt)],
+    [x.onTime, r.task.onTime === null ? '—' : r.task.onTime ? x.yes : x.no],
+    [x.period, `${at(r.from)} ~ ${at(r.to)}`],
+    [x.distance, `${(r.distanceM / 1000).toFixed(1)} km`],
+    [x.readings, String(r.readings)],
+    [x.tempRange, range],
+    [x.tempMin, temp.min ? `${fmt(temp.min.value)} °C (${at(new Date(temp.min.t).toISOString())})` : '—'],
+    [x.tempMax, temp.max ? `${fmt(temp.max.value)} °C (${at(new Date(temp.max.t).toISOString())})` : '—'],
+    [x.tempAverage, temp.average === null ? '—' : `${fmt(temp.average, 2)} °C`],
+    [x.mkt, temp.mkt === null ? '—' : `${fmt(temp.mkt, 2)} °C`],
+    [x.outOfRangeTotal, formatDuration(temp.outOfRange.totalS, lang)],
+    [x.outOfRangeLongest, longest ? `${formatDuration(longest.durationS, lang)} (${at(new Date(longest.start).toISOString())} ~ ${at(new Date(longest.end).toISOString())}, ${x.peak} ${fmt(longest.peak.value)} °C)` : '—'],
+    [x.excursions, String(temp.excursions.length)],
+    [x.inRangeShare, temp.inRangeShare === null ? '—' : `${(temp.inRangeShare * 100).toFixed(1)} %`],
+    [x.noData, formatDuration(temp.noDataS, lang)],
+    [x.humidityRange, r.humidity ? `${fmt(r.humidity.min)} ~ ${fmt(r.humidity.max)} % (${x.average} ${fmt(r.humidity.average)} %)` : '—'],
+    [x.alarmCount, String(r.alarms.length)],
+    [x.generatedAt, at(r.generatedAt)],
+  ];
+}
+
+export type ShipmentService = ReturnType<typeof shipmentService>;

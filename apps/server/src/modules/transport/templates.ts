@@ -1,0 +1,143 @@
+// Transport task templates of the caller's organisation tree: list, one, create, change, delete.
+// A name is unique within its organisation; the alarm level belongs to the template's
+// organisation. Tasks copy a template's settings, so deleting one leaves them as they are.
+import { and, count, eq, ilike, ne, or, sql } from 'drizzle-orm';
+import type { Page } from '@iotc/shared/envelope';
+import type { TemplateBody, TemplateQuery, TemplateRow } from '@iotc/shared/transport';
+import type { Db } from '../../db/client.ts';
+import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable } from '../../db/list.ts';
+import { alarmLevels, orgs, transportTemplates } from '../../db/schema.ts';
+import type { ClientMeta } from '../../plugins/auth.ts';
+import { AppError } from '../../plugins/errors.ts';
+import type { Caller } from '../auth/service.ts';
+import type { AuditEntry } from '../audit/repo.ts';
+import { successRecorder } from '../audit/service.ts';
+
+const SORTABLE: Sortable = { name: transportTemplates.name, createdAt: transportTemplates.createdAt, updatedAt: transportTemplates.updatedAt };
+
+/** What the settings column of a template holds. */
+export type TemplateSettings = Omit<TemplateBody, 'orgId' | 'name' | 'description'>;
+
+const taskCount = sql<number>`(select count(*)::int from transport_tasks t where t.template_id = ${transportTemplates.id})`;
+
+export function settingsOf(b: TemplateBody): TemplateSettings {
+  return {
+    origin: b.origin,
+    destination: b.destination,
+    routeSource: b.routeSource,
+    route: b.route,
+    tempMin: b.tempMin,
+    tempMax: b.tempMax,
+    humidityMin: b.humidityMin,
+    humidityMax: b.humidityMax,
+    alarm: b.alarm,
+    recipients: b.recipients,
+    detection: b.detection,
+  };
+}
+
+/** Whether the alarm level (if any) is one of the organisation's own. */
+export async function levelOfOrg(db: Db, orgId: string, levelId: string | null): Promise<boolean> {
+  if (!levelId) return true;
+  const [row] = await db.select({ n: count() }).from(alarmLevels).where(and(eq(alarmLevels.id, levelId), eq(alarmLevels.orgId, orgId)));
+  return Number(row?.n ?? 0) > 0;
+}
+
+export function templateService(db: Db, opts: { audit: (e: AuditEntry) => Promise<void> }) {
+  const record = successRecorder(opts.audit);
+
+  const select = () =>
+    db
+      .select({ t: transportTemplates, orgName: orgs.name, taskCount })
+      .from(transportTemplates)
+      .innerJoin(orgs, eq(orgs.id, transportTemplates.orgId));
+  type Selected = Awaited<ReturnType<ReturnType<typeof select>['execute']>>[number];
+  const toRow = ({ t, orgName, taskCount: n }: Selected): TemplateRow => ({
+    id: t.id,
+    orgId: t.orgId,
+    orgName,
+    name: t.name,
+    description: t.description,
+    ...(t.settings as TemplateSettings),
+    taskCount: Number(n),
+    createdAt: t.createdAt.toISOString(),
+    updatedAt: t.updatedAt.toISOString(),
+  });
+
+  async function visible(caller: Caller, id: string): Promise<TemplateRow> {
+    const [scope, [row]] = await Promise.all([orgTree(db, caller.orgId), select().where(eq(transportTemplates.id, id))]);
+    if (!row || !scope.includes(row.t.orgId)) throw new AppError(404, 'NOT_FOUND');
+    return toRow(row);
+  }
+
+  async function check(orgId: string, body: TemplateBody, id?: string) {
+    if (!(await levelOfOrg(db, orgId, body.alarm.levelId))) throw new AppError(400, 'ALARM_LEVEL_UNKNOWN');
+    const [taken] = await db
+      .select({ n: count() })
+      .from(transportTemplates)
+      .where(and(eq(transportTemplates.orgId, orgId), eq(transportTemplates.name, body.name), id ? ne(transportTemplates.id, id) : undefined));
+    if (Number(taken?.n ?? 0) > 0) throw new AppError(409, 'TEMPLATE_NAME_TAKEN');
+  }
+
+  return {
+    async list(caller: Caller, q: TemplateQuery): Promise<Page<TemplateRow>> {
+      const pattern = q.keyword ? containsPattern(q.keyword) : undefined;
+      const where = and(
+        inOrgs(transportTemplates.orgId, await listScope(db, caller.orgId, q.orgId)),
+        pattern ? or(ilike(transportTemplates.name, pattern), ilike(transportTemplates.description, pattern)) : undefined,
+      );
+      const { limit, offset } = limitOffset(q);
+      const [rows, [total]] = await Promise.all([
+        select()
+          .where(where)
+          .orderBy(...orderBy(q.sort, SORTABLE, 'updatedAt,desc', transportTemplates.id))
+          .limit(limit)
+          .offset(offset),
+        db.select({ n: count() }).from(transportTemplates).where(where),
+      ]);
+      return toPage(rows.map(toRow), Number(total?.n ?? 0), q);
+    },
+
+    get: visible,
+
+    async create(caller: Caller, body: TemplateBody, meta: ClientMeta): Promise<TemplateRow> {
+      const orgId = body.orgId ?? caller.orgId;
+      if (!(await orgTree(db, caller.orgId)).includes(orgId)) throw new AppError(404, 'NOT_FOUND');
+      await check(orgId, body);
+      const [row] = await db
+        .insert(transportTemplates)
+        .values({ orgId, name: body.name, description: body.description, settings: settingsOf(body) })
+        // Two creates of one name at once: the unique index decides.
+        .onConflictDoNothing()
+        .returning({ id: transportTemplates.id });
+      if (!row) throw new AppError(409, 'TEMPLATE_NAME_TAKEN');
+      await record(caller, orgId, 'transport_template_create', body.name, meta);
+      return visible(caller, row.id);
+    },
+
+    /** Changes everything but the organisation. */
+    async update(caller: Caller, id: string, body: TemplateBody, meta: ClientMeta): Promise<TemplateRow> {
+      const before = await visible(caller, id);
+      await check(before.orgId, body, id);
+      try {
+        await db
+          .update(transportTemplates)
+          .set({ name: body.name, description: body.description, settings: settingsOf(body), updatedAt: new Date() })
+          .where(eq(transportTemplates.id, id));
+      } catch (err) {
+        if ((err as { code?: string; cause?: { code?: string } }).code === '23505' || (err as { cause?: { code?: string } }).cause?.code === '23505') throw new AppError(409, 'TEMPLATE_NAME_TAKEN');
+        throw err;
+      }
+      await record(caller, before.orgId, 'transport_template_update', body.name, meta);
+      return visible(caller, id);
+    },
+
+    /** Tasks made from it keep their copied settings (their template id becomes null). */
+    async remove(caller: Caller, id: string, meta: ClientMeta): Promise<void> {
+      const before = await visible(caller, id);
+      await db.delete(transportTemplates).where(eq(transportTemplates.id, id));
+      await record(caller, before.orgId, 'transport_template_delete', before.name, meta);
+    },
+  };
+}
+export type TemplateService = ReturnType<typeof templateService>;

@@ -1,0 +1,111 @@
+// How far a transport task has come and when it should arrive, from where its first device is
+// now: along the planned route when there is one (the position projected onto the polyline),
+// else straight from the origin to the destination. The estimated arrival uses the average speed
+// since the start once it means something (5 minutes and 1 km), else the planned average speed.
+// Pure, so that the server (detail, monitor) and tests share it. (trips.ts `taskProgress` is
+// another thing: when a task started and arrived, from its track.)
+import { distanceM } from './alarm-rules.ts';
+import type { TaskStatus } from './transport.ts';
+
+/** The average speed since the start counts from this much time and distance on. */
+export const ETA_MIN_ELAPSED_MS = 5 * 60_000;
+export const ETA_MIN_DONE_M = 1000;
+
+export interface ProgressInput {
+  status: TaskStatus;
+  /** The first device's latest position, if any. */
+  position: { lat: number; lon: number } | null;
+  origin: { lat: number; lon: number };
+  destination: { lat: number; lon: number };
+  /** [lat, lon] points; fewer than two: no route. */
+  route: [number, number][];
+  plannedDistanceM: number;
+  /** Epoch milliseconds. */
+  plannedStart: number | null;
+  plannedArrival: number | null;
+  startedAt: number | null;
+  now: number;
+}
+
+export interface Progress {
+  /** 0..1. */
+  progress: number | null;
+  remainingM: number | null;
+  /** Epoch milliseconds. */
+  eta: number | null;
+}
+
+const NONE: Progress = { progress: null, remainingM: null, eta: null };
+const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
+
+/** Length of a polyline in metres. */
+export function routeLengthM(route: [number, number][]): number {
+  let sum = 0;
+  for (let i = 1; i < route.length; i++) sum += distanceM(route[i - 1]![0], route[i - 1]![1], route[i]![0], route[i]![1]);
+  return sum;
+}
+
+/**
+ * The point's distance along the route to its nearest point on the route (locally flat per
+ * segment, as the alarm rules measure the distance to a route).
+ */
+export function alongRouteM(lat: number, lon: number, route: [number, number][]): number {
+  const kx = Math.cos((lat * Math.PI) / 180) * (Math.PI / 180) * 6_371_008.8;
+  const ky = (Math.PI / 180) * 6_371_008.8;
+  let best = Infinity;
+  let along = 0;
+  let before = 0;
+  for (let i = 1; i < route.length; i++) {
+    const [aLat, aLon] = route[i - 1]!;
+    const [bLat, bLon] = route[i]!;
+    const ax = (aLon - lon) * kx;
+    const ay = (aLat - lat) * ky;
+    const dx = (bLon - aLon) * kx;
+    const dy = (bLat - aLat) * ky;
+    const len2 = dx * dx + dy * dy;
+    const t = len2 === 0 ? 0 : clamp01(-(ax * dx + ay * dy) / len2);
+    const d = Math.hypot(ax + t * dx, ay + t * dy);
+    const segment = distanceM(aLat, aLon, bLat, bLon);
+    if (d < best) {
+      best = d;
+      along = before + t * segment;
+    }
+    before += segment;
+  }
+  return along;
+}
+
+export function liveProgress(i: ProgressInput): Progress {
+  if (i.status === 'arrived') return { progress: 1, remainingM: 0, eta: null };
+  if (i.status !== 'in_transit' || !i.position) return NONE;
+  const { lat, lon } = i.position;
+  let progress: number;
+  let remainingM: number;
+  let doneM: number;
+  if (i.route.length >= 2) {
+    const total = routeLengthM(i.route);
+    const along = Math.min(total, alongRouteM(lat, lon, i.route));
+    remainingM = total - along;
+    doneM = along;
+    progress = total > 0 ? clamp01(along / total) : 1;
+  } else {
+    const total = distanceM(i.origin.lat, i.origin.lon, i.destination.lat, i.destination.lon);
+    remainingM = distanceM(lat, lon, i.destination.lat, i.destination.lon);
+    doneM = Math.max(0, total - remainingM);
+    progress = total > 0 ? clamp01(1 - remainingM / total) : 1;
+  }
+  return { progress, remainingM, eta: etaOf(i, doneM, remainingM) };
+}
+
+/** now + remaining / speed: the average since the start when it means something, else the planned one. */
+function etaOf(i: ProgressInput, doneM: number, remainingM: number): number | null {
+  let speed: number | null = null;
+  const elapsed = i.startedAt !== null ? i.now - i.startedAt : 0;
+  if (elapsed >= ETA_MIN_ELAPSED_MS && doneM >= ETA_MIN_DONE_M) speed = doneM / elapsed;
+  else if (i.plannedStart !== null && i.plannedArrival !== null && i.plannedArrival > i.plannedStart && i.plannedDistanceM > 0) {
+    speed = i.plannedDistanceM / (i.plannedArrival - i.plannedStart);
+  }
+  // metres per millisecond
+  if (speed === null || !(speed > 0)) return null;
+  return Math.round(i.now + remainingM / speed);
+}
