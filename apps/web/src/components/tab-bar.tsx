@@ -3,6 +3,7 @@
 import type { ReactNode } from 'react';
 import { Tabs } from 'antd';
 import { useLabel } from '../lib/label.ts';
+import './tab-bar.css';
 
 export interface TabItem {
   key: string;
@@ -46,5 +47,14 @@ export function TabBar({ items, activeKey, onChange, className }: TabBarProps) {
         children: i.children,
       }))}
     />
+  );
+}
+
+/** A tab's count (`extra` of a status tab): the status colour on a light tint of it; '-' while unknown. */
+export function TabCount({ count, color, testId }: { count: number | undefined; color: string; testId: string }) {
+  return (
+    <span className="iotc-tab-count" data-testid={testId} style={{ color, background: `${color}1f` }}>
+      {count ?? '-'}
+    </span>
   );
 }

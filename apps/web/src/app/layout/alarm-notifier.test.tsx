@@ -46,6 +46,7 @@ function alarm(n: number, over: Partial<AlarmRow> = {}): AlarmRow {
     device: { id: uuid(100 + n), deviceId: `86000000000${String(n).padStart(4, '0')}`, name: `Truck ${n}` },
     asset: null,
     taskId: null,
+    task: null,
     startedAt: '2026-03-01T01:00:00.000Z',
     lastAt: '2026-03-01T01:00:00.000Z',
     endedAt: null,

@@ -22,20 +22,31 @@ export const SCREENS: Record<string, ScreenImporter> = {
   'asset/coldChain': () => import('../../features/asset/pages/cold-chain-page.tsx'),
   'deviceManage/sensors': () => import('../../features/sensors/pages/sensors-page.tsx'),
   'transport/sensors': () => import('../../features/sensors/pages/sensors-page.tsx'),
+  'transport/tasks': () => import('../../features/transport/pages/tasks-page.tsx'),
+  'transport/templates': () => import('../../features/transport/pages/templates-page.tsx'),
+  'transport/reports': () => import('../../features/transport-report/pages/production-page.tsx'),
+  'transport/history': () => import('../../features/track/pages/history-page.tsx'),
+  'transport/status': () => import('../../features/transport-monitor/pages/status-page.tsx'),
   'system/auditLogs': () => import('../../features/system/pages/audit-logs-page.tsx'),
   'system/orgs': () => import('../../features/system/pages/orgs-page.tsx'),
   'system/users': () => import('../../features/system/pages/users-page.tsx'),
   'system/roles': () => import('../../features/system/pages/roles-page.tsx'),
   'alarm/query': () => import('../../features/alarm/pages/alarm-query-page.tsx'),
   'alarm/realtime': () => import('../../features/alarm/pages/alarm-realtime-page.tsx'),
-  // The transport scenario's 'Abnormal-alarm monitoring and push' shows the real-time alarms.
-  'transport/alarms': () => import('../../features/alarm/pages/alarm-realtime-page.tsx'),
+  // The transport scenario's 'Abnormal-alarm monitoring and push' shows the real-time alarms of tasks.
+  'transport/alarms': () => import('../../features/alarm/pages/task-alarms-page.tsx'),
   'alarm/levels': () => import('../../features/alarm-config/pages/alarm-levels-page.tsx'),
   'alarm/policy': () => import('../../features/alarm-config/pages/alarm-policies-page.tsx'),
   'alarm/push': () => import('../../features/alarm-push/pages/message-push-page.tsx'),
   'alarm/flow': () => import('../../features/alarm/pages/alarm-flow-page.tsx'),
   'alarm/workOrders': () => import('../../features/work-order/pages/work-orders-page.tsx'),
   'fault/list': () => import('../../features/fault/pages/faults-page.tsx'),
+  'warehouse/manage': () => import('../../features/warehouse/pages/records-page.tsx'),
+  'warehouse/stock': () => import('../../features/warehouse/pages/stock-page.tsx'),
+  'asset/remoteControl': () => import('../../features/remote-control/pages/remote-control-page.tsx'),
+  'cockpit/index': () => import('../../features/cockpit/pages/cockpit-page.tsx'),
+  'report/temperature': () => import('../../features/gsp-report/pages/temperature-report-page.tsx'),
+  'compare/index': () => import('../../features/compare/pages/compare-page.tsx'),
 };
 
 /**

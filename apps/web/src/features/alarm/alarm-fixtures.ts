@@ -27,6 +27,7 @@ export function alarm(n: number, over: Partial<AlarmRow> = {}): AlarmRow {
     device: { id: uuid(100 + n), deviceId: `86000000000${String(n).padStart(4, '0')}`, name: `Truck ${n}` },
     asset: { id: uuid(200 + n), kind: 'vehicle', code: `沪A0000${n}`, name: `Reefer ${n}` },
     taskId: null,
+    task: null,
     startedAt: `2026-03-01T0${n % 10}:00:00.000Z`,
     lastAt: `2026-03-01T0${n % 10}:05:00.000Z`,
     endedAt: null,

@@ -52,6 +52,7 @@ export function alarm(n: number, over: Partial<AlarmRow> = {}): AlarmRow {
     device: { id: uuid(600 + n), deviceId: `8600000000000${n}`, name: `Truck ${n}` },
     asset: null,
     taskId: null,
+    task: null,
     startedAt: `2026-03-01T0${n}:00:00.000Z`,
     lastAt: `2026-03-01T0${n}:05:00.000Z`,
     endedAt: null,

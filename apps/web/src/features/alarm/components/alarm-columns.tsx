@@ -1,5 +1,6 @@
 // The alarm tables as declarations: level as a tag in its colour, type, device, asset, times,
-// duration, value / peak with the unit, count, status tag, who acknowledged it and the policy;
+// duration, value / peak with the unit, count, status tag, who acknowledged it, the policy and
+// the transport task (hidden but on the task alarms screen);
 // row buttons Details, Acknowledge and Close (the flow table also Assign and Open work order). The
 // query table sorts by start, level priority and peak; the real-time table shows the active alarms
 // newest first and does not sort.
@@ -40,6 +41,7 @@ function columns(levels: readonly LevelInfo[], lang: Lang, sortable: boolean): T
     { key: 'alarm.col.status', value: 'status', type: 'button', buttons: STATUS_BUTTONS, width: 100, testId: 'alarm-cell-status' },
     { key: 'alarm.col.acknowledged', value: 'acknowledged', width: 220 },
     { key: 'alarm.col.policy', value: 'policyName', width: 160 },
+    { key: 'alarm.col.task', value: 'task', width: 170, hidden: true, testId: 'alarm-cell-task' },
     { key: 'alarm.col.assignee', value: 'assignee', width: 120, hidden: true, testId: 'alarm-cell-assignee' },
     { key: 'alarm.col.workOrder', value: 'workOrder', width: 160, hidden: true, testId: 'alarm-cell-work-order' },
     { key: 'alarm.col.org', value: 'orgName', width: 160, hidden: true },
@@ -91,6 +93,8 @@ export interface AlarmTableOptions {
   topButtons?: TopButton[];
   /** The column preference cookies carry the user's id, so each user keeps their own. */
   userId: string | undefined;
+  /** The transport tasks' alarms: the task column shown (and column preferences of their own). */
+  tasks?: boolean;
 }
 
 export function alarmQueryDescriptor(o: AlarmTableOptions): TableDescriptor<AlarmView> {
@@ -109,10 +113,11 @@ export function alarmQueryDescriptor(o: AlarmTableOptions): TableDescriptor<Alar
 /** The active alarms: no end, no status (all active) and no sorting; rows change live. */
 export function alarmRealtimeDescriptor(o: AlarmTableOptions): TableDescriptor<AlarmView> {
   const hide = new Set<string>(['endedAt', 'status', 'asset', 'policyName']);
+  const name = o.tasks ? 'alarm-task-realtime' : 'alarm-realtime';
   return {
-    id: o.userId ? `alarm-realtime-${o.userId}` : 'alarm-realtime',
+    id: o.userId ? `${name}-${o.userId}` : name,
     rowKey: 'id',
-    columns: columns(o.levels, o.lang, false).map((c) => (hide.has(c.value) ? { ...c, hidden: true } : c)),
+    columns: columns(o.levels, o.lang, false).map((c) => (hide.has(c.value) ? { ...c, hidden: true } : o.tasks && c.value === 'task' ? { ...c, hidden: false } : c)),
     rowButtons: rowButtons(o.actions, o.onDetails),
     pageSizes: 'main',
     actionWidth: 120,

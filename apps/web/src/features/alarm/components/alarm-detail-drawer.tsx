@@ -1,5 +1,5 @@
 // The details of one alarm in a drawer: its fields (level, type, status, device, asset, policy,
-// threshold, value and peak, times, position, who acknowledged, handles or closed it and why, its
+// the transport task as a link to it, threshold, value and peak, times, position, who acknowledged, handles or closed it and why, its
 // work order), its timeline (who did what and when), and Acknowledge / Assign / Open work order /
 // Close for users who may handle alarms.
 import { Button, Descriptions, Drawer, Empty, Result, Skeleton, Space, Timeline, Typography } from 'antd';
@@ -29,6 +29,11 @@ const EVENT_COLORS: Record<AlarmEventKind, string> = {
   cleared: 'green',
   closed: 'gray',
 };
+
+/** Where the transport tasks screen opens one task's details. */
+export function taskHref(id: string): string {
+  return `/view/transport/tasks?taskId=${encodeURIComponent(id)}`;
+}
 
 /** Where the work orders screen opens one order. */
 export function workOrderHref(id: string): string {
@@ -101,6 +106,19 @@ function Fields({ alarm }: { alarm: AlarmRow }) {
         { key: 'asset', label: t('alarm.col.asset'), children: alarm.asset ? `${alarm.asset.name} (${alarm.asset.code})` : '-' },
         { key: 'org', label: t('alarm.col.org'), children: text(alarm.orgName) },
         { key: 'policy', label: t('alarm.col.policy'), children: text(alarm.policyName) },
+        ...(alarm.task
+          ? [
+              {
+                key: 'task',
+                label: t('alarm.col.task'),
+                children: (
+                  <Link to={taskHref(alarm.task.id)} data-testid="alarm-detail-task">
+                    {alarm.task.code}
+                  </Link>
+                ),
+              },
+            ]
+          : []),
         // A door rule has no threshold (an open door is the condition).
         { key: 'threshold', label: t('alarm.col.threshold'), children: ALARM_TYPE_INFO[alarm.type].kind === 'door' ? '-' : valueText(alarm.threshold, alarm.unit) },
         { key: 'value', label: t('alarm.col.value'), children: valueText(alarm.value, alarm.unit) },

@@ -104,6 +104,8 @@ export interface AlarmView {
   /** The work order's code, if it is in one. */
   workOrder: string;
   policyName: string;
+  /** The transport task's code, if a task's policy raised it. */
+  task: string;
   orgName: string;
   row: AlarmRow;
 }
@@ -128,6 +130,7 @@ export function toAlarmView(row: AlarmRow, words: DurationWords, now: number = D
     assignee: row.assignee ? row.assignee.name : '',
     workOrder: row.workOrder?.code ?? '',
     policyName: row.policyName,
+    task: row.task?.code ?? '',
     orgName: row.orgName,
     row,
   };

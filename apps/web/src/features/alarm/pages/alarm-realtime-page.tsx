@@ -1,5 +1,6 @@
-// alarm/realtime (also transport/alarms): the active alarms, newest first, paged (50 a page), with
-// a counter per level above them and a map beside them (a marker per alarm, coloured by level).
+// alarm/realtime: the active alarms, newest first, paged (50 a page), with a counter per level
+// above them and a map beside them (a marker per alarm, coloured by level). `RealtimeAlarms` with
+// `tasks` is the same screen for the transport tasks' alarms only (task-alarms-page.tsx).
 // Alarms pushed over the live channel are collected and applied every LIVE_FLUSH_MS: merged per
 // alarm, so a cleared or closed one leaves the list, an acknowledged or repeated one is updated
 // and a new one joins the first page. A row focuses its marker (and a marker its row); users who
@@ -40,6 +41,7 @@ export const COUNTS_REFRESH_MS = 1000;
 const FRESH_MS = 2000;
 
 const ACTIVE: FilterValues = { status: 'active' };
+const TASK_ACTIVE: FilterValues = { status: 'active', inTask: 'true' };
 const NO_ALARMS: AlarmRow[] = [];
 
 /** The same levels keep the same array, so the map does not redraw its markers for every batch. */
@@ -52,12 +54,24 @@ function useStableLevels(levels: LevelInfo[]): LevelInfo[] {
 
 export default function AlarmRealtimePage(_props: ScreenProps) {
   const { t } = useTranslation();
+  return <RealtimeAlarms title={t('alarm.realtime.title')} />;
+}
+
+export interface RealtimeAlarmsProps {
+  title: string;
+  /** Only the alarms of transport tasks, with their task column shown. */
+  tasks?: boolean;
+}
+
+export function RealtimeAlarms({ title, tasks = false }: RealtimeAlarmsProps) {
+  const { t } = useTranslation();
   const queryClient = useQueryClient();
   const texts = useAlarmTexts();
-  const list = useListParams('alarm-realtime', { size: REALTIME_PAGE_SIZE });
-  const state = useMemo<ListState>(() => ({ page: list.page, size: list.size, sort: REALTIME_SORT, filters: ACTIVE }), [list.page, list.size]);
+  const filters = tasks ? TASK_ACTIVE : ACTIVE;
+  const list = useListParams(tasks ? 'alarm-task-realtime' : 'alarm-realtime', { size: REALTIME_PAGE_SIZE });
+  const state = useMemo<ListState>(() => ({ page: list.page, size: list.size, sort: REALTIME_SORT, filters }), [list.page, list.size, filters]);
   const query = useAlarms(state);
-  const counts = useAlarmStats(ACTIVE, 'day');
+  const counts = useAlarmStats(filters, 'day');
   const levelList = useAlarmLevels();
   const alarms = query.data?.rows ?? NO_ALARMS;
   const levels = useStableLevels(knownLevels(levelList.data, alarms));
@@ -79,12 +93,13 @@ export default function AlarmRealtimePage(_props: ScreenProps) {
     if (countsTimer.current !== undefined) return;
     countsTimer.current = setTimeout(() => {
       countsTimer.current = undefined;
-      void queryClient.invalidateQueries({ queryKey: alarmStatsQueryOptions(ACTIVE, 'day').queryKey });
+      void queryClient.invalidateQueries({ queryKey: alarmStatsQueryOptions(filters, 'day').queryKey });
     }, COUNTS_REFRESH_MS);
-  }, [queryClient]);
+  }, [queryClient, filters]);
   useEffect(() => () => clearTimeout(countsTimer.current), []);
 
-  const onAlarms = useCallback((batch: AlarmRow[]) => buffer.push(batch), [buffer]);
+  // The live channel carries every alarm of the user's organisations.
+  const onAlarms = useCallback((batch: AlarmRow[]) => buffer.push(tasks ? batch.filter((r) => r.taskId !== null) : batch), [buffer, tasks]);
   const onHello = useCallback(() => {
     hellos.current += 1;
     setEverOpen(true);
@@ -92,8 +107,8 @@ export default function AlarmRealtimePage(_props: ScreenProps) {
     // reconnect anything shown may have missed changes, so all of it is read again.
     const stale = hellos.current === 1 ? (q: { state: { fetchStatus: string; dataUpdatedAt: number } }) => q.state.fetchStatus !== 'fetching' && Date.now() - q.state.dataUpdatedAt > FRESH_MS : undefined;
     void queryClient.invalidateQueries({ queryKey: alarmsQueryOptions(current.current).queryKey, predicate: stale });
-    void queryClient.invalidateQueries({ queryKey: alarmStatsQueryOptions(ACTIVE, 'day').queryKey, predicate: stale });
-  }, [queryClient]);
+    void queryClient.invalidateQueries({ queryKey: alarmStatsQueryOptions(filters, 'day').queryKey, predicate: stale });
+  }, [queryClient, filters]);
   const channel = useLiveAlarms(onAlarms, onHello);
 
   useEffect(() => {
@@ -150,13 +165,13 @@ export default function AlarmRealtimePage(_props: ScreenProps) {
   const selectRow = useCallback((row: AlarmView) => setSelected(row.id), []);
   const openDetails = useCallback((row: AlarmView) => setDetailId(row.id), []);
   const [userId] = useState(() => getUserinfo()?.id);
-  const descriptor = alarmRealtimeDescriptor({ levels, lang: texts.lang, actions, onDetails: openDetails, userId });
+  const descriptor = alarmRealtimeDescriptor({ levels, lang: texts.lang, actions, onDetails: openDetails, userId, tasks });
 
   return (
     <Card
       className="alarm-page"
       data-testid="alarm-realtime"
-      title={<span data-testid="screen-title">{t('alarm.realtime.title')}</span>}
+      title={<span data-testid="screen-title">{title}</span>}
       extra={<AlarmLiveIndicator channel={channel} everOpen={everOpen} />}
     >
       <LevelCounters levels={levels} counts={counts.data?.byLevel} />

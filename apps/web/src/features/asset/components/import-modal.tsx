@@ -1,70 +1,46 @@
-// Importing a resource from an .xlsx sheet: the template to fill, the file (picked or dropped,
-// sent by us rather than by antd's uploader) and the outcome. A sheet with any error stores
-// nothing: its errors are listed per row and field so the user can fix the sheet and try again.
+// Importing a resource from an .xlsx sheet (the shared import dialog, with this feature's texts).
 // A device import answers the secrets of the new devices, shown here this once.
-import { useState } from 'react';
-import { Alert, App, Button, Modal, Space, Upload, type UploadFile } from 'antd';
-import { CopyOutlined, DownloadOutlined, InboxOutlined } from '@ant-design/icons';
+import { Alert, App } from 'antd';
+import { CopyOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { ImportResult } from '@iotc/shared/asset';
 import { DataTable } from '../../../components/data-table/data-table.tsx';
 import type { TableDescriptor } from '../../../components/data-table/types.ts';
-import { apiErrorText } from '../../../lib/api-error.ts';
+import {
+  ImportDialog,
+  ImportErrorTable as SharedErrorTable,
+  ImportOutcome as SharedOutcome,
+  type FieldLabels,
+  type ImportDialogTexts,
+} from '../../../components/import-dialog.tsx';
+import { usePaged } from '../../../components/use-paged.ts';
 import { copyText } from '../../../lib/clipboard.ts';
-import { useLabel } from '../../../lib/label.ts';
-import { useLang } from '../../../lib/language.ts';
 import { downloadTemplate, useImportSheet } from '../api/sheets.ts';
 
-type ImportError = ImportResult['errors'][number] & { key: number };
+export type { FieldLabels } from '../../../components/import-dialog.tsx';
+
 type ImportSecret = NonNullable<ImportResult['secrets']>[number];
 
-const ERROR_TABLE: TableDescriptor<ImportError> = {
-  id: 'import-errors',
-  rowKey: 'key',
-  pageSizes: 'small',
-  columnSettings: false,
-  serial: false,
-  columns: [
-    { key: 'asset.import.row', value: 'row', width: 90 },
-    { key: 'asset.import.field', value: 'field', width: 180 },
-    { key: 'asset.import.message', value: 'message' },
-  ],
-};
-
-/** One page of a list held in memory, paged as the server tables are. */
-function usePaged<T>(rows: T[]) {
-  const [page, setPage] = useState(1);
-  const [size, setSize] = useState(10);
-  const last = Math.max(1, Math.ceil(rows.length / size));
-  const current = Math.min(page, last);
+function useImportTexts(): ImportDialogTexts {
+  const { t } = useTranslation();
   return {
-    rows: rows.slice((current - 1) * size, current * size),
-    total: rows.length,
-    page: current,
-    size,
-    onChange: (p: number, s: number) => {
-      setPage(p);
-      setSize(s);
-    },
+    template: t('asset.import.template'),
+    drop: t('asset.import.drop'),
+    onlyXlsx: t('asset.import.onlyXlsx'),
+    submit: t('asset.import.submit'),
+    close: t('asset.import.close'),
+    refused: (count) => t('asset.import.refused', { count }),
+    done: (r) => t('asset.import.done', { created: r.created, updated: r.updated }),
+    row: t('asset.import.row'),
+    field: t('asset.import.field'),
+    message: t('asset.import.message'),
+    wholeRow: t('asset.import.wholeRow'),
   };
 }
 
-/** Which column of the sheet a field of the answer is: body field names to i18n keys. */
-export type FieldLabels = Record<string, string>;
-
-/** An error about the row as a whole names no field. */
-const ROW_FIELD = 'row';
-
 /** The errors of a refused sheet: row (the sheet's own number), column, problem. */
-export function ImportErrorTable({ errors, fieldLabels = {} }: { errors: ImportResult['errors']; fieldLabels?: FieldLabels }) {
-  const label = useLabel();
-  const named = (field: string) => label(field === ROW_FIELD ? 'asset.import.wholeRow' : Object.hasOwn(fieldLabels, field) ? fieldLabels[field]! : field);
-  const paged = usePaged(errors.map((e, key) => ({ ...e, field: named(e.field), key })));
-  return (
-    <div data-testid="import-errors">
-      <DataTable descriptor={ERROR_TABLE} {...paged} />
-    </div>
-  );
+export function ImportErrorTable({ errors, fieldLabels }: { errors: ImportResult['errors']; fieldLabels?: FieldLabels }) {
+  return <SharedErrorTable errors={errors} texts={useImportTexts()} fieldLabels={fieldLabels} />;
 }
 
 function SecretsTable({ secrets }: { secrets: ImportSecret[] }) {
@@ -102,23 +78,14 @@ function SecretsTable({ secrets }: { secrets: ImportSecret[] }) {
   );
 }
 
+/** Under a stored outcome: the secrets of any new devices. */
+function storedSecrets(result: ImportResult) {
+  return result.secrets?.length ? <SecretsTable secrets={result.secrets} /> : null;
+}
+
 /** What an import answered: the rows refused, or what was stored (and any new device secrets). */
 export function ImportOutcome({ result, fieldLabels }: { result: ImportResult; fieldLabels?: FieldLabels }) {
-  const { t } = useTranslation();
-  if (result.errors.length > 0) {
-    return (
-      <div data-testid="import-outcome" data-outcome="refused">
-        <Alert type="error" showIcon title={t('asset.import.refused', { count: result.errors.length })} className="asset-gap" />
-        <ImportErrorTable errors={result.errors} fieldLabels={fieldLabels} />
-      </div>
-    );
-  }
-  return (
-    <div data-testid="import-outcome" data-outcome="stored">
-      <Alert type="success" showIcon title={t('asset.import.done', { created: result.created, updated: result.updated })} className="asset-gap" />
-      {result.secrets?.length ? <SecretsTable secrets={result.secrets} /> : null}
-    </div>
-  );
+  return <SharedOutcome result={result} texts={useImportTexts()} fieldLabels={fieldLabels} stored={storedSecrets} />;
 }
 
 export interface ImportModalProps {
@@ -134,106 +101,21 @@ export interface ImportModalProps {
   fieldLabels?: FieldLabels;
 }
 
-function isXlsx(file: { name: string }): boolean {
-  return /\.xlsx$/i.test(file.name);
-}
-
 export function ImportModal({ open, onClose, path, what, templateName, fieldLabels }: ImportModalProps) {
   const { t } = useTranslation();
-  const lang = useLang();
-  const { message } = App.useApp();
   const run = useImportSheet();
-  const [file, setFile] = useState<File | null>(null);
-  const [result, setResult] = useState<ImportResult | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [fetchingTemplate, setFetchingTemplate] = useState(false);
-
-  const fileList: UploadFile[] = file ? [{ uid: 'sheet', name: file.name, status: 'done', size: file.size }] : [];
-
-  const submit = async () => {
-    if (!file) return;
-    setFailure(null);
-    setResult(null);
-    try {
-      setResult(await run.mutateAsync({ path, file }));
-    } catch (error) {
-      setFailure(apiErrorText(error, lang));
-    }
-  };
-
-  const template = async () => {
-    setFetchingTemplate(true);
-    try {
-      await downloadTemplate(path, templateName);
-    } catch {
-      // The HTTP client has already shown the server's reason.
-    } finally {
-      setFetchingTemplate(false);
-    }
-  };
-
   return (
-    <Modal
+    <ImportDialog
       open={open}
+      onClose={onClose}
       title={t('asset.import.title', { what })}
+      hint={t('asset.import.hint')}
+      texts={useImportTexts()}
+      onTemplate={() => downloadTemplate(path, templateName)}
+      onImport={(file) => run.mutateAsync({ path, file })}
       className="asset-import-modal"
-      width={720}
-      onCancel={onClose}
-      afterClose={() => {
-        setFile(null);
-        setResult(null);
-        setFailure(null);
-      }}
-      footer={
-        <Space>
-          <Button onClick={onClose} data-testid="import-close">
-            {result ? t('asset.import.close') : t('common.cancel')}
-          </Button>
-          <Button type="primary" data-testid="import-submit" disabled={!file} loading={run.isPending} onClick={() => void submit()}>
-            {t('asset.import.submit')}
-          </Button>
-        </Space>
-      }
-      destroyOnHidden
-    >
-      <div className="asset-import-head">
-        <span className="asset-muted">{t('asset.import.hint')}</span>
-        <Button icon={<DownloadOutlined />} data-testid="import-template" loading={fetchingTemplate} onClick={() => void template()}>
-          {t('asset.import.template')}
-        </Button>
-      </div>
-      <Upload.Dragger
-        accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-        maxCount={1}
-        multiple={false}
-        fileList={fileList}
-        data-testid="import-file"
-        beforeUpload={(picked) => {
-          // The file is sent by the API client on Import; antd's uploader never sends anything.
-          if (!isXlsx(picked)) {
-            void message.error(t('asset.import.onlyXlsx'));
-            return Upload.LIST_IGNORE;
-          }
-          setFile(picked);
-          setResult(null);
-          setFailure(null);
-          return false;
-        }}
-        onRemove={() => {
-          setFile(null);
-          setResult(null);
-          return true;
-        }}
-      >
-        <p className="ant-upload-drag-icon">
-          <InboxOutlined />
-        </p>
-        <p className="ant-upload-text">{t('asset.import.drop')}</p>
-      </Upload.Dragger>
-      <div className="asset-import-result">
-        {failure ? <Alert type="error" showIcon title={failure} data-testid="import-failure" /> : null}
-        {result ? <ImportOutcome result={result} fieldLabels={fieldLabels} /> : null}
-      </div>
-    </Modal>
+      fieldLabels={fieldLabels}
+      stored={storedSecrets}
+    />
   );
 }

@@ -15,7 +15,7 @@ import { DataTable } from '../../../components/data-table/data-table.tsx';
 import type { TopButton } from '../../../components/data-table/types.ts';
 import { FilterBar, type FilterItem, type FilterOption } from '../../../components/filter-bar.tsx';
 import { Forbidden } from '../../../components/forbidden.tsx';
-import { TabBar } from '../../../components/tab-bar.tsx';
+import { TabBar, TabCount } from '../../../components/tab-bar.tsx';
 import { useListParams, type FilterValues, type ListState } from '../../../lib/list-query.ts';
 import { usePermission } from '../../../lib/permissions.ts';
 import type { ScreenProps } from '../../../lib/screen.ts';
@@ -136,11 +136,7 @@ export default function WorkOrdersPage(props: ScreenProps) {
             key,
             name: key === 'all' ? 'workOrder.tab.all' : `workOrder.status.${key}`,
             testId: `wo-tab-${key}`,
-            extra: (
-              <span className="wo-tab-count" data-testid={`wo-tab-${key}-count`} style={{ color, background: `${color}1f` }}>
-                {count ?? '-'}
-              </span>
-            ),
+            extra: <TabCount count={count} color={color} testId={`wo-tab-${key}-count`} />,
           };
         })}
       />

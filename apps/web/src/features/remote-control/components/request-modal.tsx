@@ -1,0 +1,161 @@
+// "New command": a device of the caller's organisations (searched as one types), the command and
+// its own fields (report interval 10-86400 s, set point -40..30 °C, a custom command's name and
+// JSON object payload of at most 2 KB), and a remark. The request then waits for a reviewer.
+import { useState } from 'react';
+import { Alert, App, Form, Input, InputNumber, Modal, Select } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { COMMAND_KINDS, MAX_CUSTOM_PAYLOAD_BYTES, REPORT_INTERVAL_RANGE, SET_POINT_RANGE, type CommandKind, type CommandRequestInput } from '@iotc/shared/command';
+import { errorText } from '@iotc/shared/errors';
+import { RemoteSelect } from '../../../components/remote-select.tsx';
+import { apiErrorText } from '../../../lib/api-error.ts';
+import { useRevalidateOnLanguage } from '../../../lib/form.ts';
+import { useLang } from '../../../lib/language.ts';
+import { useRequestCommand } from '../api/command-request.ts';
+import { searchDevices } from '../api/device-options.ts';
+
+interface RequestValues {
+  deviceRef?: string;
+  kind: CommandKind;
+  seconds?: number;
+  celsius?: number;
+  name?: string;
+  payload?: string;
+  remark?: string;
+}
+
+/** The payload text as a JSON object, or the error code of what is wrong with it. */
+export function parsePayload(text: string | undefined): { ok: true; value: Record<string, unknown> } | { ok: false; code: 'COMMAND_PAYLOAD_OBJECT' | 'COMMAND_PAYLOAD_TOO_LARGE' } {
+  const trimmed = (text ?? '').trim();
+  if (trimmed === '') return { ok: true, value: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(trimmed);
+  } catch {
+    return { ok: false, code: 'COMMAND_PAYLOAD_OBJECT' };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, code: 'COMMAND_PAYLOAD_OBJECT' };
+  if (new TextEncoder().encode(JSON.stringify(value)).length > MAX_CUSTOM_PAYLOAD_BYTES) return { ok: false, code: 'COMMAND_PAYLOAD_TOO_LARGE' };
+  return { ok: true, value: value as Record<string, unknown> };
+}
+
+/** The request body of the form's values. */
+export function toRequest(v: RequestValues): CommandRequestInput {
+  const base = { deviceRef: v.deviceRef!, remark: (v.remark ?? '').trim() };
+  switch (v.kind) {
+    case 'report_interval':
+      return { ...base, kind: 'report_interval', params: { seconds: v.seconds! } };
+    case 'set_point':
+      return { ...base, kind: 'set_point', params: { celsius: v.celsius! } };
+    case 'custom': {
+      const payload = parsePayload(v.payload);
+      return { ...base, kind: 'custom', params: { name: (v.name ?? '').trim(), payload: payload.ok ? payload.value : {} } };
+    }
+    default:
+      return { ...base, kind: v.kind, params: {} };
+  }
+}
+
+export function RequestModal({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<RequestValues>();
+  const kind = Form.useWatch('kind', form) ?? 'report_interval';
+  const create = useRequestCommand();
+  const [failure, setFailure] = useState<string | null>(null);
+  useRevalidateOnLanguage(form);
+
+  const submit = async () => {
+    const values = await form.validateFields().catch(() => null);
+    if (!values) return;
+    setFailure(null);
+    try {
+      await create.mutateAsync(toRequest(values));
+      void message.success(t('remoteControl.request.done'));
+      onClose();
+    } catch (error) {
+      setFailure(apiErrorText(error, lang));
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={t('remoteControl.request.title')}
+      okText={t('remoteControl.request.submit')}
+      cancelText={t('common.cancel')}
+      okButtonProps={{ ...{ 'data-testid': 'rc-request-submit' } }}
+      confirmLoading={create.isPending}
+      onOk={() => void submit()}
+      onCancel={onClose}
+      afterClose={() => {
+        form.resetFields();
+        setFailure(null);
+      }}
+      forceRender
+    >
+      {failure ? <Alert type="error" showIcon title={failure} data-testid="rc-request-error" style={{ marginBottom: 12 }} /> : null}
+      <Form<RequestValues> form={form} layout="vertical" initialValues={{ kind: 'report_interval' }} onValuesChange={() => failure && setFailure(null)}>
+        <Form.Item name="deviceRef" label={t('remoteControl.col.device')} required rules={[{ required: true, message: errorText('COMMAND_DEVICE_REQUIRED', lang) }]}>
+          <RemoteSelect fetcher={searchDevices} placeholder={t('remoteControl.request.devicePlaceholder')} data-testid="rc-request-device" />
+        </Form.Item>
+        <Form.Item name="kind" label={t('remoteControl.col.command')} required>
+          <Select data-testid="rc-request-kind" options={COMMAND_KINDS.map((k) => ({ value: k, label: t(`remoteControl.kind.${k}`) }))} />
+        </Form.Item>
+        {kind === 'report_interval' ? (
+          <Form.Item
+            name="seconds"
+            label={t('remoteControl.request.seconds')}
+            required
+            rules={[{ required: true, type: 'integer', min: REPORT_INTERVAL_RANGE.min, max: REPORT_INTERVAL_RANGE.max, message: errorText('COMMAND_INTERVAL_RANGE', lang) }]}
+          >
+            <InputNumber id="rc-request-seconds" style={{ width: '100%' }} precision={0} suffix={t('remoteControl.request.secondsUnit')} />
+          </Form.Item>
+        ) : null}
+        {kind === 'set_point' ? (
+          <Form.Item
+            name="celsius"
+            label={t('remoteControl.request.celsius')}
+            required
+            rules={[{ required: true, type: 'number', min: SET_POINT_RANGE.min, max: SET_POINT_RANGE.max, message: errorText('COMMAND_SET_POINT_RANGE', lang) }]}
+          >
+            <InputNumber id="rc-request-celsius" style={{ width: '100%' }} step={0.5} suffix="°C" />
+          </Form.Item>
+        ) : null}
+        {kind === 'custom' ? (
+          <>
+            <Form.Item
+              name="name"
+              label={t('remoteControl.request.name')}
+              required
+              rules={[
+                { required: true, whitespace: true, message: errorText('COMMAND_NAME_REQUIRED', lang) },
+                { max: 64, message: errorText('COMMAND_NAME_TOO_LONG', lang) },
+              ]}
+            >
+              <Input id="rc-request-name" maxLength={64} />
+            </Form.Item>
+            <Form.Item
+              name="payload"
+              label={t('remoteControl.request.payload')}
+              extra={t('remoteControl.request.payloadHint')}
+              rules={[
+                {
+                  validator: async (_rule, value: string | undefined) => {
+                    const parsed = parsePayload(value);
+                    if (!parsed.ok) throw new Error(errorText(parsed.code, lang));
+                  },
+                },
+              ]}
+            >
+              <Input.TextArea id="rc-request-payload" rows={4} placeholder='{"key": "value"}' />
+            </Form.Item>
+          </>
+        ) : null}
+        <Form.Item name="remark" label={t('remoteControl.request.remark')}>
+          <Input.TextArea id="rc-request-remark" rows={2} maxLength={500} showCount />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,260 @@
+// The shipment report of one task, opened from its details: the period, the distance, the
+// temperature statistics (range, extremes with their times, time-weighted average, mean kinetic
+// temperature, time out of range and the longest excursion, share in range, time without data),
+// humidity, whether it arrived on time and its alarms; and the same report as a PDF or an Excel
+// file in the user's language.
+import { useCallback } from 'react';
+import { Alert, Button, Descriptions, Empty, Modal, Result, Skeleton, Space, Table, Tag, Typography } from 'antd';
+import { FileExcelOutlined, FilePdfOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { ALARM_STATUSES, ALARM_TYPES, type AlarmStatus, type AlarmType } from '@iotc/shared/alarm';
+import type { ShipmentAlarm, ShipmentReport } from '@iotc/shared/report';
+import { apiErrorText } from '../../../lib/api-error.ts';
+import { readableTextOn } from '../../../lib/color.ts';
+import { useLang } from '../../../lib/language.ts';
+import { DIALOG_OVER_DRAWER_Z } from '../../../lib/layers.ts';
+import { useExport } from '../../../lib/use-export.ts';
+import { downloadShipmentReport, useShipmentReport, type ShipmentFileFormat } from '../api/shipment-report.ts';
+import { celsius, durationParts, formatMs, percent } from './shipment-report-model.ts';
+import { formatTime, km, rangeText } from './task-model.ts';
+
+const MODAL_WIDTH = 800;
+const LABEL_WIDTH = 190;
+
+export interface ShipmentReportTarget {
+  id: string;
+  code: string;
+}
+
+/** A duration in the user's language: "1 h 05 min" / "1小时05分". */
+export function useDurationText(): (seconds: number) => string {
+  const { t } = useTranslation();
+  return useCallback(
+    (seconds: number) => {
+      const p = durationParts(seconds);
+      if (p.unit === 's') return t('transport.report.dur.s', { s: p.s });
+      if (p.unit === 'm') return t('transport.report.dur.m', { m: p.m });
+      if (p.unit === 'hm') return t('transport.report.dur.hm', { h: p.h, m: p.m });
+      return t('transport.report.dur.dhm', { d: p.d, h: p.h, m: p.m });
+    },
+    [t],
+  );
+}
+
+function Temperature({ report }: { report: ShipmentReport }) {
+  const { t } = useTranslation();
+  const duration = useDurationText();
+  const s = report.temperature;
+  const range = rangeText(report.limits.tempMin, report.limits.tempMax, ' °C') || t('transport.report.noLimits');
+  const at = (p: { value: number; t: number } | null) => (p ? t('transport.report.valueAt', { value: celsius(p.value), time: formatMs(p.t) }) : '-');
+  const longest = s.outOfRange.longest;
+  const items = [
+    { key: 'range', label: t('transport.report.range'), children: <span data-testid="sr-range">{range}</span> },
+    ...(s.count === 0
+      ? []
+      : [
+          { key: 'min', label: t('transport.report.min'), children: <span data-testid="sr-min">{at(s.min)}</span> },
+          { key: 'max', label: t('transport.report.max'), children: <span data-testid="sr-max">{at(s.max)}</span> },
+          { key: 'average', label: t('transport.report.average'), children: <span data-testid="sr-average">{celsius(s.average)}</span> },
+          {
+            key: 'mkt',
+            label: t('transport.report.mkt'),
+            children: (
+              <Space size={8} wrap>
+                <span data-testid="sr-mkt">{celsius(s.mkt)}</span>
+                <Typography.Text type="secondary" data-testid="sr-mkt-note">
+                  {t('transport.report.mktNote')}
+                </Typography.Text>
+              </Space>
+            ),
+          },
+          {
+            key: 'outOfRange',
+            label: t('transport.report.outOfRange'),
+            children: (
+              <Space size={8} wrap>
+                <span data-testid="sr-out-of-range">{duration(s.outOfRange.totalS)}</span>
+                {s.outOfRange.totalS > 0 ? (
+                  <Typography.Text type="secondary">{t('transport.report.outOfRangeSplit', { above: duration(s.outOfRange.aboveS), below: duration(s.outOfRange.belowS) })}</Typography.Text>
+                ) : null}
+              </Space>
+            ),
+          },
+          {
+            key: 'longest',
+            label: t('transport.report.longest'),
+            children: (
+              <span data-testid="sr-longest">
+                {longest
+                  ? t('transport.report.longestDetail', {
+                      duration: duration(longest.durationS),
+                      side: t(longest.side === 'above' ? 'transport.report.side.above' : 'transport.report.side.below'),
+                      from: formatMs(longest.start),
+                      to: formatMs(longest.end),
+                      peak: celsius(longest.peak.value),
+                      peakAt: formatMs(longest.peak.t),
+                    })
+                  : t('transport.report.none')}
+              </span>
+            ),
+          },
+          { key: 'excursions', label: t('transport.report.excursions'), children: <span data-testid="sr-excursions">{s.excursions.length}</span> },
+          { key: 'inRange', label: t('transport.report.inRangeShare'), children: <span data-testid="sr-in-range">{percent(s.inRangeShare)}</span> },
+        ]),
+    { key: 'noData', label: t('transport.report.noData'), children: <span data-testid="sr-no-data">{duration(s.noDataS)}</span> },
+  ];
+  return (
+    <>
+      {s.count === 0 ? <Alert type="info" showIcon title={t('transport.report.noReadings')} data-testid="sr-no-readings" className="tt-gap" /> : null}
+      <Descriptions size="small" column={1} bordered styles={{ label: { width: LABEL_WIDTH } }} items={items} data-testid="sr-temperature" />
+    </>
+  );
+}
+
+function AlarmTable({ alarms }: { alarms: ShipmentAlarm[] }) {
+  const { t } = useTranslation();
+  const typeName = (type: string) => ((ALARM_TYPES as readonly string[]).includes(type) ? t(`alarm.type.${type as AlarmType}`) : type);
+  const statusName = (status: string) => ((ALARM_STATUSES as readonly string[]).includes(status) ? t(`alarm.status.${status as AlarmStatus}`) : status);
+  if (alarms.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('transport.report.noAlarms')} data-testid="sr-no-alarms" />;
+  return (
+    <Table<ShipmentAlarm>
+      size="small"
+      rowKey="id"
+      dataSource={alarms}
+      pagination={{ pageSize: 10, hideOnSinglePage: true, size: 'small' }}
+      data-testid="sr-alarms"
+      columns={[
+        { key: 'time', title: t('transport.report.alarm.time'), width: 170, render: (_, a) => formatTime(a.startedAt) },
+        { key: 'type', title: t('transport.report.alarm.type'), render: (_, a) => typeName(a.type) },
+        {
+          key: 'level',
+          title: t('transport.report.alarm.level'),
+          render: (_, a) => (
+            <Tag data-testid="sr-alarm-level" style={{ background: a.levelColor, borderColor: a.levelColor, color: readableTextOn(a.levelColor) }}>
+              {a.levelName}
+            </Tag>
+          ),
+        },
+        { key: 'value', title: t('transport.report.alarm.value'), render: (_, a) => (a.peak ?? a.value ?? '-').toString() },
+        { key: 'status', title: t('transport.report.alarm.status'), render: (_, a) => statusName(a.status) },
+      ]}
+    />
+  );
+}
+
+function ReportBody({ report }: { report: ShipmentReport }) {
+  const { t } = useTranslation();
+  const duration = useDurationText();
+  const periodS = Math.max(0, (Date.parse(report.to) - Date.parse(report.from)) / 1000);
+  const h = report.humidity;
+  const onTime = report.task.onTime === null ? '-' : report.task.onTime ? t('transport.yes') : t('transport.no');
+  return (
+    <div data-testid="sr-body">
+      <Descriptions
+        size="small"
+        column={1}
+        bordered
+        styles={{ label: { width: LABEL_WIDTH } }}
+        className="tt-gap"
+        items={[
+          { key: 'period', label: t('transport.report.period'), children: <span data-testid="sr-period">{`${formatTime(report.from)} – ${formatTime(report.to)} (${duration(periodS)})`}</span> },
+          { key: 'distance', label: t('transport.report.distance'), children: <span data-testid="sr-distance">{`${km(report.distanceM)} km`}</span> },
+          { key: 'readings', label: t('transport.report.readings'), children: <span data-testid="sr-readings">{report.readings}</span> },
+          { key: 'onTime', label: t('transport.report.onTime'), children: <span data-testid="sr-on-time">{onTime}</span> },
+          { key: 'devices', label: t('transport.report.devices'), children: report.task.devices.map((d) => d.name || d.deviceId).join(', ') || '-' },
+        ]}
+      />
+      <Typography.Title level={5} className="tt-section-title">
+        {t('transport.report.section.temperature')}
+      </Typography.Title>
+      <Temperature report={report} />
+      <Typography.Title level={5} className="tt-section-title">
+        {t('transport.report.section.humidity')}
+      </Typography.Title>
+      <Descriptions
+        size="small"
+        column={1}
+        bordered
+        styles={{ label: { width: LABEL_WIDTH } }}
+        items={[
+          { key: 'range', label: t('transport.report.range'), children: rangeText(report.limits.humidityMin, report.limits.humidityMax, ' %') || t('transport.report.noLimits') },
+          {
+            key: 'values',
+            label: t('transport.report.section.humidity'),
+            children: <span data-testid="sr-humidity">{h ? t('transport.report.humidityValues', { min: h.min.toFixed(1), max: h.max.toFixed(1), average: h.average.toFixed(1) }) : t('transport.report.noHumidity')}</span>,
+          },
+        ]}
+      />
+      <Typography.Title level={5} className="tt-section-title">
+        {t('transport.report.section.alarms')}
+      </Typography.Title>
+      <AlarmTable alarms={report.alarms} />
+      <Typography.Text type="secondary" style={{ display: 'block', marginTop: 12 }}>
+        {t('transport.report.generatedAt', { time: formatTime(report.generatedAt) })}
+      </Typography.Text>
+    </div>
+  );
+}
+
+export interface ShipmentReportModalProps {
+  target: ShipmentReportTarget | null;
+  open: boolean;
+  onClose: () => void;
+  afterClose?: () => void;
+}
+
+export function ShipmentReportModal({ target, open, onClose, afterClose }: ShipmentReportModalProps) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const report = useShipmentReport(target?.id ?? null);
+  const { exporting, download } = useExport<ShipmentFileFormat>(
+    (format) => downloadShipmentReport(target!.id, format, target!.code),
+    (name) => t('transport.report.downloaded', { name }),
+  );
+  const data = report.data;
+
+  let body;
+  if (report.isPending) body = <Skeleton active paragraph={{ rows: 12 }} data-testid="sr-loading" />;
+  else if (!data)
+    body = (
+      <Result
+        status="warning"
+        title={t('transport.report.loadFailed')}
+        subTitle={<span data-testid="sr-error">{apiErrorText(report.error, lang)}</span>}
+        extra={
+          <Button onClick={() => void report.refetch()} data-testid="sr-retry">
+            {t('common.retry')}
+          </Button>
+        }
+      />
+    );
+  else body = <ReportBody report={data} />;
+
+  return (
+    <Modal
+      open={open}
+      title={target ? t('transport.report.title', { code: target.code }) : null}
+      width={MODAL_WIDTH}
+      zIndex={DIALOG_OVER_DRAWER_Z}
+      className="tt-report-modal"
+      data-testid="sr-modal"
+      onCancel={onClose}
+      afterClose={afterClose}
+      footer={
+        <Space wrap>
+          <Button icon={<FilePdfOutlined />} disabled={!data || exporting !== null} loading={exporting === 'pdf'} data-testid="sr-pdf" onClick={() => void download('pdf')}>
+            {t('transport.report.downloadPdf')}
+          </Button>
+          <Button icon={<FileExcelOutlined />} disabled={!data || exporting !== null} loading={exporting === 'xlsx'} data-testid="sr-xlsx" onClick={() => void download('xlsx')}>
+            {t('transport.report.downloadXlsx')}
+          </Button>
+          <Button type="primary" onClick={onClose} data-testid="sr-close">
+            {t('transport.report.close')}
+          </Button>
+        </Space>
+      }
+    >
+      {body}
+    </Modal>
+  );
+}

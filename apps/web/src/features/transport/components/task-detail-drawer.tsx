@@ -1,0 +1,244 @@
+// The details of one task in a drawer: its fields, where it is now (position, speed, temperature,
+// humidity, door, progress, distance left and ETA) while in transit, a small map of the places,
+// the route and the current position, and its story. Writers get Edit (until it is final), Copy
+// and the moves its status allows; everyone gets the link to its history track and, once it has
+// started, its shipment report.
+import { Button, Descriptions, Drawer, Progress, Result, Skeleton, Space, Tag, Typography } from 'antd';
+import { CopyOutlined, EditOutlined, FileTextOutlined, HistoryOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import type { TaskDetail } from '@iotc/shared/transport';
+import { useMapConfig } from '../../../api/map-config.ts';
+import { useLang } from '../../../lib/language.ts';
+import { useDialog } from '../../../lib/use-dialog.ts';
+import { useTask } from '../api/task-detail.ts';
+import { useTaskEvents } from '../api/task-events.ts';
+import { deviceLabel } from '../api/device-options.ts';
+import { PlaceMap } from './place-map.tsx';
+import { ShipmentReportModal, type ShipmentReportTarget } from './shipment-report-modal.tsx';
+import { hasShipmentReport } from './shipment-report-model.ts';
+import { TaskFormDrawer, type TaskFormTarget } from './task-form-drawer.tsx';
+import { amount, formatTime, HIGH_VALUE_COLOR, isClosed, km, rangeText, STATUS_COLORS, taskActions } from './task-model.ts';
+import { TaskTimeline } from './task-timeline.tsx';
+import { useTaskActions } from './use-task-actions.tsx';
+
+export const DETAIL_WIDTH = 640;
+export const historyPath = (id: string) => `/view/transport/history?taskId=${encodeURIComponent(id)}`;
+
+const dash = (v: string | null | undefined) => (v ? v : '-');
+
+export function StatusTags({ task }: { task: Pick<TaskDetail, 'status' | 'abnormal' | 'abnormalReasons' | 'activeAlarms'> }) {
+  const { t } = useTranslation();
+  const why = [...task.abnormalReasons.map((r) => t(`transport.abnormal.${r}`)), ...(task.activeAlarms > 0 ? [t('transport.abnormal.alarms', { count: task.activeAlarms })] : [])];
+  return (
+    <Space size={4} wrap>
+      <Tag color={STATUS_COLORS[task.status]} data-testid="tt-status-tag">
+        {t(`transport.status.${task.status}`)}
+      </Tag>
+      {task.abnormal ? (
+        <Tag color={STATUS_COLORS.abnormal} data-testid="tt-abnormal-tag">
+          {`${t('transport.status.abnormal')}${why.length ? `: ${why.join(', ')}` : ''}`}
+        </Tag>
+      ) : null}
+    </Space>
+  );
+}
+
+function Live({ task }: { task: TaskDetail }) {
+  const { t } = useTranslation();
+  const l = task.live;
+  const num = (v: number | null, unit: string) => (v === null ? '-' : `${v}${unit}`);
+  const door = l.doorOpen === null ? '-' : l.doorOpen ? t('transport.live.doorOpen') : t('transport.live.doorClosed');
+  return (
+    <div className="tt-live" data-testid="tt-live">
+      <Progress percent={l.progress === null ? 0 : Math.round(l.progress * 100)} status="active" data-testid="tt-live-progress" />
+      <Descriptions
+        size="small"
+        column={2}
+        bordered
+        items={[
+          { key: 'time', label: t('transport.live.time'), children: dash(formatTime(l.time)) },
+          { key: 'position', label: t('transport.live.position'), children: l.lat !== null && l.lon !== null ? `${l.lat.toFixed(5)}, ${l.lon.toFixed(5)}` : '-' },
+          { key: 'speed', label: t('transport.live.speed'), children: num(l.speed, ' km/h') },
+          { key: 'temp', label: t('transport.live.temp'), children: num(l.temp, ' °C') },
+          { key: 'humidity', label: t('transport.live.humidity'), children: num(l.humidity, ' %') },
+          { key: 'door', label: t('transport.live.door'), children: door },
+          { key: 'remaining', label: t('transport.live.remaining'), children: l.remainingM === null ? '-' : `${km(l.remainingM)} km` },
+          { key: 'eta', label: t('transport.live.eta'), children: dash(formatTime(l.eta)) },
+        ]}
+      />
+    </div>
+  );
+}
+
+function Fields({ task }: { task: TaskDetail }) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const mode = (m: 'auto' | 'manual' | null) => (m ? ` (${t(m === 'auto' ? 'transport.mode.auto' : 'transport.mode.manual')})` : '');
+  const place = (p: TaskDetail['origin']) => `${p.name}${p.address ? ` · ${p.address}` : ''} (${p.lat.toFixed(5)}, ${p.lon.toFixed(5)}, ${p.radiusM} m)`;
+  const a = task.alarm;
+  const watches = [
+    a.temperature ? t('transport.alarm.temperature') : null,
+    a.humidity ? t('transport.alarm.humidity') : null,
+    a.door ? t('transport.alarm.door') : null,
+    a.yawM !== null ? `${t('transport.alarm.yaw')} ${a.yawM} m` : null,
+    a.stayTimeoutS !== null ? `${t('transport.alarm.stay')} ${Math.round(a.stayTimeoutS / 60)} ${t('transport.unit.min')}` : null,
+    a.overspeedKmh !== null ? `${t('transport.alarm.overspeed')} ${a.overspeedKmh} km/h` : null,
+  ].filter(Boolean);
+  const people = (list: TaskDetail['contacts']) => (list.length ? list.map((c) => [c.name, c.phone, c.email].filter(Boolean).join(' ')).join('; ') : '-');
+  const goods = `${task.goodsName}${task.goodsQuantity !== null ? ` × ${amount(task.goodsQuantity, lang)}${task.goodsUnit ? ` ${task.goodsUnit}` : ''}` : ''}`;
+  return (
+    <Descriptions
+      size="small"
+      column={1}
+      bordered
+      styles={{ label: { width: 150 } }}
+      data-testid="tt-detail-fields"
+      items={[
+        { key: 'code', label: t('transport.task.col.code'), children: task.code },
+        { key: 'status', label: t('transport.task.col.status'), children: <StatusTags task={task} /> },
+        {
+          key: 'goods',
+          label: t('transport.task.col.goods'),
+          children: (
+            <Space size={6} wrap>
+              <span>{goods}</span>
+              {task.highValue ? <Tag color={HIGH_VALUE_COLOR}>{t('transport.task.highValue')}</Tag> : null}
+              {task.goodsValue !== null ? <span>¥{amount(task.goodsValue, lang)}</span> : null}
+            </Space>
+          ),
+        },
+        { key: 'customer', label: t('transport.task.col.customer'), children: dash(task.customer) },
+        { key: 'carrier', label: t('transport.task.col.carrier'), children: task.asset ? `${t(task.asset.kind === 'container' ? 'transport.carrier.container' : 'transport.carrier.vehicle')} ${task.asset.code} · ${task.asset.name}` : '-' },
+        { key: 'devices', label: t('transport.task.col.devices'), children: task.devices.map((d, i) => `${deviceLabel(d)}${i === 0 ? ` (${t('transport.task.mainDevice')})` : ''}`).join(', ') || '-' },
+        { key: 'origin', label: t('transport.place.origin'), children: place(task.origin) },
+        { key: 'destination', label: t('transport.place.destination'), children: place(task.destination) },
+        { key: 'route', label: t('transport.route.title'), children: task.route.length ? t('transport.route.summary', { count: task.route.length, km: km(task.plannedDistanceM) }) : t('transport.route.none', { km: km(task.plannedDistanceM) }) },
+        { key: 'plannedStart', label: t('transport.task.col.plannedStart'), children: dash(formatTime(task.plannedStart)) },
+        { key: 'plannedArrival', label: t('transport.task.col.plannedArrival'), children: dash(formatTime(task.plannedArrival)) },
+        { key: 'startedAt', label: t('transport.task.col.startedAt'), children: task.startedAt ? `${formatTime(task.startedAt)}${mode(task.startMode)}` : '-' },
+        { key: 'arrivedAt', label: t('transport.task.col.arrivedAt'), children: task.arrivedAt ? `${formatTime(task.arrivedAt)}${mode(task.arriveMode)}` : '-' },
+        ...(task.completedAt ? [{ key: 'completedAt', label: t('transport.task.completedAt'), children: formatTime(task.completedAt) }] : []),
+        ...(task.cancelledAt ? [{ key: 'cancelledAt', label: t('transport.task.cancelledAt'), children: `${formatTime(task.cancelledAt)}${task.cancelReason ? ` · ${task.cancelReason}` : ''}` }] : []),
+        { key: 'onTime', label: t('transport.task.col.onTime'), children: task.onTime === null ? '-' : task.onTime ? t('transport.yes') : t('transport.no') },
+        { key: 'driver', label: t('transport.task.driver'), children: dash([task.driverName, task.driverPhone].filter(Boolean).join(' ')) },
+        { key: 'contacts', label: t('transport.task.contacts'), children: people(task.contacts) },
+        { key: 'ranges', label: t('transport.section.ranges'), children: dash([rangeText(task.tempMin, task.tempMax, ' °C'), rangeText(task.humidityMin, task.humidityMax, ' %')].filter(Boolean).join('; ')) },
+        { key: 'alarm', label: t('transport.section.alarm'), children: watches.length ? `${watches.join(', ')} · ${t('transport.alarm.duration')} ${a.durationS} ${t('transport.unit.s')}` : '-' },
+        { key: 'recipients', label: t('transport.section.recipients'), children: people(task.recipients) },
+        {
+          key: 'detection',
+          label: t('transport.section.detection'),
+          children: task.detection.auto ? t('transport.detection.summary', { m: task.detection.moveM, s: task.detection.moveS, dwell: task.detection.dwellS }) : t('transport.detection.off'),
+        },
+        { key: 'org', label: t('transport.task.col.org'), children: task.orgName },
+        { key: 'created', label: t('transport.task.createdBy'), children: `${task.createdBy} · ${formatTime(task.createdAt)}` },
+        { key: 'remark', label: t('transport.task.remark'), children: <span className="tt-pre">{dash(task.remark)}</span> },
+      ]}
+    />
+  );
+}
+
+export interface TaskDetailDrawerProps {
+  id: string | null;
+  onClose: () => void;
+  canWrite: boolean;
+  /** Another task to show (a copy just made). */
+  onOpen: (id: string) => void;
+}
+
+export function TaskDetailDrawer({ id, onClose, canWrite, onOpen }: TaskDetailDrawerProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const task = useTask(id);
+  const events = useTaskEvents(id);
+  const mapConfig = useMapConfig();
+  const editor = useDialog<TaskFormTarget>();
+  const report = useDialog<ShipmentReportTarget>();
+  const actions = useTaskActions((made) => onOpen(made.id));
+  const row = task.data;
+  const live = row?.status === 'in_transit' ? row.live : null;
+
+  let body;
+  if (!id) body = null;
+  else if (task.isPending) body = <Skeleton active paragraph={{ rows: 10 }} />;
+  else if (!row)
+    body = (
+      <Result
+        status="warning"
+        title={t('transport.detail.loadFailed')}
+        extra={
+          <Button onClick={() => void task.refetch()} data-testid="tt-detail-retry">
+            {t('common.retry')}
+          </Button>
+        }
+      />
+    );
+  else
+    body = (
+      <>
+        {live ? (
+          <>
+            <Typography.Title level={5} className="tt-section-title">
+              {t('transport.live.title')}
+            </Typography.Title>
+            <Live task={row} />
+          </>
+        ) : null}
+        <PlaceMap
+          key={row.id}
+          config={mapConfig.data ?? null}
+          origin={row.origin}
+          destination={row.destination}
+          route={row.route}
+          current={live && live.lat !== null && live.lon !== null ? { lat: live.lat, lon: live.lon } : null}
+          height={240}
+          testId="tt-detail-map"
+        />
+        <Fields task={row} />
+        <Typography.Title level={5} className="tt-section-title">
+          {t('transport.detail.story')}
+        </Typography.Title>
+        <TaskTimeline events={events.data} pending={events.isPending} failed={events.isError} />
+      </>
+    );
+
+  const footer = row ? (
+    <Space wrap data-testid="tt-detail-actions">
+      <Button icon={<HistoryOutlined />} data-testid="tt-detail-history" onClick={() => navigate(historyPath(row.id))}>
+        {t('transport.task.action.history')}
+      </Button>
+      {hasShipmentReport(row) ? (
+        <Button icon={<FileTextOutlined />} data-testid="tt-detail-report" onClick={() => report.show({ id: row.id, code: row.code })}>
+          {t('transport.report.button')}
+        </Button>
+      ) : null}
+      {canWrite && !isClosed(row.status) ? (
+        <Button icon={<EditOutlined />} data-testid="tt-detail-edit" onClick={() => editor.show({ mode: 'edit', row })}>
+          {t('transport.task.action.edit')}
+        </Button>
+      ) : null}
+      {canWrite ? (
+        <Button icon={<CopyOutlined />} data-testid="tt-detail-copy" onClick={() => actions.copy(row)}>
+          {t('transport.task.action.copy')}
+        </Button>
+      ) : null}
+      {canWrite
+        ? taskActions(row.status).map((a) => (
+            <Button key={a.to} danger={a.asks === 'reason'} type={a.asks === 'reason' ? 'default' : 'primary'} ghost={a.asks !== 'reason'} loading={actions.pendingTo === a.to} data-testid={`tt-move-${a.to}`} onClick={() => actions.run(row, a)}>
+              {t(a.name)}
+            </Button>
+          ))
+        : null}
+    </Space>
+  ) : null;
+
+  return (
+    <Drawer open={!!id} size={DETAIL_WIDTH} title={row ? `${row.code} · ${row.goodsName}` : t('transport.detail.title')} className="tt-detail-drawer" data-testid="tt-detail" onClose={onClose} footer={footer}>
+      {body}
+      {actions.dialog}
+      <TaskFormDrawer formName="ttEdit" target={editor.target} open={editor.open} onClose={editor.hide} afterClose={editor.afterClose} />
+      <ShipmentReportModal target={report.target} open={report.open} onClose={report.hide} afterClose={report.afterClose} />
+    </Drawer>
+  );
+}
