@@ -30,6 +30,7 @@ export const PERMISSIONS = {
   'warehouse:audit': { en: 'Approve or reject inbound and outbound records', zh: '审核出入库记录' },
   'command:request': { en: 'Request remote commands to devices', zh: '申请远程控制指令' },
   'command:review': { en: 'Approve or reject remote commands', zh: '审核远程控制指令' },
+  'report:schedule': { en: 'Manage scheduled reports mailed to recipients', zh: '管理定时邮件报表' },
 } as const satisfies Record<string, I18nText>;
 export type Permission = keyof typeof PERMISSIONS;
 export const PERMISSION_CODES = Object.keys(PERMISSIONS) as Permission[];

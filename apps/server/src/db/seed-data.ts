@@ -151,6 +151,7 @@ const common: MenuNode[] = [
       { code: 'report-alarm', zh: '告警报表', en: 'Alarm reports', url: 'view/report/alarm' },
       { code: 'report-online', zh: '设备在线率', en: 'Device online rate', url: 'view/report/online' },
       { code: 'report-mileage', zh: '里程报表', en: 'Mileage', url: 'view/report/mileage' },
+      { code: 'report-schedules', zh: '定时报表', en: 'Scheduled reports', url: 'view/report/schedules' },
     ],
   },
   {

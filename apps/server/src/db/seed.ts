@@ -108,7 +108,7 @@ export async function seed(db: Db, opts: SeedOptions): Promise<SeedResult> {
       const demoOrg = await upsertOrg(tx, { code: DEMO_ORG, name: 'Demo Cold Chain Co.', kind: 'tenant', parentId: platformOrg });
       const operatorRole = await upsertRole(tx, demoOrg, 'operator', '运营人员', 'Operator');
       await grant(tx, operatorRole, menuRows.filter((m) => !m.platformOnly).map((m) => m.id!));
-      await grantActions(tx, operatorRole, ['device:read', 'alarm:read', 'alarm:handle', 'fault:handle', 'transport:read', 'transport:write', 'warehouse:read', 'warehouse:write', 'command:request']);
+      await grantActions(tx, operatorRole, ['device:read', 'alarm:read', 'alarm:handle', 'fault:handle', 'transport:read', 'transport:write', 'warehouse:read', 'warehouse:write', 'command:request', 'report:schedule']);
       // The organisation's own administrator role: every screen and action within the organisation.
       const orgAdminRole = await upsertRole(tx, demoOrg, ORG_ADMIN_ROLE.code, ORG_ADMIN_ROLE.zh, ORG_ADMIN_ROLE.en);
       await grant(tx, orgAdminRole, menuRows.map((m) => m.id!));
