@@ -254,6 +254,13 @@ export const ERRORS = {
   COMMAND_SELF_REVIEW: { en: 'You cannot review your own command request', zh: '不能审核自己申请的指令' },
   COMMAND_NOT_PENDING: { en: 'The command is no longer waiting for review', zh: '该指令已不在待审核状态' },
   COMMAND_NOT_OWN: { en: 'Only the requester can cancel a command request', zh: '只有申请人可以撤销指令申请' },
+  REPORT_SCHEDULE_ASSET_UNKNOWN: { en: 'An asset of the scheduled report does not exist in your organisation', zh: '定时报表的资产在您的组织下不存在' },
+  REPORT_SCHEDULE_DEVICE_UNKNOWN: { en: 'A device of the scheduled report does not exist in your organisation', zh: '定时报表的设备在您的组织下不存在' },
+  REPORT_SCHEDULE_CREATOR_INACTIVE: {
+    en: 'The creator of the scheduled report no longer exists, is deactivated or may no longer manage scheduled reports: save the schedule again to take it over',
+    zh: '定时报表的创建人已不存在、已停用或已无定时报表权限，请重新保存该定时报表以接管',
+  },
+  REPORT_SCHEDULE_KIND_UNAVAILABLE: { en: 'This report cannot be mailed on a schedule yet', zh: '该报表暂不支持定时发送' },
   VALIDATION: { en: 'The request is invalid', zh: '请求参数有误' },
   NOT_FOUND: { en: 'The requested resource does not exist', zh: '请求的资源不存在' },
   BODY_TOO_LARGE: { en: 'The request body is too large', zh: '请求内容过大' },
