@@ -73,6 +73,9 @@ import { shipmentService } from './modules/report/shipment.ts';
 import { productionService } from './modules/report/production.ts';
 import { reportRoutes } from './modules/report/routes.ts';
 import { gspService } from './modules/report/gsp.ts';
+import { alarmReportService } from './modules/report/alarm-report.ts';
+import { onlineReportService } from './modules/report/online.ts';
+import { mileageReportService } from './modules/report/mileage.ts';
 import { compareService } from './modules/compare/service.ts';
 import { compareRoutes } from './modules/compare/routes.ts';
 import { workOrderRoutes } from './modules/work-order/routes.ts';
@@ -85,6 +88,10 @@ import { warehouseService } from './modules/warehouse/service.ts';
 import { warehouseRoutes } from './modules/warehouse/routes.ts';
 import { commandService, type CommandService } from './modules/command/service.ts';
 import { commandRoutes } from './modules/command/routes.ts';
+import { reportMakers } from './modules/report-schedule/makers.ts';
+import { reportScheduler, type ReportScheduler } from './modules/report-schedule/runner.ts';
+import { scheduleService } from './modules/report-schedule/schedules.ts';
+import { reportScheduleRoutes } from './modules/report-schedule/routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -109,6 +116,8 @@ declare module 'fastify' {
     transportTemplates: TemplateService;
     /** Remote control: the device link attaches here (`app.commands.attach(link)`) and hands it acknowledgements (`onAck`). */
     commands: CommandService;
+    /** Scheduled reports: the tick sends the due ones (one node per run). */
+    reportScheduler: ReportScheduler;
   }
 }
 
@@ -286,7 +295,10 @@ export async function buildApp(
   await app.register(assetRoutes, { service: assetService(database.db, audit.record) });
   await app.register(faultRoutes, { faults: faultService(database.db) });
   await app.register(trackRoutes, { tracks: trackService(database.db) });
-  await app.register(reportRoutes, { shipments: shipmentService(database.db), production: productionService(database.db), gsp: gspService(database.db) });
+  const alarmReports = alarmReportService(database.db);
+  const onlineReports = onlineReportService(database.db, { offlineAfterMs: config.offlineAfterMs });
+  const mileageReports = mileageReportService(database.db);
+  await app.register(reportRoutes, { shipments: shipmentService(database.db), production: productionService(database.db), gsp: gspService(database.db), alarmReports, onlineReports, mileageReports });
   await app.register(compareRoutes, { compare: compareService(database.db), permissionsOf: auth.permissionsOf });
   await app.register(warehouseRoutes, { records: warehouseService(database.db) });
   const levels = levelService(database.db, audit.record);
@@ -329,6 +341,21 @@ export async function buildApp(
   app.addHook('onClose', async () => {
     clearInterval(commandTicker);
     await commands.settled();
+  });
+  // Scheduled reports: each due run is claimed by one node's tick and mailed with its file.
+  const scheduler = reportScheduler(database.db, {
+    log: app.log,
+    messenger: messages,
+    permissionsOf: auth.permissionsOf,
+    makers: reportMakers({ gsp: gspService(database.db), alarm: alarmReports, online: onlineReports, mileage: mileageReports }),
+  });
+  app.decorate('reportScheduler', scheduler);
+  await app.register(reportScheduleRoutes, { schedules: scheduleService(database.db, { audit: audit.record, scheduler, permissionsOf: auth.permissionsOf }) });
+  const scheduleTicker = setInterval(() => void scheduler.tick(), 60_000);
+  scheduleTicker.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(scheduleTicker);
+    await scheduler.settled();
   });
   app.get('/api/docs/json', { schema: { hide: true } }, async () => app.swagger());
 

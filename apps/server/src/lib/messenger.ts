@@ -13,6 +13,14 @@ export interface Message {
   to: string;
   subject?: string;
   text: string;
+  /** Files sent with an e-mail (the outbox keeps their names, not their content). */
+  attachments?: MessageAttachment[];
+}
+
+export interface MessageAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
 }
 
 export class DeliveryError extends Error {}
@@ -59,7 +67,7 @@ export function messenger(opts: MessengerOptions) {
       channel: m.channel,
       recipient: m.to,
       subject: m.subject ?? null,
-      body: m.text,
+      body: m.attachments?.length ? `${m.text}\n\n[attachments: ${m.attachments.map((a) => a.filename).join(', ')}]` : m.text,
       status,
       error: error ?? null,
     });
@@ -75,11 +83,14 @@ export function messenger(opts: MessengerOptions) {
       if (!transport) {
         await record(m, 'outbox');
         // The default delivery: the operator reads the message in the log (and the outbox table).
-        opts.log.info({ outbox: { channel: m.channel, to: m.to, subject: m.subject, text: m.text } }, 'message kept in the outbox');
+        opts.log.info(
+          { outbox: { channel: m.channel, to: m.to, subject: m.subject, text: m.text, attachments: m.attachments?.map((a) => a.filename) } },
+          'message kept in the outbox',
+        );
         return 'outbox';
       }
       try {
-        if (m.channel === 'email') await mail!.sendMail({ to: m.to, subject: m.subject, text: m.text });
+        if (m.channel === 'email') await mail!.sendMail({ to: m.to, subject: m.subject, text: m.text, attachments: m.attachments });
         else await opts.sms!.send(m.to, m.text);
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
