@@ -169,8 +169,8 @@ export type OnlineReportQuery = z.infer<typeof onlineReportQuerySchema>;
 /**
  * A device is online from each stored report for the offline threshold (OFFLINE_AFTER_SECONDS)
  * or until its next report, whichever comes first: online time is the union of those windows
- * inside the period; the rate is online time over the period's time (from the device's creation
- * when it was created inside the period).
+ * inside the period; the rate is online time over the period's time (from the device's creation,
+ * or its first stored report when that is earlier, when that falls inside the period).
  */
 export const onlineReportRowSchema = z.object({
   deviceId: z.string(),

@@ -41,7 +41,9 @@ export function onlineReportService(db: Db, opts: { offlineAfterMs: number }) {
     const scope = await orgTree(db, caller.orgId);
     const ids = q.deviceIds?.length ? [...new Set(q.deviceIds.map((id) => id.toLowerCase()))] : null;
     const rows = rowsOf<DeviceRow>(
-      await db.execute(sql`select d.id, d.device_id, d.name, d.created_at,
+      // Counted from the device's creation, or from its first stored report when that is earlier
+      // (history uploaded for a device registered afterwards, as the demo's is).
+      await db.execute(sql`select d.id, d.device_id, d.name, least(d.created_at, (select min(t.time) from telemetry t where t.device_ref = d.id)) as created_at,
           (select b.asset_name from device_bindings b where b.device_ref = d.id and b.unbound_at is null limit 1) as asset,
           (select max(t.time) from telemetry t where t.device_ref = d.id and t.time < ${ts(to)}) as last_seen
         from devices d
@@ -79,7 +81,7 @@ export function onlineReportService(db: Db, opts: { offlineAfterMs: number }) {
     // dev: each device's counted span [s0, s1); r: its reports from one threshold before the
     // period (an earlier report keeps it online into the period), each with the next one.
     const base = sql`dev as (
-        select id, greatest(created_at, ${ts(range.from)}) as s0, ${ts(until)}::timestamptz as s1
+        select id, greatest(least(created_at, (select min(t.time) from telemetry t where t.device_ref = devices.id)), ${ts(range.from)}) as s0, ${ts(until)}::timestamptz as s1
         from devices where id = any(${uuids(list.map((d) => d.id))})),
       r as (
         select t.device_ref, t.time, lead(t.time) over (partition by t.device_ref order by t.time) as next

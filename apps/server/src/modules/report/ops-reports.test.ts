@@ -260,6 +260,18 @@ describe('the device online rate', () => {
     expect(r.overall.rate).toBeCloseTo((79_800 + 22_200) / (86_400 + 43_200), 6);
   });
 
+  it('counts from the first stored report when history was uploaded before the device was registered', async () => {
+    // Registered at 18:00 with the same readings as OPS-ON-2 (12:00 to 18:00) uploaded afterwards.
+    const backfilled = await device(admin, 'OPS-ON-3', DAY0 + 18 * HOUR);
+    await telemetry(
+      demoOrg,
+      backfilled.id,
+      Array.from({ length: 361 }, (_, i) => ({ time: iso(DAY0 + 12 * HOUR + i * MIN) })),
+    );
+    const r = await json<OnlineReport>(`${OPS_REPORT_API.online}?date=${DATE}&deviceIds=${backfilled.id}`);
+    expect(r.rows[0]).toMatchObject({ deviceId: 'OPS-ON-3', onlineS: 6 * 3600 + 600, expectedS: 12 * 3600, outages: 1, reports: 361 });
+  });
+
   it('over a week: null before the device existed, the silent days count, and the outage at the end', async () => {
     const r = await json<OnlineReport>(`${OPS_REPORT_API.online}?period=week&date=${DATE}&deviceIds=${steady.id},${late.id}`);
     expect(r.dates).toEqual(['2026-11-09', '2026-11-10', '2026-11-11', '2026-11-12', '2026-11-13', '2026-11-14', '2026-11-15']);
