@@ -92,6 +92,8 @@ import { reportMakers } from './modules/report-schedule/makers.ts';
 import { reportScheduler, type ReportScheduler } from './modules/report-schedule/runner.ts';
 import { scheduleService } from './modules/report-schedule/schedules.ts';
 import { reportScheduleRoutes } from './modules/report-schedule/routes.ts';
+import { ledgerService, type LedgerService } from './modules/ledger/service.ts';
+import { ledgerRoutes } from './modules/ledger/routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -118,6 +120,8 @@ declare module 'fastify' {
     commands: CommandService;
     /** Scheduled reports: the tick sends the due ones (one node per run). */
     reportScheduler: ReportScheduler;
+    /** The traceability ledger: its feeder tick and tree-head signing (one node at a time). */
+    ledger: LedgerService;
   }
 }
 
@@ -356,6 +360,31 @@ export async function buildApp(
   app.addHook('onClose', async () => {
     clearInterval(scheduleTicker);
     await scheduler.settled();
+  });
+  // The ledger: stored readings, custody events and alarms are appended every few seconds and a
+  // tree head is signed at the configured interval (one node at a time for both).
+  const ledger = ledgerService(database.db, {
+    log: app.log,
+    dataDir: config.dataDir,
+    origin: config.ledgerOrigin,
+    signerKey: config.ledgerSignerKey,
+    permissionsOf: auth.permissionsOf,
+    publicUrl: config.publicUrl,
+  });
+  await ledger.signer();
+  app.decorate('ledger', ledger);
+  await app.register(ledgerRoutes, { ledger });
+  const ledgerTicker = setInterval(() => void ledger.tick().catch((err: unknown) => app.log.warn({ err }, 'ledger tick failed')), 5_000);
+  ledgerTicker.unref();
+  const checkpointTicker = setInterval(
+    () => void ledger.checkpoint().catch((err: unknown) => app.log.warn({ err }, 'ledger checkpoint failed')),
+    config.ledgerCheckpointMs,
+  );
+  checkpointTicker.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(ledgerTicker);
+    clearInterval(checkpointTicker);
+    await ledger.settled();
   });
   app.get('/api/docs/json', { schema: { hide: true } }, async () => app.swagger());
 

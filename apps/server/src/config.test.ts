@@ -89,6 +89,26 @@ describe('config', () => {
     if (name.endsWith('PASSWORD')) expect(msg).not.toContain(value);
   });
 
+  it('reads the ledger settings, and never prints the signer key', () => {
+    expect(loadConfig({})).toMatchObject({ ledgerCheckpointMs: 60_000, ledgerOrigin: undefined, ledgerSignerKey: undefined });
+    const key = 'PRIVATE+KEY+example.com/log+0a1b2c3d+AXs0Zm9vYmFyYmF6cXV4cXV1eHF1dXhxdXV4cXV1eHE=';
+    expect(loadConfig({ LEDGER_CHECKPOINT_SECONDS: '300', LEDGER_ORIGIN: 'example.com/log', LEDGER_SIGNER_KEY: key })).toMatchObject({
+      ledgerCheckpointMs: 300_000,
+      ledgerOrigin: 'example.com/log',
+      ledgerSignerKey: key,
+    });
+    expect(() => loadConfig({ LEDGER_CHECKPOINT_SECONDS: '1' })).toThrow('LEDGER_CHECKPOINT_SECONDS');
+    expect(() => loadConfig({ LEDGER_ORIGIN: 'has space' })).toThrow('LEDGER_ORIGIN');
+    let err: unknown;
+    try {
+      loadConfig({ LEDGER_SIGNER_KEY: 'secret-but-malformed' });
+    } catch (e) {
+      err = e;
+    }
+    expect((err as Error).message).toContain('LEDGER_SIGNER_KEY');
+    expect((err as Error).message).not.toContain('secret-but-malformed');
+  });
+
   it('treats empty optional URLs as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', MQTT_URL: '' }).databaseUrl).toBeUndefined();
   });

@@ -56,6 +56,28 @@ export const envSchema = z.object({
   MAP_TILE_MAX_ZOOM: z.coerce.number().int().min(1).max(22).default(18),
   /** OSRM-compatible routing service (e.g. a self-hosted OSRM) for road routes of transport tasks; without it routes are drawn by hand. */
   ROUTING_URL: optionalUrl(['http:', 'https:']),
+  /** How often the ledger signs a new tree head (when it grew), in seconds. */
+  LEDGER_CHECKPOINT_SECONDS: z.coerce.number().int().min(5).max(86_400).default(60),
+  /**
+   * The ledger's name in its tree heads; default: the name of its signer key, else
+   * iot-cloud-console/<host name>. Several nodes on one database must use the same.
+   */
+  LEDGER_ORIGIN: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || /^[^\s+]{1,200}$/.test(v), { message: 'must be 1-200 characters without spaces or "+"' }),
+  /**
+   * The tree-head signer key (PRIVATE+KEY+<name>+<id>+<key>); default: the file
+   * DATA_DIR/ledger/signer.key, made at first start. Several nodes on one database need the same key.
+   */
+  LEDGER_SIGNER_KEY: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || /^PRIVATE\+KEY\+[^\s+]+\+[0-9a-f]{8}\+[A-Za-z0-9+/=]+$/.test(v), { message: 'must be a signer key PRIVATE+KEY+<name>+<id>+<key>' }),
   /** On the demo organisation: feed its devices with simulated reports over MQTT. */
   DEMO_SIMULATOR: bool.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -106,6 +128,10 @@ export interface AppConfig {
   map: MapConfig;
   /** OSRM-compatible routing service for the planned road route of a transport task. */
   routingUrl?: string;
+  /** The ledger: how often a tree head is signed; its origin and signer key when set (else from DATA_DIR). */
+  ledgerCheckpointMs: number;
+  ledgerOrigin?: string;
+  ledgerSignerKey?: string;
   demoSimulator: boolean;
   logLevel: Env['LOG_LEVEL'];
   adminPassword?: string;
@@ -127,7 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0] ?? 'environment');
     const value = env[name];
-    const shown = /(PASSWORD|SECRET|TOKEN)$/.test(name) || value === undefined ? '' : ` (got "${value}")`;
+    const shown = /(PASSWORD|SECRET|TOKEN|KEY)$/.test(name) || value === undefined ? '' : ` (got "${value}")`;
     throw new ConfigError(`Invalid setting ${name}${shown}: ${issue.message}`);
   }
   const e = parsed.data;
@@ -158,6 +184,9 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
       tileMaxZoom: e.MAP_TILE_MAX_ZOOM,
     },
     routingUrl: e.ROUTING_URL,
+    ledgerCheckpointMs: e.LEDGER_CHECKPOINT_SECONDS * 1000,
+    ledgerOrigin: e.LEDGER_ORIGIN,
+    ledgerSignerKey: e.LEDGER_SIGNER_KEY,
     demoSimulator: e.DEMO_SIMULATOR,
     logLevel: e.LOG_LEVEL,
     adminPassword: e.ADMIN_PASSWORD,

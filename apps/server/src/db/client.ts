@@ -46,6 +46,8 @@ export const LOCKS = {
   task: 72_202,
   /** The remote-control time-out check (one node at a time). */
   commandTimeout: 72_301,
+  /** The ledger: appending leaves and signing tree heads (one node at a time). */
+  ledger: 72_401,
 } as const;
 
 export async function tryXactLock(q: Executor, key: number): Promise<boolean> {

@@ -15,6 +15,9 @@ import {
   uniqueIndex,
   uuid,
   type AnyPgColumn,
+  bigint,
+  customType,
+  smallint,
 } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -331,7 +334,13 @@ export const telemetry = pgTable(
     raw: jsonb('raw').notNull(),
     sensors: jsonb('sensors').notNull(),
   },
-  (t) => [primaryKey({ name: 'telemetry_pk', columns: [t.deviceRef, t.time] }), index('telemetry_org_time_idx').on(t.orgId, t.time)],
+  (t) => [
+    primaryKey({ name: 'telemetry_pk', columns: [t.deviceRef, t.time] }),
+    index('telemetry_org_time_idx').on(t.orgId, t.time),
+    // The ledger reads readings by the minute they were stored; rows arrive in that order, so a
+    // block-range index serves it at almost no cost to the intake.
+    index('telemetry_received_brin').using('brin', t.receivedAt),
+  ],
 );
 
 /** Refused reports with their reason, per device (null when the device itself is unknown). */
@@ -1093,4 +1102,82 @@ export const reportScheduleRuns = pgTable(
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('report_schedule_runs_schedule_idx').on(t.scheduleId, t.at)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Ledger (traceability; packages/shared/src/ledger, modules/ledger)
+// ---------------------------------------------------------------------------------------------
+
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
+
+/**
+ * The ledger's leaves, appended in index order and never changed: the canonical record bytes
+ * (leaf.ts) and their RFC 6962 leaf hash, with the ids the verification screens look them up by.
+ */
+export const ledgerLeaves = pgTable(
+  'ledger_leaves',
+  {
+    idx: bigint('idx', { mode: 'number' }).primaryKey(),
+    orgId: uuid('org_id').notNull(),
+    kind: text('kind', { enum: ['sensor.minute', 'custody', 'alarm'] }).notNull(),
+    /** A stable key of the logged record: each is logged once. */
+    ref: text('ref').notNull().unique(),
+    data: bytea('data').notNull(),
+    leafHash: bytea('leaf_hash').notNull(),
+    /** The record's own time: the minute of a sensor minute, the time of an event. */
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    deviceRef: uuid('device_ref'),
+    taskId: uuid('task_id'),
+    warehouseRecordId: uuid('warehouse_record_id'),
+    alarmId: uuid('alarm_id'),
+    loggedAt: timestamp('logged_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('ledger_leaves_device_idx').on(t.deviceRef, t.at),
+    index('ledger_leaves_task_idx').on(t.taskId),
+    index('ledger_leaves_warehouse_idx').on(t.warehouseRecordId),
+  ],
+);
+
+/** Every complete subtree of the ledger's tree (level 0: the leaves), for proofs in O(log n) reads. */
+export const ledgerNodes = pgTable(
+  'ledger_nodes',
+  {
+    level: smallint('level').notNull(),
+    idx: bigint('idx', { mode: 'number' }).notNull(),
+    hash: bytea('hash').notNull(),
+  },
+  (t) => [primaryKey({ name: 'ledger_nodes_pk', columns: [t.level, t.idx] })],
+);
+
+/** Signed tree heads (C2SP signed notes), one per tree size. */
+export const ledgerCheckpoints = pgTable('ledger_checkpoints', {
+  size: bigint('size', { mode: 'number' }).primaryKey(),
+  rootHash: bytea('root_hash').notNull(),
+  note: text('note').notNull(),
+  signedAt: timestamp('signed_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** How far the ledger's feeder has read each source. */
+export const ledgerWatermarks = pgTable('ledger_watermarks', {
+  source: text('source').primaryKey(),
+  value: text('value').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Links that publish a task's or a device's records without login; only the token's SHA-256 is kept. */
+export const ledgerShares = pgTable(
+  'ledger_shares',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    /** { taskId } or { deviceId (the device row id), from, to }. */
+    scope: jsonb('scope').notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+  },
+  (t) => [index('ledger_shares_org_idx').on(t.orgId)],
 );

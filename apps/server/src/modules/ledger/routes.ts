@@ -1,0 +1,94 @@
+// The ledger's calls (DESIGN.md "Ledger (traceability) interface"). Without login: the latest
+// checkpoint and the public key (plain text, as transparency-log tools read them), inclusion and
+// consistency proofs (hashes only), and the records a share link publishes. With login: one
+// leaf (its organisation tree only), the records of a task, a device range or a warehouse record
+// with their proofs, and making share links.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { envelopeSchema } from '@iotc/shared/envelope';
+import {
+  LEDGER_API,
+  consistencyProofSchema,
+  consistencyQuerySchema,
+  inclusionProofSchema,
+  inclusionQuerySchema,
+  leafAnswerSchema,
+  leafParamsSchema,
+  publicKeyAnswerSchema,
+  publicRecordsAnswerSchema,
+  publicRecordsQuerySchema,
+  recordsAnswerSchema,
+  recordsQuerySchema,
+  shareAnswerSchema,
+  shareBodySchema,
+} from '@iotc/shared/ledger/api';
+import { callerOf } from '../../plugins/auth.ts';
+import { ok } from '../../plugins/errors.ts';
+import type { LedgerService } from './service.ts';
+
+const TEXT = 'text/plain; charset=utf-8';
+
+export const ledgerRoutes: FastifyPluginAsyncZod<{ ledger: LedgerService }> = async (app, { ledger }) => {
+  const tags = ['ledger'];
+  const signedIn = { preHandler: app.authenticate };
+
+  app.get(LEDGER_API.checkpoint, { schema: { tags, summary: 'The latest signed tree head (C2SP tlog-checkpoint in a signed note), text' } }, async (_req, reply) => {
+    const cp = await ledger.latestCheckpoint();
+    return reply.type(TEXT).header('cache-control', 'no-cache').send(cp.note);
+  });
+  app.get(
+    LEDGER_API.publicKey,
+    { schema: { tags, summary: 'The verifier key of the tree heads (C2SP signed-note), text; ?format=json for the key and the origin', querystring: z.object({ format: z.enum(['text', 'json']).default('text') }) } },
+    async (req, reply) => {
+      const key = await ledger.publicKey();
+      if (req.query.format === 'json') return reply.send(ok(publicKeyAnswerSchema.parse(key)));
+      return reply.type(TEXT).send(`${key.verifierKey}\n`);
+    },
+  );
+  app.get(
+    LEDGER_API.inclusion,
+    { schema: { tags, summary: 'RFC 6962 audit path of leaf `index` in the tree of `size` leaves (default: the latest checkpoint)', querystring: inclusionQuerySchema, response: { 200: envelopeSchema(inclusionProofSchema) } } },
+    async (req) => ok(await ledger.inclusion(req.query.index, req.query.size)),
+  );
+  app.get(
+    LEDGER_API.consistency,
+    { schema: { tags, summary: 'RFC 6962 consistency proof between the trees of `from` and `to` leaves', querystring: consistencyQuerySchema, response: { 200: envelopeSchema(consistencyProofSchema) } } },
+    async (req) => ok(await ledger.consistency(req.query.from, req.query.to)),
+  );
+  app.get(
+    '/api/iot/v2/ledger/leaves/:index',
+    { schema: { tags, summary: "One leaf's bytes, for a user of the record's organisation tree", params: leafParamsSchema, response: { 200: envelopeSchema(leafAnswerSchema) } }, ...signedIn },
+    async (req) => ok(await ledger.leaf(callerOf(req), req.params.index)),
+  );
+  app.get(
+    LEDGER_API.records,
+    {
+      schema: {
+        tags,
+        summary: 'The logged records of a task, a device range or a warehouse record (200 a page), with the rows as stored now, proofs and the checkpoint',
+        querystring: recordsQuerySchema,
+        response: { 200: envelopeSchema(recordsAnswerSchema) },
+      },
+      ...signedIn,
+    },
+    async (req) => ok(await ledger.records(callerOf(req), req.query)),
+  );
+  app.post(
+    LEDGER_API.shares,
+    { schema: { tags, summary: "A link that publishes a task's or a device range's records without login", body: shareBodySchema, response: { 200: envelopeSchema(shareAnswerSchema) } }, ...signedIn },
+    async (req) => ok(await ledger.share(callerOf(req), req.body)),
+  );
+  app.get(
+    '/api/iot/v2/ledger/public/:token',
+    {
+      schema: {
+        tags,
+        summary: 'The records a share link publishes (200 a page), without login',
+        params: z.object({ token: z.string().min(1).max(100) }),
+        querystring: publicRecordsQuerySchema,
+        response: { 200: envelopeSchema(publicRecordsAnswerSchema) },
+      },
+    },
+    async (req) => ok(await ledger.publicRecords(req.params.token, req.query.after)),
+  );
+};

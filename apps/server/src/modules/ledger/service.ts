@@ -1,0 +1,432 @@
+// The ledger (issue 9; DESIGN.md "Ledger (traceability) interface"): the feeder that appends
+// what sources.ts reads, in index order, one node at a time; signed tree heads at an interval;
+// proofs; the records of a task, a device or a warehouse record with everything a browser needs
+// to check them; and share links that publish one task's or one device range's records.
+//
+// Appending: one transaction per batch holds the ledger's advisory lock, re-reads the tree's size
+// and right edge from the database (so whichever node holds the lock continues the same tree),
+// and writes the leaves, every subtree they complete (ledger_nodes) and the watermarks together.
+// The unique ref makes logging a record twice impossible, whatever the watermarks say.
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  MAX_RECORDS_PAGE,
+  LEDGER_API,
+  ledgerSharePage,
+  type ConsistencyProof,
+  type InclusionProof,
+  type LeafAnswer,
+  type LedgerItem,
+  type PublicRecordsAnswer,
+  type RecordsAnswer,
+  type RecordsQuery,
+  type ShareAnswer,
+  type ShareBody,
+  type ShareSubject,
+} from '@iotc/shared/ledger/api';
+import { toBase64 } from '@iotc/shared/ledger/bytes';
+import { formatCheckpoint, signNote } from '@iotc/shared/ledger/checkpoint';
+import { decodeLeaf, encodeLeaf, LeafError } from '@iotc/shared/ledger/leaf';
+import {
+  appendLeaf,
+  consistencyPlan,
+  frontierFromReader,
+  inclusionPlan,
+  leafHash,
+  planNodes,
+  rangeNodes,
+  resolvePlan,
+  rootFromReader,
+  type NodeId,
+  type StoredNode,
+} from '@iotc/shared/ledger/merkle';
+import type { Permission } from '@iotc/shared/platform';
+import { LOCKS, tryXactLock, type Db } from '../../db/client.ts';
+import { orgTree } from '../../db/list.ts';
+import { devices, ledgerShares, transportTaskDevices, transportTasks, warehouseRecords } from '../../db/schema.ts';
+import { AppError } from '../../plugins/errors.ts';
+import type { Caller } from '../auth/service.ts';
+import { loadSigner, type Signer } from './keys.ts';
+import {
+  insertCheckpoint,
+  insertLeaves,
+  existingRefs,
+  getWatermark,
+  latestCheckpoint,
+  leafAt,
+  leavesWhere,
+  readNodes,
+  setWatermark,
+  treeSize,
+  type LeafRow,
+  type NewLeaf,
+  type StoredCheckpoint,
+} from './repo.ts';
+import {
+  currentRecords,
+  nextAlarmEvents,
+  nextSensorMinutes,
+  nextTaskEvents,
+  nextWarehouseRecords,
+  readingsOfMinutes,
+  SENSOR_START,
+  sensorCandidate,
+  type Candidate,
+  type MinuteKey,
+  type SensorCursor,
+} from './sources.ts';
+
+export interface LedgerOptions {
+  log: FastifyBaseLogger;
+  /** Where signer.key lives (DATA_DIR); empty: a key for this process only. */
+  dataDir?: string;
+  /** LEDGER_ORIGIN. */
+  origin?: string;
+  /** LEDGER_SIGNER_KEY. */
+  signerKey?: string;
+  permissionsOf: (caller: Caller) => Promise<Permission[]>;
+  /** PUBLIC_URL, for absolute share links. */
+  publicUrl?: string;
+  now?: () => Date;
+  /** A stored minute is logged this long after it ends. */
+  graceMs?: number;
+  /** Most records of each source one batch reads. */
+  batchSize?: number;
+}
+
+/** An id the feeder has not seen yet after this long is taken for a rolled-back insert and passed. */
+const GAP_MS = 5 * 60_000;
+/** Batches of one tick at most (the next tick carries on). */
+const MAX_BATCHES = 20;
+const EPOCH = '1970-01-01T00:00:00.000Z';
+
+type Scope = { taskId: string } | { deviceId: string; from: string; to: string } | { warehouseRecordId: string };
+
+const b64 = toBase64;
+const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
+const uuidArray = (ids: readonly string[]) => `{${ids.join(',')}}`;
+
+export function ledgerService(db: Db, opts: LedgerOptions) {
+  const now = opts.now ?? (() => new Date());
+  const graceMs = opts.graceMs ?? 30_000;
+  const batchSize = opts.batchSize ?? 500;
+  let signerPromise: Promise<Signer> | undefined;
+  const signer = () => (signerPromise ??= loadSigner({ dataDir: opts.dataDir || undefined, signerKey: opts.signerKey, origin: opts.origin }));
+  /** Per id-ordered source: where an unseen id was first met, and when. */
+  const gaps = new Map<string, { at: number; since: number }>();
+  let feeding: Promise<number> | null = null;
+  let signing: Promise<StoredCheckpoint | null> | null = null;
+
+  /** The highest id up to which every id has been seen (or given up on, see GAP_MS). */
+  function advance(source: string, from: number, ids: readonly number[]): number {
+    let next = from;
+    for (const id of ids) {
+      if (id <= next) continue;
+      if (id === next + 1) {
+        next = id;
+        continue;
+      }
+      const gap = gaps.get(source);
+      const t = now().getTime();
+      if (gap && gap.at === next) {
+        if (t - gap.since < GAP_MS) break;
+        gaps.delete(source);
+        next = id;
+        continue;
+      }
+      gaps.set(source, { at: next, since: t });
+      break;
+    }
+    return next;
+  }
+
+  async function batch(): Promise<{ appended: number; progressed: boolean }> {
+    return db.transaction(async (tx) => {
+      if (!(await tryXactLock(tx, LOCKS.ledger))) return { appended: 0, progressed: false };
+      const marks: [string, string][] = [];
+      const candidates: Candidate[] = [];
+
+      const sensorMark = await getWatermark(tx, 'sensor');
+      const cursor: SensorCursor = sensorMark ? (JSON.parse(sensorMark) as SensorCursor) : SENSOR_START;
+      const closeBefore = new Date(Math.floor((now().getTime() - graceMs) / 60_000) * 60_000);
+      const sensor = await nextSensorMinutes(tx, cursor, closeBefore, batchSize);
+      const readings = await readingsOfMinutes(tx, sensor.keys);
+      for (const key of sensor.keys) {
+        const m = readings.get(`${key.deviceRef}|${key.minute}`);
+        if (m) candidates.push(sensorCandidate(key, m));
+      }
+      if (JSON.stringify(sensor.cursor) !== JSON.stringify(cursor)) marks.push(['sensor', JSON.stringify(sensor.cursor)]);
+
+      for (const [source, read] of [
+        ['task-events', nextTaskEvents],
+        ['alarm-events', nextAlarmEvents],
+      ] as const) {
+        const from = Number((await getWatermark(tx, source)) ?? 0);
+        const got = await read(tx, from, batchSize);
+        candidates.push(...got.candidates);
+        const to = advance(source, from, got.ids);
+        if (to !== from) marks.push([source, String(to)]);
+      }
+
+      const since = (await getWatermark(tx, 'warehouse')) ?? EPOCH;
+      const approved = await nextWarehouseRecords(tx, since, batchSize);
+      candidates.push(...approved.candidates);
+      if (approved.last && approved.last > since) marks.push(['warehouse', approved.last]);
+
+      const logged = await existingRefs(tx, candidates.map((c) => c.ref));
+      const size = await treeSize(tx);
+      let frontier = frontierFromReader(size, await readNodes(tx, rangeNodes(0, size)));
+      const leaves: NewLeaf[] = [];
+      const nodes: StoredNode[] = [];
+      for (const c of candidates) {
+        if (logged.has(c.ref)) continue;
+        logged.add(c.ref);
+        let data: Uint8Array;
+        try {
+          data = encodeLeaf(c.record);
+        } catch (err) {
+          if (!(err instanceof LeafError)) throw err;
+          opts.log.warn({ err, ref: c.ref }, 'ledger: record left out, it is not a valid leaf');
+          continue;
+        }
+        const hash = leafHash(data);
+        leaves.push({ idx: frontier.size, candidate: c, data, leafHash: hash });
+        const next = appendLeaf(frontier, hash);
+        frontier = next.frontier;
+        nodes.push(...next.completed);
+      }
+      await insertLeaves(tx, leaves, nodes);
+      for (const [source, value] of marks) await setWatermark(tx, source, value);
+      return { appended: leaves.length, progressed: leaves.length > 0 || marks.length > 0 };
+    });
+  }
+
+  async function feed(): Promise<number> {
+    let total = 0;
+    for (let i = 0; i < MAX_BATCHES; i++) {
+      const r = await batch();
+      total += r.appended;
+      if (!r.progressed) break;
+    }
+    return total;
+  }
+
+  async function sign(): Promise<StoredCheckpoint | null> {
+    const key = await signer();
+    return db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${LOCKS.ledger}, 0)`);
+      const size = await treeSize(tx);
+      const last = await latestCheckpoint(tx);
+      if (size === 0 || (last && last.size >= size)) return null;
+      const rootHash = rootFromReader(size, await readNodes(tx, rangeNodes(0, size)));
+      const note = await signNote(formatCheckpoint({ origin: key.origin, size, rootHash }), key.name, key.seed);
+      await insertCheckpoint(tx, size, rootHash, note);
+      return { size, rootHash, note, signedAt: now().toISOString() };
+    });
+  }
+
+  async function requireCheckpoint(): Promise<StoredCheckpoint> {
+    const cp = await latestCheckpoint(db);
+    if (!cp) throw new AppError(404, 'LEDGER_NO_CHECKPOINT');
+    return cp;
+  }
+
+  async function requireSize(size: number): Promise<void> {
+    const current = await treeSize(db);
+    if (size > current) throw new AppError(400, 'LEDGER_SIZE_TOO_LARGE', `${size} > ${current}`);
+  }
+
+  // ---- scopes: what a records call or a share covers ----
+
+  async function need(caller: Caller, permission: Permission) {
+    if (!(await opts.permissionsOf(caller)).includes(permission)) throw new AppError(403, 'NO_PERMISSION');
+  }
+
+  function scopeOf(q: { taskId?: string; deviceId?: string; from?: string; to?: string; warehouseRecordId?: string }): Scope {
+    if (q.taskId) return { taskId: q.taskId };
+    if (q.deviceId && q.from && q.to) return { deviceId: q.deviceId, from: q.from, to: q.to };
+    if (q.warehouseRecordId) return { warehouseRecordId: q.warehouseRecordId };
+    throw new AppError(400, 'LEDGER_SCOPE_REQUIRED');
+  }
+
+  const permissionOf = (scope: Scope): Permission => ('taskId' in scope ? 'transport:read' : 'deviceId' in scope ? 'device:read' : 'warehouse:read');
+
+  /** The leaves of a scope inside the organisations `tree`, and what it publishes about its subject; 404 when its subject is not there. */
+  async function resolve(scope: Scope, tree: readonly string[]): Promise<{ where: SQL; subject: ShareSubject | null; orgId: string }> {
+    const orgs = sql`org_id = any(${uuidArray(tree)}::uuid[])`;
+    if ('taskId' in scope) {
+      const [task] = await db.select().from(transportTasks).where(eq(transportTasks.id, scope.taskId));
+      if (!task || !tree.includes(task.orgId)) throw new AppError(404, 'NOT_FOUND');
+      const refs = (await db.select({ ref: transportTaskDevices.deviceRef }).from(transportTaskDevices).where(eq(transportTaskDevices.taskId, task.id))).map((r) => r.ref);
+      let where = sql`task_id = ${task.id}`;
+      if (task.startedAt && refs.length) {
+        const start = new Date(Math.floor(task.startedAt.getTime() / 60_000) * 60_000).toISOString();
+        const end = (task.completedAt ?? task.cancelledAt ?? now()).toISOString();
+        where = sql`(${where} or (kind = 'sensor.minute' and device_ref = any(${uuidArray(refs)}::uuid[]) and at >= ${start}::timestamptz and at < ${end}::timestamptz))`;
+      }
+      return {
+        where: sql`${where} and ${orgs}`,
+        subject: { kind: 'task', code: task.code, goodsName: task.goodsName, origin: task.originName, destination: task.destinationName },
+        orgId: task.orgId,
+      };
+    }
+    if ('deviceId' in scope) {
+      const [device] = await db.select().from(devices).where(eq(devices.id, scope.deviceId));
+      if (!device || !tree.includes(device.orgId)) throw new AppError(404, 'NOT_FOUND');
+      return {
+        where: sql`device_ref = ${device.id} and at >= ${scope.from}::timestamptz and at < ${scope.to}::timestamptz and ${orgs}`,
+        subject: { kind: 'device', deviceId: device.deviceId, name: device.name, from: new Date(scope.from).toISOString(), to: new Date(scope.to).toISOString() },
+        orgId: device.orgId,
+      };
+    }
+    const [record] = await db
+      .select({ id: warehouseRecords.id, orgId: warehouseRecords.orgId })
+      .from(warehouseRecords)
+      .where(eq(warehouseRecords.id, scope.warehouseRecordId));
+    if (!record || !tree.includes(record.orgId)) throw new AppError(404, 'NOT_FOUND');
+    return { where: sql`warehouse_record_id = ${record.id} and ${orgs}`, subject: null, orgId: record.orgId };
+  }
+
+  /** One page of leaves with their proofs to the latest checkpoint and the rows as stored now. */
+  async function page(where: SQL, after: number | undefined): Promise<RecordsAnswer> {
+    const key = await signer();
+    const rows = await leavesWhere(db, where, after ?? -1, MAX_RECORDS_PAGE + 1);
+    const more = rows.length > MAX_RECORDS_PAGE;
+    const leaves = rows.slice(0, MAX_RECORDS_PAGE);
+    const cp = await latestCheckpoint(db);
+    const records = leaves.map((l) => decodeLeaf(l.data));
+    // Proofs: every node of every plan, fetched at once.
+    const plans = leaves.map((l) => (cp && l.index < cp.size ? inclusionPlan(l.index, cp.size) : null));
+    const wanted: NodeId[] = planNodes(plans.flatMap((p) => p ?? []));
+    const reader = await readNodes(db, wanted);
+    const minutes: MinuteKey[] = [];
+    leaves.forEach((l, i) => {
+      const r = records[i]!;
+      if (r.kind === 'sensor.minute' && l.deviceRef) minutes.push({ deviceRef: l.deviceRef, minute: r.minute });
+    });
+    const readings = await readingsOfMinutes(db, minutes);
+    const current = await currentRecords(
+      db,
+      leaves.filter((l) => l.kind !== 'sensor.minute').map((l) => l.ref),
+    );
+    const items: LedgerItem[] = leaves.map((l, i) => {
+      const record = records[i]!;
+      const plan = plans[i];
+      const base = {
+        index: l.index,
+        ref: l.ref,
+        kind: l.kind,
+        data: b64(l.data),
+        leafHash: b64(l.leafHash),
+        record,
+        proof: plan ? resolvePlan(plan, reader).map(b64) : null,
+      };
+      if (record.kind === 'sensor.minute') {
+        return { ...base, readings: readings.get(`${l.deviceRef}|${record.minute}`)?.readings ?? [] };
+      }
+      return { ...base, currentRecord: current.get(l.ref) ?? null };
+    });
+    return {
+      checkpoint: cp?.note ?? null,
+      verifierKey: key.verifierKey,
+      origin: key.origin,
+      items,
+      next: more ? leaves.at(-1)!.index : null,
+    };
+  }
+
+  return {
+    /** Loads (or at first start makes) the signer key. */
+    signer,
+
+    /** Appends what the sources hold that is not logged yet; resolves to the number of leaves added. */
+    tick(): Promise<number> {
+      feeding ??= feed().finally(() => {
+        feeding = null;
+      });
+      return feeding;
+    },
+
+    /** Signs a checkpoint of the current tree when it grew since the last one. */
+    checkpoint(): Promise<StoredCheckpoint | null> {
+      signing ??= sign().finally(() => {
+        signing = null;
+      });
+      return signing;
+    },
+
+    /** Resolves when the running tick and signing are done. */
+    async settled(): Promise<void> {
+      await Promise.allSettled([feeding, signing]);
+    },
+
+    async latestCheckpoint(): Promise<StoredCheckpoint> {
+      return requireCheckpoint();
+    },
+
+    async publicKey(): Promise<{ verifierKey: string; origin: string }> {
+      const key = await signer();
+      return { verifierKey: key.verifierKey, origin: key.origin };
+    },
+
+    async inclusion(index: number, size?: number): Promise<InclusionProof> {
+      const n = size ?? (await requireCheckpoint()).size;
+      await requireSize(n);
+      if (index >= n) throw new AppError(400, 'LEDGER_INDEX_OUT_OF_RANGE', `${index} >= ${n}`);
+      const plan = inclusionPlan(index, n);
+      const reader = await readNodes(db, [{ level: 0, index }, ...planNodes(plan)]);
+      return { index, size: n, leafHash: b64(reader(0, index)), proof: resolvePlan(plan, reader).map(b64) };
+    },
+
+    async consistency(from: number, to: number): Promise<ConsistencyProof> {
+      if (from > to) throw new AppError(400, 'LEDGER_RANGE_INVERTED', `${from} > ${to}`);
+      await requireSize(to);
+      const plan = consistencyPlan(from, to);
+      const reader = await readNodes(db, planNodes(plan));
+      return { from, to, proof: resolvePlan(plan, reader).map(b64) };
+    },
+
+    /** One leaf, for a user of its organisation tree (404 for anyone else, as if it did not exist). */
+    async leaf(caller: Caller, index: number): Promise<LeafAnswer> {
+      const leaf: LeafRow | null = await leafAt(db, index);
+      if (!leaf || !(await orgTree(db, caller.orgId)).includes(leaf.orgId)) throw new AppError(404, 'NOT_FOUND');
+      return { index: leaf.index, leafHash: b64(leaf.leafHash), data: b64(leaf.data) };
+    },
+
+    async records(caller: Caller, q: RecordsQuery): Promise<RecordsAnswer> {
+      const scope = scopeOf(q);
+      await need(caller, permissionOf(scope));
+      const { where } = await resolve(scope, await orgTree(db, caller.orgId));
+      return page(where, q.after);
+    },
+
+    async share(caller: Caller, body: ShareBody): Promise<ShareAnswer> {
+      const scope = scopeOf(body);
+      await need(caller, permissionOf(scope));
+      const { orgId } = await resolve(scope, await orgTree(db, caller.orgId));
+      const token = randomBytes(32).toString('base64url');
+      const expiresAt = body.expiresInDays ? new Date(now().getTime() + body.expiresInDays * 86_400_000) : null;
+      await db.insert(ledgerShares).values({ tokenHash: sha256Hex(token), orgId, scope, createdBy: caller.account, expiresAt });
+      return {
+        token,
+        url: `${(opts.publicUrl ?? '').replace(/\/$/, '')}${ledgerSharePage(token)}`,
+        apiUrl: LEDGER_API.public(token),
+        expiresAt: expiresAt?.toISOString() ?? null,
+      };
+    },
+
+    /** The records a share link publishes; 404 for an unknown or expired token. */
+    async publicRecords(token: string, after?: number): Promise<PublicRecordsAnswer> {
+      const [share] = await db
+        .select()
+        .from(ledgerShares)
+        .where(and(eq(ledgerShares.tokenHash, sha256Hex(token)), sql`(${ledgerShares.expiresAt} is null or ${ledgerShares.expiresAt} > now())`));
+      if (!share) throw new AppError(404, 'NOT_FOUND');
+      const { where, subject } = await resolve(share.scope as Scope, await orgTree(db, share.orgId));
+      if (!subject) throw new AppError(404, 'NOT_FOUND');
+      return { ...(await page(where, after)), subject, expiresAt: share.expiresAt?.toISOString() ?? null };
+    },
+  };
+}
+export type LedgerService = ReturnType<typeof ledgerService>;

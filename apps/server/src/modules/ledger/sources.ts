@@ -1,0 +1,411 @@
+// What the ledger logs, read from the tables that hold it, and the same records rebuilt from the
+// rows as they are now (for verification: a changed row gives a different record).
+//
+// - Sensor minutes: one leaf per device and minute in which the platform STORED readings
+//   (telemetry.received_at), so readings uploaded late (a logger's backlog) are covered by the
+//   leaf of the minute they arrived in. A minute is closed GRACE after its end (received_at is
+//   the storing transaction's start; those transactions last milliseconds).
+//   Each reading in the digest is { time: received_at, deviceTime: time, lat, lon, speed,
+//   course, positioning, network, sensors } (times ISO 8601 UTC with milliseconds, absent values
+//   null): the decoded values every screen, report, alarm and certificate shows. The raw report
+//   blocks (telemetry.raw) are left out: they are kept for diagnosis, and hashing them would only
+//   make each digest larger.
+// - Custody: transport task events (created → task.created; started, or a manual move to
+//   in_transit → task.started; arrived, or a manual move to arrived / completed / cancelled →
+//   task.ended, the status in fields) and warehouse inbound / outbound records once APPROVED
+//   (before that they may still be changed or deleted; approved records never change).
+//   The task model has no hand-over, so task.handover is not written; nor are `updated` / `copied`.
+// - Alarms: alarm events created (→ opened) and cleared or closed (→ closed, `how` in fields).
+import { sql } from 'drizzle-orm';
+import type { JsonValue } from '@iotc/shared/ledger/canonical-json';
+import { LEAF_VERSION, sensorMinuteRecord, type AlarmRecord, type CustodyRecord, type LedgerRecord, type Reading } from '@iotc/shared/ledger/leaf';
+import { rowsOf, type Executor } from '../../db/client.ts';
+
+export interface Candidate {
+  ref: string;
+  kind: LedgerRecord['kind'];
+  orgId: string;
+  record: LedgerRecord;
+  /** ISO time of the record (the minute, the event). */
+  at: string;
+  deviceRef: string | null;
+  taskId: string | null;
+  warehouseRecordId: string | null;
+  alarmId: string | null;
+}
+
+const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+/** The start of the minute of a timestamptz, in absolute time (date_trunc would follow the session's time zone). */
+const minuteOf = (col: string) => `date_bin('1 minute', ${col}, timestamptz '2000-01-01T00:00:00Z')`;
+/** An ISO 8601 UTC text with milliseconds of a timestamptz, made by the database (same on every driver). */
+const iso = (col: string) => sql.raw(`to_char(${col} at time zone 'UTC', ${ISO})`);
+
+// ---- sensor minutes ----
+
+export interface MinuteKey {
+  deviceRef: string;
+  /** ISO start of the minute. */
+  minute: string;
+}
+
+interface ReadingRow {
+  device_ref: string;
+  device_id: string;
+  org_id: string;
+  minute: string;
+  received: string;
+  device_time: string;
+  lat: number | null;
+  lon: number | null;
+  speed: number | null;
+  course: number | null;
+  positioning: string | null;
+  network: string | null;
+  sensors: JsonValue;
+}
+
+export const minuteKey = (deviceRef: string, minute: string) => `${deviceRef}|${minute}`;
+
+function readingOf(r: ReadingRow): Reading {
+  return {
+    time: r.received,
+    deviceTime: r.device_time,
+    lat: r.lat,
+    lon: r.lon,
+    speed: r.speed,
+    course: r.course,
+    positioning: r.positioning,
+    network: r.network,
+    sensors: r.sensors,
+  };
+}
+
+export interface MinuteReadings {
+  orgId: string;
+  deviceId: string;
+  readings: Reading[];
+}
+
+/** The stored readings of these device-minutes, by minuteKey (a minute without readings is absent). */
+export async function readingsOfMinutes(q: Executor, keys: readonly MinuteKey[]): Promise<Map<string, MinuteReadings>> {
+  const out = new Map<string, MinuteReadings>();
+  if (keys.length === 0) return out;
+  const minutes = keys.map((k) => Date.parse(k.minute));
+  const lo = new Date(Math.min(...minutes)).toISOString();
+  const hi = new Date(Math.max(...minutes) + 60_000).toISOString();
+  const refs = [...new Set(keys.map((k) => k.deviceRef))];
+  const wanted = new Set(keys.map((k) => minuteKey(k.deviceRef, k.minute)));
+  const rows = rowsOf<ReadingRow>(
+    await q.execute(sql`select t.device_ref, d.device_id, t.org_id, ${iso(minuteOf('t.received_at'))} as minute,
+        ${iso('t.received_at')} as received, ${iso('t.time')} as device_time,
+        t.lat, t.lon, t.speed, t.course, t.positioning, t.network, t.sensors
+      from telemetry t join devices d on d.id = t.device_ref
+      where t.received_at >= ${lo}::timestamptz and t.received_at < ${hi}::timestamptz
+        and t.device_ref = any(${`{${refs.join(',')}}`}::uuid[])`),
+  );
+  for (const r of rows) {
+    const k = minuteKey(r.device_ref, r.minute);
+    if (!wanted.has(k)) continue;
+    let m = out.get(k);
+    if (!m) out.set(k, (m = { orgId: r.org_id, deviceId: r.device_id, readings: [] }));
+    m.readings.push(readingOf(r));
+  }
+  return out;
+}
+
+export function sensorCandidate(key: MinuteKey, m: MinuteReadings): Candidate {
+  return {
+    ref: `sensor:${key.deviceRef}:${key.minute}`,
+    kind: 'sensor.minute',
+    orgId: m.orgId,
+    record: sensorMinuteRecord(m.orgId, m.deviceId, key.minute, m.readings),
+    at: key.minute,
+    deviceRef: key.deviceRef,
+    taskId: null,
+    warehouseRecordId: null,
+    alarmId: null,
+  };
+}
+
+/** Position of the sensor feeder: the last device-minute logged, in (minute, device) order. */
+export interface SensorCursor {
+  minute: string;
+  deviceRef: string;
+}
+export const SENSOR_START: SensorCursor = { minute: '1970-01-01T00:00:00.000Z', deviceRef: '00000000-0000-0000-0000-000000000000' };
+/** One batch reads at most this span of stored time, so a large backlog is read in pieces. */
+const SENSOR_WINDOW_MS = 10 * 60_000;
+
+/**
+ * The next closed device-minutes after the cursor (at most `limit`), and the cursor after them.
+ * `closeBefore` is the first minute not yet closed.
+ */
+export async function nextSensorMinutes(
+  q: Executor,
+  cursor: SensorCursor,
+  closeBefore: Date,
+  limit: number,
+): Promise<{ keys: MinuteKey[]; cursor: SensorCursor }> {
+  const lo = new Date(cursor.minute);
+  if (lo >= closeBefore) return { keys: [], cursor };
+  const hi = new Date(Math.min(closeBefore.getTime(), lo.getTime() + SENSOR_WINDOW_MS));
+  const groups = rowsOf<{ device_ref: string; minute: string }>(
+    await q.execute(sql`select device_ref, ${iso('m')} as minute from (
+        select device_ref, ${sql.raw(minuteOf('received_at'))} as m from telemetry
+        where received_at >= ${lo.toISOString()}::timestamptz and received_at < ${hi.toISOString()}::timestamptz
+        group by 1, 2) g
+      where (m, device_ref) > (${cursor.minute}::timestamptz, ${cursor.deviceRef}::uuid)
+      order by m, device_ref limit ${limit}`),
+  );
+  const keys = groups.map((g) => ({ deviceRef: g.device_ref, minute: g.minute }));
+  if (keys.length === limit) return { keys, cursor: { minute: keys.at(-1)!.minute, deviceRef: keys.at(-1)!.deviceRef } };
+  // The window is done: on to the next stored reading (skipping a quiet stretch at once), or to
+  // the first open minute.
+  let next = hi;
+  if (hi < closeBefore) {
+    const first = rowsOf<{ m: string | null }>(
+      await q.execute(sql`select ${iso(minuteOf('min(received_at)'))} as m from telemetry
+        where received_at >= ${hi.toISOString()}::timestamptz and received_at < ${closeBefore.toISOString()}::timestamptz`),
+    )[0]?.m;
+    next = first ? new Date(first) : closeBefore;
+  }
+  return { keys, cursor: { minute: next.toISOString(), deviceRef: SENSOR_START.deviceRef } };
+}
+
+// ---- custody: transport task events ----
+
+interface TaskEventRow {
+  id: string | number;
+  task_id: string;
+  org_id: string;
+  code: string;
+  at: string;
+  kind: string;
+  actor: string | null;
+  detail: Record<string, JsonValue>;
+}
+
+const ENDED = new Set(['arrived', 'completed', 'cancelled']);
+
+function taskEvent(r: TaskEventRow): CustodyRecord['event'] | null {
+  if (r.kind === 'created') return 'task.created';
+  if (r.kind === 'started') return 'task.started';
+  if (r.kind === 'arrived') return 'task.ended';
+  if (r.kind === 'status_changed') {
+    const to = r.detail['to'];
+    if (to === 'in_transit') return 'task.started';
+    if (typeof to === 'string' && ENDED.has(to)) return 'task.ended';
+  }
+  return null;
+}
+
+function taskCandidate(r: TaskEventRow): Candidate | null {
+  const event = taskEvent(r);
+  if (!event) return null;
+  const id = Number(r.id);
+  const status = r.kind === 'arrived' ? 'arrived' : r.kind === 'status_changed' ? (r.detail['to'] as string) : null;
+  const record: CustodyRecord = {
+    v: LEAF_VERSION,
+    kind: 'custody',
+    orgId: r.org_id,
+    event,
+    subjectId: r.task_id,
+    time: r.at,
+    actor: r.actor || 'system',
+    fields: { eventId: id, code: r.code, status, detail: r.detail },
+  };
+  return {
+    ref: `custody:${event}:${r.task_id}:${id}`,
+    kind: 'custody',
+    orgId: r.org_id,
+    record,
+    at: r.at,
+    deviceRef: null,
+    taskId: r.task_id,
+    warehouseRecordId: null,
+    alarmId: null,
+  };
+}
+
+const taskEventSelect = sql`select e.id::text as id, e.task_id, t.org_id, t.code, ${iso('e.at')} as at, e.kind, e.actor, e.detail
+  from transport_task_events e join transport_tasks t on t.id = e.task_id`;
+
+/** Task events with id above `after` (at most `limit`, id order): their ids, and the custody records among them. */
+export async function nextTaskEvents(q: Executor, after: number, limit: number): Promise<{ ids: number[]; candidates: Candidate[] }> {
+  const rows = rowsOf<TaskEventRow>(await q.execute(sql`${taskEventSelect} where e.id > ${after} order by e.id limit ${limit}`));
+  return { ids: rows.map((r) => Number(r.id)), candidates: rows.map(taskCandidate).filter((c): c is Candidate => c !== null) };
+}
+
+// ---- custody: warehouse records ----
+
+interface WarehouseRow {
+  id: string;
+  org_id: string;
+  direction: 'in' | 'out';
+  time: string;
+  reviewed_at: string;
+  handler: string;
+  created_by: string;
+  warehouse_code: string;
+  warehouse_name: string;
+  room_code: string | null;
+  room_name: string | null;
+  goods_name: string;
+  batch_no: string;
+  quantity: number;
+  unit: string;
+  temperature: number | null;
+  humidity: number | null;
+  reading_time: string | null;
+  reading_device_id: string | null;
+  reviewer: string | null;
+}
+
+function warehouseCandidate(r: WarehouseRow): Candidate {
+  const event = r.direction === 'in' ? 'warehouse.in' : 'warehouse.out';
+  const record: CustodyRecord = {
+    v: LEAF_VERSION,
+    kind: 'custody',
+    orgId: r.org_id,
+    event,
+    subjectId: r.id,
+    time: r.time,
+    actor: r.handler || r.created_by || 'system',
+    fields: {
+      warehouseCode: r.warehouse_code,
+      warehouseName: r.warehouse_name,
+      roomCode: r.room_code,
+      roomName: r.room_name,
+      goodsName: r.goods_name,
+      batchNo: r.batch_no,
+      quantity: r.quantity,
+      unit: r.unit,
+      temperature: r.temperature,
+      humidity: r.humidity,
+      readingTime: r.reading_time,
+      readingDeviceId: r.reading_device_id,
+      reviewer: r.reviewer,
+      reviewedAt: r.reviewed_at,
+    },
+  };
+  return { ref: `custody:${event}:${r.id}`, kind: 'custody', orgId: r.org_id, record, at: r.time, deviceRef: null, taskId: null, warehouseRecordId: r.id, alarmId: null };
+}
+
+const warehouseSelect = sql`select id, org_id, direction, ${iso('time')} as time, ${iso('reviewed_at')} as reviewed_at, handler, created_by,
+    warehouse_code, warehouse_name, room_code, room_name, goods_name, batch_no, quantity, unit, temperature, humidity,
+    ${iso('reading_time')} as reading_time, reading_device_id, reviewer
+  from warehouse_records`;
+
+/** Re-read this far behind the watermark: an approval committed late is still found (the unique ref skips the rest). */
+export const WAREHOUSE_OVERLAP_MS = 5 * 60_000;
+
+/** Approved records reviewed after `since` (minus the overlap), oldest review first. */
+export async function nextWarehouseRecords(q: Executor, since: string, limit: number): Promise<{ candidates: Candidate[]; last: string | null }> {
+  const from = new Date(Date.parse(since) - WAREHOUSE_OVERLAP_MS).toISOString();
+  const rows = rowsOf<WarehouseRow>(
+    await q.execute(sql`${warehouseSelect} where audit_status = 'approved' and reviewed_at > ${from}::timestamptz order by warehouse_records.reviewed_at, warehouse_records.id limit ${limit}`),
+  );
+  return { candidates: rows.map(warehouseCandidate), last: rows.at(-1)?.reviewed_at ?? null };
+}
+
+// ---- alarms ----
+
+interface AlarmEventRow {
+  id: string | number;
+  alarm_id: string;
+  org_id: string;
+  device_ref: string;
+  device_id: string;
+  task_id: string | null;
+  at: string;
+  kind: string;
+  actor: string | null;
+  detail: Record<string, JsonValue>;
+  type: string;
+  rule_id: string;
+  policy_name: string;
+  threshold: number;
+  started_at: string;
+}
+
+function alarmCandidate(r: AlarmEventRow): Candidate | null {
+  const event = r.kind === 'created' ? 'opened' : r.kind === 'cleared' || r.kind === 'closed' ? 'closed' : null;
+  if (!event) return null;
+  const id = Number(r.id);
+  const record: AlarmRecord = {
+    v: LEAF_VERSION,
+    kind: 'alarm',
+    orgId: r.org_id,
+    event,
+    alarmId: r.alarm_id,
+    deviceId: r.device_id,
+    time: r.at,
+    fields: {
+      eventId: id,
+      how: r.kind,
+      actor: r.actor,
+      type: r.type,
+      ruleId: r.rule_id,
+      policyName: r.policy_name,
+      threshold: r.threshold,
+      startedAt: r.started_at,
+      detail: r.detail,
+    },
+  };
+  return {
+    ref: `alarm:${event}:${r.alarm_id}:${id}`,
+    kind: 'alarm',
+    orgId: r.org_id,
+    record,
+    at: r.at,
+    deviceRef: r.device_ref,
+    taskId: r.task_id,
+    warehouseRecordId: null,
+    alarmId: r.alarm_id,
+  };
+}
+
+const alarmEventSelect = sql`select e.id::text as id, e.alarm_id, a.org_id, a.device_ref, d.device_id, a.task_id, ${iso('e.at')} as at, e.kind, e.actor, e.detail,
+    a.type, a.rule_id, a.policy_name, a.threshold, ${iso('a.started_at')} as started_at
+  from alarm_events e join alarms a on a.id = e.alarm_id join devices d on d.id = a.device_ref`;
+
+export async function nextAlarmEvents(q: Executor, after: number, limit: number): Promise<{ ids: number[]; candidates: Candidate[] }> {
+  const rows = rowsOf<AlarmEventRow>(await q.execute(sql`${alarmEventSelect} where e.id > ${after} order by e.id limit ${limit}`));
+  return { ids: rows.map((r) => Number(r.id)), candidates: rows.map(alarmCandidate).filter((c): c is Candidate => c !== null) };
+}
+
+// ---- the records as the rows are now ----
+
+const idList = (ids: readonly (string | number)[]) => `{${ids.join(',')}}`;
+
+/**
+ * The custody and alarm records of these refs rebuilt from the current rows (a ref whose rows
+ * are gone, or no longer make that record, is absent).
+ */
+export async function currentRecords(q: Executor, refs: readonly string[]): Promise<Map<string, LedgerRecord>> {
+  const taskEvents: number[] = [];
+  const alarmEvents: number[] = [];
+  const warehouse: string[] = [];
+  for (const ref of refs) {
+    const parts = ref.split(':');
+    if (parts[0] === 'custody' && parts[1]?.startsWith('task.') && parts.length === 4) taskEvents.push(Number(parts[3]));
+    else if (parts[0] === 'custody' && parts[1]?.startsWith('warehouse.') && parts.length === 3) warehouse.push(parts[2]!);
+    else if (parts[0] === 'alarm' && parts.length === 4) alarmEvents.push(Number(parts[3]));
+  }
+  const out: Candidate[] = [];
+  const ints = (xs: number[]) => xs.filter((x) => Number.isSafeInteger(x));
+  if (taskEvents.length) {
+    const rows = rowsOf<TaskEventRow>(await q.execute(sql`${taskEventSelect} where e.id = any(${idList(ints(taskEvents))}::bigint[])`));
+    for (const r of rows) out.push(...[taskCandidate(r)].filter((c): c is Candidate => c !== null));
+  }
+  if (alarmEvents.length) {
+    const rows = rowsOf<AlarmEventRow>(await q.execute(sql`${alarmEventSelect} where e.id = any(${idList(ints(alarmEvents))}::bigint[])`));
+    for (const r of rows) out.push(...[alarmCandidate(r)].filter((c): c is Candidate => c !== null));
+  }
+  const uuids = warehouse.filter((w) => /^[0-9a-f-]{36}$/i.test(w));
+  if (uuids.length) {
+    const rows = rowsOf<WarehouseRow>(await q.execute(sql`${warehouseSelect} where id = any(${idList(uuids)}::uuid[]) and audit_status = 'approved'`));
+    out.push(...rows.map(warehouseCandidate));
+  }
+  return new Map(out.map((c) => [c.ref, c.record]));
+}

@@ -1,0 +1,169 @@
+// The ledger's calls (DESIGN.md, "Ledger (traceability) interface"): request and response
+// schemas shared by the server, the verification screens and the command-line verifier.
+//
+// Hashes, proofs and leaf bytes travel as standard base64 (bytes.ts `toBase64`). The JSON calls
+// answer in the usual envelope; the checkpoint and the public key are plain text, as
+// transparency-log tools read them.
+import { z } from 'zod';
+import { blankAsUndefined, isoInstant } from '../list.ts';
+import { ledgerRecordSchema } from './leaf.ts';
+
+export const LEDGER_API = {
+  /** GET: the latest signed checkpoint, text/plain (C2SP signed note). No login. */
+  checkpoint: '/api/iot/v2/ledger/checkpoint',
+  /** GET: the verifier key, text/plain; `?format=json` → PublicKeyAnswer. No login. */
+  publicKey: '/api/iot/v2/ledger/public-key',
+  /** GET ?index=I&size=N → InclusionProof. No login. */
+  inclusion: '/api/iot/v2/ledger/proof/inclusion',
+  /** GET ?from=M&to=N → ConsistencyProof. No login. */
+  consistency: '/api/iot/v2/ledger/proof/consistency',
+  /** GET → LeafAnswer, for a user of the record's organisation tree. */
+  leaf: (index: number) => `/api/iot/v2/ledger/leaves/${index}`,
+  /** GET ?taskId= | ?deviceId=&from=&to= | ?warehouseRecordId= (&after=) → RecordsAnswer. */
+  records: '/api/iot/v2/ledger/records',
+  /** POST ShareBody → ShareAnswer. */
+  shares: '/api/iot/v2/ledger/shares',
+  /** GET (&after=) → PublicRecordsAnswer. No login. */
+  public: (token: string) => `/api/iot/v2/ledger/public/${token}`,
+} as const;
+
+/** The web page a share link opens (the public verification page). */
+export const ledgerSharePage = (token: string) => `/verify/${token}`;
+
+/** Most leaves one records call answers; page on with `after` = the answer's `next`. */
+export const MAX_RECORDS_PAGE = 200;
+/** Longest device range of a records call or a share. */
+export const MAX_LEDGER_RANGE_DAYS = 366;
+
+const treeIndex = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const treeSize = z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+const b64 = z.string();
+
+export const inclusionQuerySchema = z.object({
+  index: treeIndex,
+  /** Default: the size of the latest signed checkpoint. */
+  size: z.preprocess(blankAsUndefined, treeSize.optional()),
+});
+export type InclusionQuery = z.infer<typeof inclusionQuerySchema>;
+
+export const inclusionProofSchema = z.object({ index: z.number(), size: z.number(), leafHash: b64, proof: z.array(b64) });
+export type InclusionProof = z.infer<typeof inclusionProofSchema>;
+
+export const consistencyQuerySchema = z.object({ from: treeSize, to: treeSize });
+export type ConsistencyQuery = z.infer<typeof consistencyQuerySchema>;
+
+export const consistencyProofSchema = z.object({ from: z.number(), to: z.number(), proof: z.array(b64) });
+export type ConsistencyProof = z.infer<typeof consistencyProofSchema>;
+
+export const leafParamsSchema = z.object({ index: treeIndex });
+
+export const leafAnswerSchema = z.object({ index: z.number(), leafHash: b64, data: b64 });
+export type LeafAnswer = z.infer<typeof leafAnswerSchema>;
+
+export const publicKeyAnswerSchema = z.object({ verifierKey: z.string(), origin: z.string() });
+export type PublicKeyAnswer = z.infer<typeof publicKeyAnswerSchema>;
+
+const rangeOk = (q: { from?: string; to?: string }) => !q.from || !q.to || Date.parse(q.from) < Date.parse(q.to);
+const rangeShort = (q: { from?: string; to?: string }) =>
+  !q.from || !q.to || Date.parse(q.to) - Date.parse(q.from) <= MAX_LEDGER_RANGE_DAYS * 86_400_000;
+
+/** One scope: a task, a device over [from, to), or a warehouse record. */
+const scopeFields = {
+  taskId: z.preprocess(blankAsUndefined, z.uuid().optional()),
+  /** The device's row id (uuid). */
+  deviceId: z.preprocess(blankAsUndefined, z.uuid().optional()),
+  from: z.preprocess(blankAsUndefined, isoInstant.optional()),
+  to: z.preprocess(blankAsUndefined, isoInstant.optional()),
+};
+
+function scopeChecks<T extends z.ZodType<{ taskId?: string; deviceId?: string; from?: string; to?: string; warehouseRecordId?: string }>>(s: T) {
+  return s
+    .refine((q) => [q.taskId, q.deviceId, q.warehouseRecordId].filter(Boolean).length === 1 && (!q.deviceId || (q.from && q.to)), {
+      message: 'LEDGER_SCOPE_REQUIRED',
+      path: ['taskId'],
+    })
+    .refine(rangeOk, { message: 'TRACK_RANGE_INVERTED', path: ['to'] })
+    .refine(rangeShort, { message: 'LEDGER_RANGE_TOO_LONG', path: ['to'] });
+}
+
+export const recordsQuerySchema = scopeChecks(
+  z.object({
+    ...scopeFields,
+    warehouseRecordId: z.preprocess(blankAsUndefined, z.uuid().optional()),
+    /** Leaves after this index (the previous answer's `next`). */
+    after: z.preprocess(blankAsUndefined, treeIndex.optional()),
+  }),
+);
+export type RecordsQuery = z.infer<typeof recordsQuerySchema>;
+
+export const publicRecordsQuerySchema = z.object({ after: z.preprocess(blankAsUndefined, treeIndex.optional()) });
+
+/** One reading as the sensor-minute digest covers it (see modules/ledger/sources.ts). */
+export const ledgerReadingSchema = z.object({ time: z.string() }).catchall(z.json());
+
+export const ledgerItemSchema = z.object({
+  index: z.number(),
+  ref: z.string(),
+  kind: z.enum(['sensor.minute', 'custody', 'alarm']),
+  /** The leaf bytes (canonical record) and their RFC 6962 leaf hash. */
+  data: b64,
+  leafHash: b64,
+  /** The decoded leaf. */
+  record: ledgerRecordSchema,
+  /** Audit path to the checkpoint's size; null while the leaf is newer than the checkpoint. */
+  proof: z.array(b64).nullable(),
+  /** sensor.minute: the minute's readings as stored now, to recompute the digest from. */
+  readings: z.array(ledgerReadingSchema).optional(),
+  /** custody and alarm: the record rebuilt from the rows as stored now (null: the rows are gone). */
+  currentRecord: ledgerRecordSchema.nullable().optional(),
+});
+export type LedgerItem = z.infer<typeof ledgerItemSchema>;
+
+export const recordsAnswerSchema = z.object({
+  /** The latest signed checkpoint (null before the first). */
+  checkpoint: z.string().nullable(),
+  verifierKey: z.string(),
+  origin: z.string(),
+  items: z.array(ledgerItemSchema),
+  /** `after` for the next page; null on the last. */
+  next: z.number().nullable(),
+});
+export type RecordsAnswer = z.infer<typeof recordsAnswerSchema>;
+
+export const shareBodySchema = scopeChecks(
+  z.object({
+    ...scopeFields,
+    /** Default: the link never expires. */
+    expiresInDays: z.number().int().min(1).max(3650).optional(),
+  }),
+);
+export type ShareBody = z.infer<typeof shareBodySchema>;
+
+export const shareAnswerSchema = z.object({
+  token: z.string(),
+  /** The public verification page (absolute when PUBLIC_URL is set). */
+  url: z.string(),
+  apiUrl: z.string(),
+  expiresAt: z.string().nullable(),
+});
+export type ShareAnswer = z.infer<typeof shareAnswerSchema>;
+
+/** What a share publishes about its subject besides the records. */
+export const shareSubjectSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('task'), code: z.string(), goodsName: z.string(), origin: z.string(), destination: z.string() }),
+  z.object({ kind: z.literal('device'), deviceId: z.string(), name: z.string(), from: z.string(), to: z.string() }),
+]);
+export type ShareSubject = z.infer<typeof shareSubjectSchema>;
+
+export const publicRecordsAnswerSchema = recordsAnswerSchema.extend({ subject: shareSubjectSchema, expiresAt: z.string().nullable() });
+export type PublicRecordsAnswer = z.infer<typeof publicRecordsAnswerSchema>;
+
+/** Why a record does not verify (null: it does). */
+export const VERIFY_REASONS = ['digest-mismatch', 'not-included', 'bad-signature', 'pending'] as const;
+export type VerifyReason = (typeof VERIFY_REASONS)[number];
+export interface RecordVerdict {
+  index: number;
+  ref: string;
+  ok: boolean;
+  reason: VerifyReason | null;
+}
