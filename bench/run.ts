@@ -1,5 +1,5 @@
 // Benchmarks. Each figure is printed on a line of its own as `bench: <name> = <value> <unit>`.
-// `npm run bench -- --only <area>` runs one area. Areas: auth, list, table, intake, alarm, monitor, track.
+// `npm run bench -- --only <area>` runs one area. Areas: auth, list, table, intake, alarm, monitor, track, ledger.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +16,10 @@ import { createPgDatabase } from '../apps/server/src/test/harness.ts';
 import { addOrgUser } from '../apps/server/src/test/fixtures.ts';
 import { alarmLevels, alarmPolicies, devices, orgs } from '../apps/server/src/db/schema.ts';
 import { ruleSchema } from '@iotc/shared/alarm';
+import { fromBase64 } from '@iotc/shared/ledger/bytes';
+import { rangeNodes, rootFromReader, verifyConsistency, verifyInclusion } from '@iotc/shared/ledger/merkle';
+import { readNodes as readLedgerNodes } from '../apps/server/src/modules/ledger/repo.ts';
+import { verifyLedger } from '../apps/server/src/modules/ledger/cli.ts';
 import { detectTrips } from '@iotc/shared/trips';
 import { startMqtt } from '../apps/server/src/ingest/mqtt.ts';
 import { createDevice, step } from '../apps/server/src/sim/models.ts';
@@ -668,6 +672,141 @@ async function trackQuery() {
   }
 }
 
+/**
+ * The ledger (issue 9). Appending: 100,000 device-minutes of stored readings (100 devices x 1,000
+ * minutes, one reading each) logged through the feeder's own path (ledger.tick(): read the rows,
+ * encode, hash, one transaction per batch with the leaves and every completed subtree).
+ * Then the command-line verifier's whole check of that log (verify-ledger, in-process).
+ * Proofs: a tree of 10,000,000 leaves (LEDGER_BENCH_TREE) built in SQL: leaf hashes
+ * SHA-256(0x00 || int8(i)) and each level's RFC 6962 node hashes from the level below (20 million
+ * node rows; 50-80 s on this machine), so the proofs are real; only one placeholder leaf row (the
+ * last index) is stored, which is all the proof functions read besides the nodes. Then p50 of
+ * 200 random inclusion and consistency proofs through the service and through the API (each
+ * first few verified against the root), and the proofs' sizes.
+ */
+async function ledger() {
+  const { app, engine, close } = await benchApp();
+  try {
+    const db = app.database.db;
+    const [demoOrg] = await db.select().from(orgs).where(eq(orgs.code, 'demo'));
+    const orgId = demoOrg!.id;
+    const DEVICES = 100;
+    const MINUTES = Number(process.env.LEDGER_BENCH_MINUTES ?? 1000);
+    // The seeded organisation's own events first, so that only the readings are timed.
+    while ((await app.ledger.tick()) > 0);
+    await db.execute(sql`insert into devices (org_id, device_id, name, secret_hash)
+      select ${orgId}, 'LB' || lpad(g::text, 8, '0'), 'Ledger bench ' || g, 'x' from generate_series(1, ${DEVICES}) g`);
+    const start = Math.floor(Date.now() / 60_000) * 60_000 - (MINUTES + 5) * 60_000;
+    await db.execute(sql`insert into telemetry (org_id, device_ref, time, received_at, lat, lon, speed, raw, sensors)
+      select ${orgId}, d.id, t, t, 31.2, 121.5, 40, '{}'::jsonb, jsonb_build_object('temperature', -18 - (m % 7) / 10.0, 'humidity', 50 + m % 9)
+      from devices d, generate_series(0, ${MINUTES - 1}) m, lateral (select ${new Date(start).toISOString()}::timestamptz + make_interval(mins => m, secs => 17) as t) x
+      where d.device_id like 'LB%'`);
+    const before = Number(rowsOfAny(await db.execute(sql`select count(*)::text as n from ledger_leaves`))[0]!.n);
+    await db.execute(sql`update ledger_watermarks set value = ${JSON.stringify({ minute: new Date(start).toISOString(), deviceRef: '00000000-0000-0000-0000-000000000000' })} where source = 'sensor'`);
+    let t0 = performance.now();
+    let appended = 0;
+    for (;;) {
+      const n = await app.ledger.tick();
+      if (n === 0) break;
+      appended += n;
+    }
+    const appendS = (performance.now() - t0) / 1000;
+    if (appended !== DEVICES * MINUTES) throw new Error(`appended ${appended} leaves, expected ${DEVICES * MINUTES} (had ${before})`);
+    report(`ledger.${engine}.append_leaves`, appended, 'leaves');
+    report(`ledger.${engine}.append_rate`, Math.round(appended / appendS), 'leaves/s');
+    t0 = performance.now();
+    await app.ledger.checkpoint();
+    report(`ledger.${engine}.sign_checkpoint`, Math.round(performance.now() - t0), 'ms');
+    // The command-line verifier's whole check of that log (in-process, on the same database).
+    const keyDir = mkdtempSync(join(tmpdir(), 'iotc-bench-ledger-'));
+    try {
+      writeFileSync(join(keyDir, 'verifier.key'), `${(await app.ledger.publicKey()).verifierKey}\n`);
+      t0 = performance.now();
+      const audit = await verifyLedger({ db, keyFile: join(keyDir, 'verifier.key'), headsFile: join(keyDir, 'heads.txt'), save: false, env: {} });
+      if (!audit.ok) throw new Error(`the verifier failed: ${JSON.stringify(audit.checks.filter((c) => !c.ok))}`);
+      report(`ledger.${engine}.verify_rate`, Math.round(audit.leaves / ((performance.now() - t0) / 1000)), 'leaves/s');
+    } finally {
+      rmSync(keyDir, { recursive: true, force: true });
+    }
+
+    // A fresh tree of N leaves for the proofs.
+    const N = Number(process.env.LEDGER_BENCH_TREE ?? 10_000_000);
+    const label = N >= 1_000_000 && N % 1_000_000 === 0 ? `${N / 1_000_000}m` : String(N);
+    await db.execute(sql`truncate ledger_leaves, ledger_nodes, ledger_checkpoints`);
+    t0 = performance.now();
+    const CHUNK = 2_000_000;
+    for (let from = 0; from < N; from += CHUNK) {
+      await db.execute(sql`insert into ledger_nodes (level, idx, hash)
+        select 0, g, sha256(decode('00', 'hex') || int8send(g)) from generate_series(${from}::bigint, ${Math.min(N, from + CHUNK) - 1}::bigint) g`);
+    }
+    for (let level = 0, width = N; width > 1; level++, width = Math.floor(width / 2)) {
+      await db.execute(sql`insert into ledger_nodes (level, idx, hash)
+        select ${level + 1}, idx / 2, sha256(decode('01', 'hex') || hash || nxt)
+        from (select idx, hash, lead(hash) over (order by idx) as nxt from ledger_nodes where level = ${level}) s
+        where idx % 2 = 0 and nxt is not null`);
+    }
+    await db.execute(sql`insert into ledger_leaves (idx, org_id, kind, ref, data, leaf_hash, at)
+      select ${N - 1}, ${orgId}, 'custody', 'bench:last', decode('7b7d', 'hex'), hash, now() from ledger_nodes where level = 0 and idx = ${N - 1}`);
+    await db.execute(sql`analyze ledger_nodes`);
+    report(`ledger.${engine}.build_tree_${label}`, Math.round((performance.now() - t0) / 1000), 's');
+    const nodeRows = Number(rowsOfAny(await db.execute(sql`select count(*)::text as n from ledger_nodes`))[0]!.n);
+    report(`ledger.${engine}.stored_nodes_${label}`, nodeRows, 'rows');
+
+    const root = rootFromReader(N, await readLedgerNodes(db, rangeNodes(0, N)));
+    const rand = (lo: number, hi: number) => lo + Math.floor(Math.random() * (hi - lo));
+    const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const RUNS = 200;
+    const inc: number[] = [];
+    const con: number[] = [];
+    const incApi: number[] = [];
+    const conApi: number[] = [];
+    let incHashes = 0;
+    let conHashes = 0;
+    let incJson = 0;
+    let conJson = 0;
+    for (let i = 0; i < RUNS; i++) {
+      const index = rand(0, N);
+      let t = performance.now();
+      const p = await app.ledger.inclusion(index, N);
+      inc.push(performance.now() - t);
+      if (i < 5 && !verifyInclusion(index, N, fromBase64(p.leafHash), p.proof.map(fromBase64), root)) throw new Error(`inclusion proof of ${index} does not verify`);
+      incHashes = Math.max(incHashes, p.proof.length);
+      const m = rand(1, N);
+      t = performance.now();
+      const c = await app.ledger.consistency(m, N);
+      con.push(performance.now() - t);
+      if (i < 5) {
+        const oldRoot = rootFromReader(m, await readLedgerNodes(db, rangeNodes(0, m)));
+        if (!verifyConsistency(m, N, oldRoot, root, c.proof.map(fromBase64))) throw new Error(`consistency proof ${m} -> ${N} does not verify`);
+      }
+      conHashes = Math.max(conHashes, c.proof.length);
+      t = performance.now();
+      const a = await app.inject({ method: 'GET', url: `/api/iot/v2/ledger/proof/inclusion?index=${index}&size=${N}` });
+      incApi.push(performance.now() - t);
+      incJson = Math.max(incJson, a.rawPayload.length);
+      t = performance.now();
+      const b = await app.inject({ method: 'GET', url: `/api/iot/v2/ledger/proof/consistency?from=${m}&to=${N}` });
+      conApi.push(performance.now() - t);
+      conJson = Math.max(conJson, b.rawPayload.length);
+      if (a.statusCode !== 200 || b.statusCode !== 200) throw new Error(`proof API answered ${a.statusCode} / ${b.statusCode}`);
+    }
+    report(`ledger.${engine}.inclusion_proof_p50_${label}`, p50(inc), 'ms');
+    report(`ledger.${engine}.consistency_proof_p50_${label}`, p50(con), 'ms');
+    report(`ledger.${engine}.inclusion_api_p50_${label}`, p50(incApi), 'ms');
+    report(`ledger.${engine}.consistency_api_p50_${label}`, p50(conApi), 'ms');
+    report(`ledger.${engine}.inclusion_proof_hashes_${label}`, incHashes, 'hashes');
+    report(`ledger.${engine}.inclusion_proof_bytes_${label}`, incHashes * 32, 'bytes');
+    report(`ledger.${engine}.inclusion_api_json_${label}`, incJson, 'bytes');
+    report(`ledger.${engine}.consistency_proof_hashes_${label}`, conHashes, 'hashes');
+    report(`ledger.${engine}.consistency_proof_bytes_${label}`, conHashes * 32, 'bytes');
+    report(`ledger.${engine}.consistency_api_json_${label}`, conJson, 'bytes');
+  } finally {
+    await close();
+  }
+}
+
+const rowsOfAny = <T = { n: string }>(r: unknown) => (r as { rows: T[] }).rows;
+
 interface LoadResult {
   sent: number;
   acked: number;
@@ -678,7 +817,7 @@ interface LoadResult {
   latency: { p50: number; p99: number; missing: number };
 }
 
-const areas: Record<string, () => Promise<void>> = { auth, list, table, intake, alarm, monitor, track };
+const areas: Record<string, () => Promise<void>> = { auth, list, table, intake, alarm, monitor, track, ledger };
 if (only && !areas[only]) {
   console.error(`unknown bench area "${only}"; areas: ${Object.keys(areas).join(', ')}`);
   process.exit(2);

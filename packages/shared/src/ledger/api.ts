@@ -25,6 +25,11 @@ export const LEDGER_API = {
   shares: '/api/iot/v2/ledger/shares',
   /** GET (&after=) → PublicRecordsAnswer. No login. */
   public: (token: string) => `/api/iot/v2/ledger/public/${token}`,
+  /**
+   * GET: the share's verification certificate, a PDF in the request's `language` and `timezone`,
+   * verified when downloaded, with a QR code of the public verification page. No login.
+   */
+  certificate: (token: string) => `/api/iot/v2/ledger/public/${token}/certificate`,
 } as const;
 
 /** The web page a share link opens (the public verification page). */

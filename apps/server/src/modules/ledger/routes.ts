@@ -22,8 +22,11 @@ import {
   shareAnswerSchema,
   shareBodySchema,
 } from '@iotc/shared/ledger/api';
+import { contentDisposition, requestTimezone } from '../../lib/export.ts';
 import { callerOf } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/errors.ts';
+import { certificatePdf } from './certificate.ts';
+import { CERTIFICATE_TEXTS } from './certificate-texts.ts';
 import type { LedgerService } from './service.ts';
 
 const TEXT = 'text/plain; charset=utf-8';
@@ -90,5 +93,26 @@ export const ledgerRoutes: FastifyPluginAsyncZod<{ ledger: LedgerService }> = as
       },
     },
     async (req) => ok(await ledger.publicRecords(req.params.token, req.query.after)),
+  );
+  app.get(
+    '/api/iot/v2/ledger/public/:token/certificate',
+    {
+      schema: {
+        tags,
+        summary: "A share's verification certificate: a PDF in the request language and time zone, every record verified at download, with a QR code of the public verification page; without login",
+        params: z.object({ token: z.string().min(1).max(100) }),
+      },
+    },
+    async (req, reply) => {
+      const tz = requestTimezone(req);
+      const v = await ledger.shareVerification(req.params.token, `${req.protocol}://${req.host}`);
+      const pdf = await certificatePdf(v, req.lang, tz);
+      const name = v.subject.kind === 'task' ? v.subject.code : v.subject.deviceId;
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('cache-control', 'no-store')
+        .header('content-disposition', contentDisposition(`${CERTIFICATE_TEXTS[req.lang].fileName}-${name}.pdf`))
+        .send(pdf);
+    },
   );
 };

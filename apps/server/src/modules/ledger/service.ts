@@ -24,10 +24,11 @@ import {
   type ShareAnswer,
   type ShareBody,
   type ShareSubject,
+  type VerifyReason,
 } from '@iotc/shared/ledger/api';
 import { toBase64 } from '@iotc/shared/ledger/bytes';
-import { formatCheckpoint, signNote } from '@iotc/shared/ledger/checkpoint';
-import { decodeLeaf, encodeLeaf, LeafError } from '@iotc/shared/ledger/leaf';
+import { formatCheckpoint, parseCheckpoint, signNote, splitNote } from '@iotc/shared/ledger/checkpoint';
+import { decodeLeaf, encodeLeaf, LeafError, type LedgerRecord } from '@iotc/shared/ledger/leaf';
 import {
   appendLeaf,
   consistencyPlan,
@@ -44,10 +45,11 @@ import {
 import type { Permission } from '@iotc/shared/platform';
 import { LOCKS, tryXactLock, type Db } from '../../db/client.ts';
 import { orgTree } from '../../db/list.ts';
-import { devices, ledgerShares, transportTaskDevices, transportTasks, warehouseRecords } from '../../db/schema.ts';
+import { devices, ledgerShares, orgs, transportTaskDevices, transportTasks, warehouseRecords } from '../../db/schema.ts';
 import { AppError } from '../../plugins/errors.ts';
 import type { Caller } from '../auth/service.ts';
 import { loadSigner, type Signer } from './keys.ts';
+import { verifyRecords } from './verify.ts';
 import {
   insertCheckpoint,
   insertLeaves,
@@ -93,6 +95,30 @@ export interface LedgerOptions {
   graceMs?: number;
   /** Most records of each source one batch reads. */
   batchSize?: number;
+}
+
+/** Most records a certificate verifies (a device over a year is ~500,000 minutes). */
+export const MAX_CERTIFICATE_RECORDS = 100_000;
+
+/** What a share's certificate states, verified when it is asked for. */
+export interface ShareVerification {
+  subject: ShareSubject;
+  orgName: string;
+  expiresAt: string | null;
+  /** The latest signed checkpoint the records were checked against (null before the first). */
+  checkpoint: { note: string; origin: string; size: number; rootHash: string; signedAt: string | null } | null;
+  verifierKey: string;
+  origin: string;
+  /** Records covered (at most MAX_CERTIFICATE_RECORDS are checked; truncated says more exist). */
+  total: number;
+  verified: number;
+  /** Newer than the checkpoint: in the log, not yet under a signed head. */
+  pending: number;
+  failures: { index: number; ref: string; kind: LedgerRecord['kind']; reason: VerifyReason; record: LedgerRecord }[];
+  truncated: boolean;
+  checkedAt: string;
+  /** The public verification page the certificate's QR code opens. */
+  url: string;
 }
 
 /** An id the feeder has not seen yet after this long is taken for a rolled-back insert and passed. */
@@ -336,6 +362,18 @@ export function ledgerService(db: Db, opts: LedgerOptions) {
     };
   }
 
+  /** A share by its token with what it covers; 404 for an unknown or expired one. */
+  async function openShare(token: string) {
+    const [share] = await db
+      .select()
+      .from(ledgerShares)
+      .where(and(eq(ledgerShares.tokenHash, sha256Hex(token)), sql`(${ledgerShares.expiresAt} is null or ${ledgerShares.expiresAt} > now())`));
+    if (!share) throw new AppError(404, 'NOT_FOUND');
+    const { where, subject } = await resolve(share.scope as Scope, await orgTree(db, share.orgId));
+    if (!subject) throw new AppError(404, 'NOT_FOUND');
+    return { share, where, subject };
+  }
+
   return {
     /** Loads (or at first start makes) the signer key. */
     signer,
@@ -418,14 +456,63 @@ export function ledgerService(db: Db, opts: LedgerOptions) {
 
     /** The records a share link publishes; 404 for an unknown or expired token. */
     async publicRecords(token: string, after?: number): Promise<PublicRecordsAnswer> {
-      const [share] = await db
-        .select()
-        .from(ledgerShares)
-        .where(and(eq(ledgerShares.tokenHash, sha256Hex(token)), sql`(${ledgerShares.expiresAt} is null or ${ledgerShares.expiresAt} > now())`));
-      if (!share) throw new AppError(404, 'NOT_FOUND');
-      const { where, subject } = await resolve(share.scope as Scope, await orgTree(db, share.orgId));
-      if (!subject) throw new AppError(404, 'NOT_FOUND');
+      const { share, where, subject } = await openShare(token);
       return { ...(await page(where, after)), subject, expiresAt: share.expiresAt?.toISOString() ?? null };
+    },
+
+    /**
+     * Every record of a share verified now, as the public page verifies them (verify.ts), for its
+     * certificate; 404 for an unknown or expired token. `origin`: the request's, when PUBLIC_URL is unset.
+     */
+    async shareVerification(token: string, origin: string): Promise<ShareVerification> {
+      const { share, where, subject } = await openShare(token);
+      const [org] = await db.select({ name: orgs.name }).from(orgs).where(eq(orgs.id, share.orgId));
+      const out: ShareVerification = {
+        subject,
+        orgName: org?.name ?? '',
+        expiresAt: share.expiresAt?.toISOString() ?? null,
+        checkpoint: null,
+        verifierKey: '',
+        origin: '',
+        total: 0,
+        verified: 0,
+        pending: 0,
+        failures: [],
+        truncated: false,
+        checkedAt: now().toISOString(),
+        url: `${(opts.publicUrl ?? origin).replace(/\/$/, '')}${ledgerSharePage(token)}`,
+      };
+      let after: number | undefined;
+      for (;;) {
+        const answer = await page(where, after);
+        if (out.checkpoint === null && answer.checkpoint) {
+          const cp = parseCheckpoint(splitNote(answer.checkpoint).body);
+          const stored = await latestCheckpoint(db);
+          out.checkpoint = {
+            note: answer.checkpoint,
+            origin: cp.origin,
+            size: cp.size,
+            rootHash: b64(cp.rootHash),
+            signedAt: stored && stored.size === cp.size ? stored.signedAt : null,
+          };
+        }
+        out.verifierKey = answer.verifierKey;
+        out.origin = answer.origin;
+        const verdicts = await verifyRecords({ ...answer, origin: answer.origin });
+        verdicts.forEach((v, i) => {
+          out.total++;
+          if (v.ok) out.verified++;
+          else if (v.reason === 'pending') out.pending++;
+          else out.failures.push({ index: v.index, ref: v.ref, kind: answer.items[i]!.kind, reason: v.reason!, record: answer.items[i]!.record });
+        });
+        if (answer.next === null) break;
+        if (out.total >= MAX_CERTIFICATE_RECORDS) {
+          out.truncated = true;
+          break;
+        }
+        after = answer.next;
+      }
+      return out;
     },
   };
 }

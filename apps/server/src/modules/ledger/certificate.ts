@@ -1,0 +1,181 @@
+// A share's verification certificate: an A4 PDF (PDFKit with the report module's Noto Sans SC
+// helpers) that anyone holding the link may download without login. It states what the share
+// covers, the signed tree head and public key the records were checked against, the result of
+// verifying every record when the file was made (verify.ts, the same check the public page runs),
+// every record that failed with its reason, and a QR code that opens the public verification page.
+import PDFDocument from 'pdfkit';
+import SVGtoPDF from 'svg-to-pdfkit';
+import QRCode from 'qrcode';
+import type { Lang } from '@iotc/shared/i18n';
+import type { LedgerRecord } from '@iotc/shared/ledger/leaf';
+import { formatInstant } from '../../lib/export.ts';
+import { COLORS, CONTENT_W, ensureSpace, facts, font, heading, PAGE, type Doc } from '../report/pdf.ts';
+import { CERTIFICATE_TEXTS, type CertificateTexts } from './certificate-texts.ts';
+import type { ShareVerification } from './service.ts';
+
+const QR_SIZE = 96;
+const OK_COLOR = '#389e0d';
+const OK_BAND = '#f6ffed';
+const BAD_BAND = '#fff1f0';
+const WAIT_COLOR = '#d48806';
+const WAIT_BAND = '#fffbe6';
+
+/** One failing record in a line: what it is, in the reader's time zone. */
+export function recordText(r: LedgerRecord, x: CertificateTexts, tz: string): string {
+  const t = (iso: string) => formatInstant(new Date(iso), tz);
+  if (r.kind === 'sensor.minute') return x.sensorMinute(r.deviceId, t(r.minute).slice(0, 16));
+  if (r.kind === 'alarm') return x.alarm(r.event, r.deviceId, t(r.time));
+  const code = typeof r.fields['code'] === 'string' ? ` ${r.fields['code']}` : '';
+  return `${x.custody(r.event, t(r.time))}${code}`;
+}
+
+function subjectLines(v: ShareVerification, x: CertificateTexts, tz: string): [string, string][] {
+  const s = v.subject;
+  const lines: [string, string][] = [[x.org, v.orgName]];
+  if (s.kind === 'task') {
+    lines.push([x.taskCode, s.code], [x.goods, s.goodsName], [x.route, `${s.origin} → ${s.destination}`]);
+  } else {
+    lines.push([x.deviceId, `${s.deviceId}${s.name ? ` (${s.name})` : ''}`], [x.period, `${formatInstant(new Date(s.from), tz)} ~ ${formatInstant(new Date(s.to), tz)}`]);
+  }
+  lines.push([x.expires, v.expiresAt ? formatInstant(new Date(v.expiresAt), tz) : x.never]);
+  return lines;
+}
+
+function banner(doc: Doc, v: ShareVerification, x: CertificateTexts) {
+  const bad = v.failures.length;
+  const [text, color, band] =
+    v.total === 0
+      ? [x.emptyBanner, COLORS.muted, '#fafafa']
+      : bad > 0
+        ? [x.failedBanner(bad, v.total), COLORS.alarm, BAD_BAND]
+        : v.verified === 0
+          ? [x.pendingBanner(v.pending), WAIT_COLOR, WAIT_BAND]
+          : [x.verifiedBanner(v.verified), OK_COLOR, OK_BAND];
+  const y = doc.y;
+  doc.fontSize(12.5);
+  const h = doc.heightOfString(text, { width: CONTENT_W - 24 }) + 16;
+  doc.rect(PAGE.margin, y, CONTENT_W, h).fill(band);
+  doc.rect(PAGE.margin, y, 4, h).fill(color);
+  doc.fillColor(color).text(text, PAGE.margin + 14, y + 8, { width: CONTENT_W - 24 });
+  doc.y = y + h + 4;
+  if (v.pending > 0 && (bad > 0 || v.verified > 0)) {
+    doc.fontSize(9).fillColor(WAIT_COLOR).text(x.pendingBanner(v.pending), PAGE.margin, doc.y);
+  }
+}
+
+function failureTable(doc: Doc, v: ShareVerification, x: CertificateTexts, tz: string) {
+  if (v.failures.length === 0) {
+    if (v.total > 0) doc.fontSize(9.5).fillColor(COLORS.muted).text(x.noFailures, PAGE.margin, doc.y + 2, { width: CONTENT_W });
+    return;
+  }
+  const cols = [
+    { title: x.colIndex, w: 50 },
+    { title: x.colRecord, w: 240 },
+    { title: x.colReason, w: CONTENT_W - 290 },
+  ];
+  const row = (cells: string[], color: string) => {
+    doc.fontSize(8.5);
+    const h = Math.max(...cells.map((c, i) => doc.heightOfString(c, { width: cols[i]!.w - 6 }))) + 5;
+    ensureSpace(doc, h);
+    const y = doc.y;
+    let cx = PAGE.margin;
+    cells.forEach((c, i) => {
+      doc.fillColor(color).text(c, cx, y + 2, { width: cols[i]!.w - 6 });
+      cx += cols[i]!.w;
+    });
+    doc.y = y + h;
+    doc.moveTo(PAGE.margin, doc.y).lineTo(PAGE.margin + CONTENT_W, doc.y).lineWidth(0.3).strokeColor(COLORS.line).stroke();
+  };
+  doc.y += 4;
+  row(cols.map((c) => c.title), COLORS.muted);
+  // A bad tree-head signature fails every record alike: said once.
+  const sigOnly = v.failures.every((f) => f.reason === 'bad-signature');
+  if (sigOnly) {
+    row(['—', `${v.failures.length}`, x.reasons['bad-signature']], COLORS.alarm);
+    return;
+  }
+  for (const f of v.failures) row([`#${f.index}`, recordText(f.record, x, tz), x.reasons[f.reason]], COLORS.text);
+}
+
+/** The certificate PDF of a share verified at `v.checkedAt`, in `lang` and the time zone `tz`. */
+export async function certificatePdf(v: ShareVerification, lang: Lang, tz: string): Promise<Buffer> {
+  const x = CERTIFICATE_TEXTS[lang];
+  const doc = new PDFDocument({ size: 'A4', margin: PAGE.margin, bufferPages: true, info: { Title: x.title, Author: 'IoT Cloud Console', Subject: v.url } });
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  doc.registerFont('noto', font());
+  doc.font('noto');
+
+  // Title on the left, the QR code of the verification page on the right.
+  const qr = await QRCode.toString(v.url, { type: 'svg', margin: 0, errorCorrectionLevel: 'M' });
+  const qrX = PAGE.margin + CONTENT_W - QR_SIZE;
+  SVGtoPDF(doc, qr, qrX, PAGE.margin, { width: QR_SIZE, height: QR_SIZE, assumePt: true });
+  doc.fontSize(7.5).fillColor(COLORS.muted).text(x.scan, qrX - 10, PAGE.margin + QR_SIZE + 3, { width: QR_SIZE + 20, align: 'center' });
+  const textW = CONTENT_W - QR_SIZE - 16;
+  doc.fontSize(20).fillColor(COLORS.text).text(x.title, PAGE.margin, PAGE.margin + 8, { width: textW });
+  doc.fontSize(9.5).fillColor(COLORS.muted).text(x.subtitle, PAGE.margin, doc.y + 2, { width: textW });
+  const subjectName = v.subject.kind === 'task' ? v.subject.code : v.subject.deviceId;
+  doc.fontSize(11).fillColor(COLORS.text).text(`${v.orgName} · ${subjectName}`, PAGE.margin, doc.y + 6, { width: textW });
+  doc.y = Math.max(doc.y, PAGE.margin + QR_SIZE + 16) + 8;
+
+  banner(doc, v, x);
+
+  heading(doc, x.sectionSubject);
+  facts(doc, subjectLines(v, x, tz));
+
+  heading(doc, x.sectionResult);
+  facts(doc, [
+    [x.checkedAt, formatInstant(new Date(v.checkedAt), tz)],
+    [x.timezone, tz],
+    [x.records, String(v.total)],
+    [x.verified, String(v.verified)],
+    [x.pending, String(v.pending)],
+    [x.failed, String(v.failures.length)],
+  ]);
+  if (v.truncated) doc.fontSize(8.5).fillColor(COLORS.muted).text(x.truncated(v.total), PAGE.margin, doc.y);
+  failureTable(doc, v, x, tz);
+
+  heading(doc, x.sectionCheckpoint, 90);
+  if (v.checkpoint) {
+    facts(doc, [
+      [x.origin, v.checkpoint.origin],
+      [x.size, String(v.checkpoint.size)],
+      [x.rootHash, v.checkpoint.rootHash],
+      [x.signedAt, v.checkpoint.signedAt ? formatInstant(new Date(v.checkpoint.signedAt), tz) : '—'],
+      [x.publicKey, v.verifierKey],
+    ]);
+  } else {
+    facts(doc, [[x.publicKey, v.verifierKey]]);
+    doc.fontSize(9.5).fillColor(COLORS.muted).text(x.noCheckpoint, PAGE.margin, doc.y);
+  }
+
+  heading(doc, x.sectionHow, 60);
+  doc.fontSize(9).fillColor(COLORS.text);
+  for (const p of x.how) {
+    ensureSpace(doc, doc.heightOfString(p, { width: CONTENT_W }) + 4);
+    doc.text(p, PAGE.margin, doc.y, { width: CONTENT_W });
+    doc.y += 4;
+  }
+  ensureSpace(doc, 30);
+  doc.fontSize(9).fillColor(COLORS.muted).text(`${x.link}: `, PAGE.margin, doc.y + 4, { continued: true }).fillColor(COLORS.track).text(v.url, { link: v.url, underline: false });
+
+  const pages = doc.bufferedPageRange();
+  for (let i = pages.start; i < pages.start + pages.count; i++) {
+    doc.switchToPage(i);
+    doc.page.margins.bottom = 0;
+    doc
+      .fontSize(8)
+      .fillColor(COLORS.muted)
+      .text(`${subjectName} · ${x.generatedAt} ${formatInstant(new Date(v.checkedAt), tz)} · ${x.page(i + 1, pages.count)}`, PAGE.margin, PAGE.height - PAGE.margin + 8, {
+        width: CONTENT_W,
+        align: 'right',
+        lineBreak: false,
+      });
+  }
+  doc.end();
+  return done;
+}
