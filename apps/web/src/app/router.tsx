@@ -12,6 +12,7 @@ import { RouteError } from './routes/route-error.tsx';
 import {
   BIND_USER_SCREEN,
   CHANGE_PASSWORD_SCREEN,
+  LEDGER_PUBLIC_SCREEN,
   LOGIN_SCREEN,
   PRODUCT_SERVICE_SCREEN,
   REGISTER_SCREEN,
@@ -43,6 +44,8 @@ export const router = createBrowserRouter([
         element: <ScreenLoader name="retrievePassword" importer={RETRIEVE_PASSWORD_SCREEN} fullPage />,
       },
       { path: 'view/login/bindUserPage', element: <ScreenLoader name="bindUser" importer={BIND_USER_SCREEN} fullPage /> },
+      // A ledger share link: anyone may check the published records, signed in or not.
+      { path: 'verify/:token', element: <ScreenLoader name="ledgerPublic" importer={LEDGER_PUBLIC_SCREEN} fullPage /> },
       {
         path: 'view/login/productService',
         loader: requireTokenLoader,

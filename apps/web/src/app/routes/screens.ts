@@ -10,6 +10,8 @@ export const SUCCESS_SCREEN: ScreenImporter = () => import('../../features/auth/
 export const REGISTER_SCREEN: ScreenImporter = () => import('../../features/auth/pages/register-page.tsx');
 export const RETRIEVE_PASSWORD_SCREEN: ScreenImporter = () => import('../../features/auth/pages/retrieve-password-page.tsx');
 export const BIND_USER_SCREEN: ScreenImporter = () => import('../../features/auth/pages/bind-user-page.tsx');
+/** The public verification page of a ledger share link (`/verify/:token`), no login. */
+export const LEDGER_PUBLIC_SCREEN: ScreenImporter = () => import('../../features/ledger/pages/public-verify-page.tsx');
 
 export const SCREENS: Record<string, ScreenImporter> = {
   home: () => import('../../features/home/pages/index-page.tsx'),
@@ -47,6 +49,11 @@ export const SCREENS: Record<string, ScreenImporter> = {
   'cockpit/index': () => import('../../features/cockpit/pages/cockpit-page.tsx'),
   'report/temperature': () => import('../../features/gsp-report/pages/temperature-report-page.tsx'),
   'compare/index': () => import('../../features/compare/pages/compare-page.tsx'),
+  'report/alarm': () => import('../../features/ops-report/pages/alarm-report-page.tsx'),
+  'report/online': () => import('../../features/ops-report/pages/online-report-page.tsx'),
+  'report/mileage': () => import('../../features/ops-report/pages/mileage-report-page.tsx'),
+  'report/schedules': () => import('../../features/report-schedule/pages/schedules-page.tsx'),
+  'ledger/verify': () => import('../../features/ledger/pages/verify-page.tsx'),
 };
 
 /**

@@ -1,0 +1,57 @@
+// The searches behind the scope pickers of the verify screen (tasks, devices, approved warehouse
+// records: only approved ones are logged) and the label of a value already in the address.
+import { useQuery } from '@tanstack/react-query';
+import { DEVICE_API, type DeviceRow } from '@iotc/shared/device';
+import { TRANSPORT_API, type TaskRow } from '@iotc/shared/transport';
+import { WAREHOUSE_API, type RecordRow } from '@iotc/shared/warehouse';
+import { request } from '../../../api/client.ts';
+import type { RemoteOption } from '../../../components/remote-select.tsx';
+import { fetchList } from '../../../lib/list-query.ts';
+
+export type PickerKind = 'task' | 'device' | 'warehouse';
+
+const PICKER_SIZE = 20;
+
+const taskLabel = (r: Pick<TaskRow, 'code' | 'goodsName'>) => `${r.code} · ${r.goodsName}`;
+const deviceLabel = (r: Pick<DeviceRow, 'deviceId' | 'name'>) => `${r.deviceId} · ${r.name}`;
+const recordLabel = (r: Pick<RecordRow, 'goodsName' | 'batchNo' | 'warehouseName' | 'time'>) => `${r.goodsName} · ${r.batchNo} · ${r.warehouseName} · ${r.time.slice(0, 10)}`;
+
+const filters = (search: string, extra: Record<string, string> = {}) => ({ ...(search.trim() ? { keyword: search.trim() } : {}), ...extra });
+
+export async function searchTasks(search: string, signal: AbortSignal): Promise<RemoteOption[]> {
+  const page = await fetchList<TaskRow>(TRANSPORT_API.tasks, { page: 1, size: PICKER_SIZE, filters: filters(search) }, signal);
+  return page.rows.map((r) => ({ value: r.id, label: taskLabel(r) }));
+}
+
+export async function searchDevices(search: string, signal: AbortSignal): Promise<RemoteOption[]> {
+  const page = await fetchList<DeviceRow>(DEVICE_API.devices, { page: 1, size: PICKER_SIZE, filters: filters(search) }, signal);
+  return page.rows.map((r) => ({ value: r.id, label: deviceLabel(r) }));
+}
+
+export async function searchRecords(search: string, signal: AbortSignal): Promise<RemoteOption[]> {
+  const page = await fetchList<RecordRow>(WAREHOUSE_API.records, { page: 1, size: PICKER_SIZE, filters: filters(search, { auditStatus: 'approved' }) }, signal);
+  return page.rows.map((r) => ({ value: r.id, label: recordLabel(r) }));
+}
+
+export const PICKER_SEARCH: Record<PickerKind, (search: string, signal: AbortSignal) => Promise<RemoteOption[]>> = {
+  task: searchTasks,
+  device: searchDevices,
+  warehouse: searchRecords,
+};
+
+async function labelOf(kind: PickerKind, id: string, signal: AbortSignal): Promise<string> {
+  if (kind === 'task') return taskLabel(await request<TaskRow>(`${TRANSPORT_API.tasks}/${id}`, { signal, silent: true }));
+  if (kind === 'device') return deviceLabel(await request<DeviceRow>(`${DEVICE_API.devices}/${id}`, { signal, silent: true }));
+  return recordLabel(await request<RecordRow>(WAREHOUSE_API.record(id), { signal, silent: true }));
+}
+
+/** The label of the value an address names (a reload, a shared address), so the picker shows it. */
+export function usePickedLabel(kind: PickerKind, id: string | undefined) {
+  return useQuery({
+    queryKey: ['ledger', 'picked', kind, id] as const,
+    queryFn: ({ signal }) => labelOf(kind, id!, signal),
+    enabled: !!id,
+    staleTime: 60_000,
+    retry: false,
+  });
+}

@@ -1,0 +1,130 @@
+// The ledger check the verification screens make in the browser (issue 9), the same check as the
+// server's modules/ledger/verify.ts: the tree head's Ed25519 signature against the published
+// verifier key (Web Crypto), then per record the leaf rebuilt from the rows as stored now against
+// the logged leaf bytes (for a sensor minute: readingsDigest of the current readings), then the
+// logged leaf's RFC 6962 inclusion in the signed tree. Nothing is taken on the server's word: the
+// leaf hash is recomputed from the bytes and the record shown is the one decoded from them.
+import type { LedgerItem, VerifyReason } from '@iotc/shared/ledger/api';
+import { bytesEqual, fromBase64, toBase64 } from '@iotc/shared/ledger/bytes';
+import { openCheckpoint, type Checkpoint } from '@iotc/shared/ledger/checkpoint';
+import { decodeLeaf, encodeLeaf, sensorMinuteRecord, type LedgerRecord, type Reading } from '@iotc/shared/ledger/leaf';
+import { leafHash, verifyInclusion } from '@iotc/shared/ledger/merkle';
+
+export type RecordResult = 'verified' | VerifyReason;
+
+/** What one records (or public) answer page gives the verifier. */
+export interface VerifyInput {
+  checkpoint: string | null;
+  verifierKey: string;
+  origin: string;
+  items: readonly LedgerItem[];
+}
+
+export interface CheckedRecord {
+  item: LedgerItem;
+  /** The record decoded from the logged leaf bytes (the server's decoding when the bytes are unreadable). */
+  record: LedgerRecord;
+  result: RecordResult;
+}
+
+export interface CheckpointInfo {
+  origin: string;
+  size: number;
+  /** Standard base64, as the checkpoint prints it. */
+  rootHash: string;
+  note: string;
+}
+
+export type SignatureState = 'valid' | 'invalid' | 'none';
+
+export interface Verification {
+  /** The signed tree head, when its signature verified. */
+  checkpoint: CheckpointInfo | null;
+  signature: SignatureState;
+  verifierKey: string;
+  origin: string;
+  records: CheckedRecord[];
+  verified: number;
+  pending: number;
+  /** Records that do not verify (pending ones are not problems). */
+  problems: number;
+}
+
+/** The leaf bytes the rows as stored now make, or null when they make none. */
+function currentBytes(item: LedgerItem, logged: LedgerRecord | null): Uint8Array | null {
+  try {
+    if (item.kind === 'sensor.minute') {
+      if (!logged || logged.kind !== 'sensor.minute' || !item.readings?.length) return null;
+      return encodeLeaf(sensorMinuteRecord(logged.orgId, logged.deviceId, logged.minute, item.readings as Reading[]));
+    }
+    return item.currentRecord ? encodeLeaf(item.currentRecord) : null;
+  } catch {
+    return null;
+  }
+}
+
+function check(item: LedgerItem, checkpoint: Checkpoint): { record: LedgerRecord; result: RecordResult } {
+  let bytes: Uint8Array;
+  let logged: LedgerRecord | null = null;
+  try {
+    bytes = fromBase64(item.data);
+    logged = decodeLeaf(bytes);
+  } catch {
+    return { record: item.record, result: 'digest-mismatch' };
+  }
+  const now = currentBytes(item, logged);
+  if (!now || !bytesEqual(now, bytes)) return { record: logged, result: 'digest-mismatch' };
+  if (!item.proof || item.index >= checkpoint.size) return { record: logged, result: 'pending' };
+  let proof: Uint8Array[];
+  try {
+    proof = item.proof.map(fromBase64);
+  } catch {
+    return { record: logged, result: 'not-included' };
+  }
+  const included = verifyInclusion(item.index, checkpoint.size, leafHash(bytes), proof, checkpoint.rootHash);
+  return { record: logged, result: included ? 'verified' : 'not-included' };
+}
+
+function tally(v: Omit<Verification, 'verified' | 'pending' | 'problems'>): Verification {
+  let verified = 0;
+  let pending = 0;
+  for (const r of v.records) {
+    if (r.result === 'verified') verified++;
+    else if (r.result === 'pending') pending++;
+  }
+  return { ...v, verified, pending, problems: v.records.length - verified - pending };
+}
+
+/** Checks one answer page in the browser; never throws for bad data (it reports it). */
+export async function verifyAnswer(input: VerifyInput): Promise<Verification> {
+  const base = { verifierKey: input.verifierKey, origin: input.origin };
+  if (!input.checkpoint) {
+    return tally({ ...base, checkpoint: null, signature: 'none', records: input.items.map((item) => ({ item, record: item.record, result: 'pending' as const })) });
+  }
+  let checkpoint: Checkpoint;
+  try {
+    checkpoint = await openCheckpoint(input.checkpoint, input.verifierKey, input.origin);
+  } catch {
+    return tally({ ...base, checkpoint: null, signature: 'invalid', records: input.items.map((item) => ({ item, record: item.record, result: 'bad-signature' as const })) });
+  }
+  return tally({
+    ...base,
+    checkpoint: { origin: checkpoint.origin, size: checkpoint.size, rootHash: toBase64(checkpoint.rootHash), note: input.checkpoint },
+    signature: 'valid',
+    records: input.items.map((item) => ({ item, ...check(item, checkpoint) })),
+  });
+}
+
+/**
+ * Checks the pages of one scope. Each page is checked against the tree head it came with (a head
+ * signed between two page calls gives the later pages proofs to that newer head); the summary
+ * shows the newest head.
+ */
+export async function verifyPages(pages: readonly VerifyInput[]): Promise<Verification | null> {
+  if (pages.length === 0) return null;
+  const checked = await Promise.all(pages.map(verifyAnswer));
+  const signature: SignatureState = checked.some((c) => c.signature === 'invalid') ? 'invalid' : checked.some((c) => c.signature === 'none') && checked.every((c) => c.signature !== 'valid') ? 'none' : 'valid';
+  const newest = checked.reduce<CheckpointInfo | null>((best, c) => (c.checkpoint && (!best || c.checkpoint.size > best.size) ? c.checkpoint : best), null);
+  const last = checked.at(-1)!;
+  return tally({ checkpoint: newest, signature, verifierKey: last.verifierKey, origin: last.origin, records: checked.flatMap((c) => c.records) });
+}

@@ -1,0 +1,162 @@
+// ledger/verify: choose a transport task, a device and a time range, or a warehouse record; the
+// screen loads its logged records (every page, up to MAX_VERIFY_RECORDS) and checks them in the
+// browser (lib/verify.ts): the summary of the signed tree head and the overall result, then each
+// record with its result. "Share and certificate" publishes the same scope as a public link.
+// Address: `scope` and the picked ids / range (components/scope-model.ts).
+import { useCallback, useMemo, useState } from 'react';
+import { Alert, Button, Card, DatePicker, Empty, Progress, Segmented, Skeleton, Space, Typography } from 'antd';
+import { ShareAltOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
+import dayjs from 'dayjs';
+import type { ShareBody } from '@iotc/shared/ledger/api';
+import { Forbidden } from '../../../components/forbidden.tsx';
+import { RemoteSelect } from '../../../components/remote-select.tsx';
+import { usePermission } from '../../../lib/permissions.ts';
+import type { ScreenProps } from '../../../lib/screen.ts';
+import { PICKER_SEARCH, usePickedLabel, type PickerKind } from '../api/pickers.ts';
+import { MAX_VERIFY_RECORDS, useLedgerRecords, type LedgerScope } from '../api/records.ts';
+import { RecordsTable } from '../components/records-table.tsx';
+import { defaultRange, parseScope, scopeOf, writeScope, type ScopeChoice } from '../components/scope-model.ts';
+import { ShareDialog } from '../components/share-dialog.tsx';
+import { useVerification } from '../components/use-verification.ts';
+import { VerifySummary } from '../components/verify-summary.tsx';
+import '../components/ledger.css';
+
+const PERMISSION = { task: 'transport:read', device: 'device:read', warehouse: 'warehouse:read' } as const;
+
+function pickedId(choice: ScopeChoice): string | undefined {
+  return choice.kind === 'task' ? choice.taskId : choice.kind === 'device' ? choice.deviceId : choice.recordId;
+}
+
+function shareBody(scope: LedgerScope): ShareBody | null {
+  if ('taskId' in scope) return { taskId: scope.taskId };
+  if ('deviceId' in scope) return { deviceId: scope.deviceId, from: scope.from, to: scope.to };
+  return null;
+}
+
+export function Verification({ scope }: { scope: LedgerScope }) {
+  const { t } = useTranslation();
+  const records = useLedgerRecords(scope);
+  const pages = records.isError ? undefined : records.data?.pages;
+  const verification = useVerification('screen', pages, records.dataUpdatedAt);
+  const [sharing, setSharing] = useState(false);
+  const body = shareBody(scope);
+
+  if (records.isError) {
+    return (
+      <Alert
+        type="error"
+        showIcon
+        title={t('ledger.loadFailed')}
+        action={
+          <Button size="small" onClick={() => void records.refetch()}>
+            {t('common.retry')}
+          </Button>
+        }
+        data-testid="ledger-error"
+      />
+    );
+  }
+  if (records.isFetching || !records.data) {
+    return (
+      <div data-testid="ledger-loading">
+        <Typography.Text type="secondary">{t('ledger.loading', { n: records.loaded })}</Typography.Text>
+        <Progress percent={Math.min(99, Math.round((records.loaded / MAX_VERIFY_RECORDS) * 100))} showInfo={false} status="active" size="small" />
+        <Skeleton active paragraph={{ rows: 6 }} />
+      </div>
+    );
+  }
+  const total = records.data.pages.reduce((n, p) => n + p.items.length, 0);
+  if (total === 0) {
+    return <Empty description={<Space orientation="vertical" size={4}><span>{t('ledger.empty')}</span><Typography.Text type="secondary">{t('ledger.emptyHint')}</Typography.Text></Space>} data-testid="ledger-empty" />;
+  }
+  if (!verification.data) {
+    return (
+      <div data-testid="ledger-verifying">
+        <Typography.Text type="secondary">{t('ledger.verifying')}</Typography.Text>
+        <Skeleton active paragraph={{ rows: 6 }} />
+      </div>
+    );
+  }
+  const v = verification.data;
+  return (
+    <div className="ledger-body">
+      <VerifySummary
+        verification={v}
+        extra={
+          <Button type="primary" icon={<ShareAltOutlined />} disabled={!body} title={body ? undefined : t('ledger.share.noWarehouse')} onClick={() => setSharing(true)} data-testid="ledger-share">
+            {t('ledger.share.button')}
+          </Button>
+        }
+      >
+        {records.data.truncated ? <Alert type="warning" showIcon style={{ marginTop: 12 }} title={t('ledger.truncated', { n: total })} data-testid="ledger-truncated" /> : null}
+      </VerifySummary>
+      <RecordsTable records={v.records} />
+      {body ? <ShareDialog body={body} open={sharing} onClose={() => setSharing(false)} /> : null}
+    </div>
+  );
+}
+
+export default function VerifyPage(_props: ScreenProps) {
+  const { t } = useTranslation();
+  const can = usePermission();
+  const [params, setParams] = useSearchParams();
+  const choice = useMemo(() => parseScope(params), [params]);
+  const scope = useMemo(() => scopeOf(choice), [choice]);
+  const set = useCallback((next: ScopeChoice) => setParams((prev) => writeScope(prev, next)), [setParams]);
+  const id = pickedId(choice);
+  const picked = usePickedLabel(choice.kind, id);
+  const kinds = (['task', 'device', 'warehouse'] as const).filter((k) => can(PERMISSION[k]));
+
+  if (kinds.length === 0) return <Forbidden />;
+
+  const pick = (value: string | undefined) => {
+    if (choice.kind === 'task') set({ kind: 'task', taskId: value });
+    else if (choice.kind === 'warehouse') set({ kind: 'warehouse', recordId: value });
+    else set({ ...choice, deviceId: value, ...(choice.from && choice.to ? {} : defaultRange()) });
+  };
+  const switchKind = (kind: PickerKind) => set(kind === 'device' ? { kind, ...defaultRange() } : { kind });
+
+  const placeholder = { task: t('ledger.pick.task'), device: t('ledger.pick.device'), warehouse: t('ledger.pick.record') }[choice.kind];
+  const toolbar = (
+    <Space wrap size={[16, 8]} className="ledger-toolbar" data-testid="ledger-filters">
+      <Segmented<PickerKind>
+        aria-label={t('ledger.scope.label')}
+        value={choice.kind}
+        onChange={switchKind}
+        options={kinds.map((k) => ({ value: k, label: <span data-testid={`ledger-scope-${k}`}>{t(`ledger.scope.${k}`)}</span> }))}
+      />
+      <RemoteSelect
+        key={`${choice.kind}:${picked.data ?? ''}`}
+        fetcher={PICKER_SEARCH[choice.kind]}
+        value={id}
+        onChange={pick}
+        placeholder={placeholder}
+        initialOptions={id && picked.data ? [{ value: id, label: picked.data }] : []}
+        style={{ width: 380 }}
+        data-testid="ledger-pick"
+      />
+      {choice.kind === 'device' ? (
+        <DatePicker.RangePicker
+          showTime={{ format: 'HH:mm' }}
+          format="YYYY-MM-DD HH:mm"
+          allowClear={false}
+          value={choice.from && choice.to ? [dayjs(choice.from), dayjs(choice.to)] : null}
+          onChange={(range) => {
+            if (range?.[0] && range[1]) set({ ...choice, from: range[0].second(0).millisecond(0).toISOString(), to: range[1].second(0).millisecond(0).toISOString() });
+          }}
+          data-testid="ledger-range"
+        />
+      ) : null}
+    </Space>
+  );
+
+  return (
+    <Card className="ledger-page" title={<span data-testid="screen-title">{t('ledger.verify.title')}</span>} data-testid="ledger-verify-page">
+      <Typography.Paragraph type="secondary">{t('ledger.verify.intro')}</Typography.Paragraph>
+      {toolbar}
+      {scope ? <Verification key={JSON.stringify(scope)} scope={scope} /> : <Empty description={t('ledger.pick.first')} data-testid="ledger-pick-first" />}
+    </Card>
+  );
+}
