@@ -1165,7 +1165,7 @@ export const ledgerWatermarks = pgTable('ledger_watermarks', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** Links that publish a task's or a device's records without login; only the token's SHA-256 is kept. */
+/** Links that publish a task's, a device range's or a warehouse batch's records without login; only the token's SHA-256 is kept. */
 export const ledgerShares = pgTable(
   'ledger_shares',
   {
@@ -1173,7 +1173,7 @@ export const ledgerShares = pgTable(
     orgId: uuid('org_id')
       .notNull()
       .references(() => orgs.id, { onDelete: 'cascade' }),
-    /** { taskId } or { deviceId (the device row id), from, to }. */
+    /** { taskId }, { deviceId (the device row id), from, to }, { warehouseBatch } or { warehouseRecordId }. */
     scope: jsonb('scope').notNull(),
     createdBy: text('created_by').notNull(),
     createdAt: createdAt(),

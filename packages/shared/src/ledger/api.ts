@@ -19,7 +19,7 @@ export const LEDGER_API = {
   consistency: '/api/iot/v2/ledger/proof/consistency',
   /** GET → LeafAnswer, for a user of the record's organisation tree. */
   leaf: (index: number) => `/api/iot/v2/ledger/leaves/${index}`,
-  /** GET ?taskId= | ?deviceId=&from=&to= | ?warehouseRecordId= (&after=) → RecordsAnswer. */
+  /** GET ?taskId= | ?deviceId=&from=&to= | ?warehouseBatch= | ?warehouseRecordId= (&after=) → RecordsAnswer. */
   records: '/api/iot/v2/ledger/records',
   /** POST ShareBody → ShareAnswer. */
   shares: '/api/iot/v2/ledger/shares',
@@ -72,18 +72,26 @@ const rangeOk = (q: { from?: string; to?: string }) => !q.from || !q.to || Date.
 const rangeShort = (q: { from?: string; to?: string }) =>
   !q.from || !q.to || Date.parse(q.to) - Date.parse(q.from) <= MAX_LEDGER_RANGE_DAYS * 86_400_000;
 
-/** One scope: a task, a device over [from, to), or a warehouse record. */
+/** Longest warehouse batch number a scope names (the warehouse record's batchNo). */
+export const MAX_BATCH_NO = 64;
+
+/** One scope: a task, a device over [from, to), the approved records of a warehouse batch, or one warehouse record. */
 const scopeFields = {
   taskId: z.preprocess(blankAsUndefined, z.uuid().optional()),
   /** The device's row id (uuid). */
   deviceId: z.preprocess(blankAsUndefined, z.uuid().optional()),
   from: z.preprocess(blankAsUndefined, isoInstant.optional()),
   to: z.preprocess(blankAsUndefined, isoInstant.optional()),
+  /** A batch number: every approved record of it in the caller's organisation tree. */
+  warehouseBatch: z.preprocess(blankAsUndefined, z.string().trim().min(1).max(MAX_BATCH_NO).optional()),
+  warehouseRecordId: z.preprocess(blankAsUndefined, z.uuid().optional()),
 };
 
-function scopeChecks<T extends z.ZodType<{ taskId?: string; deviceId?: string; from?: string; to?: string; warehouseRecordId?: string }>>(s: T) {
+type ScopeShape = { taskId?: string; deviceId?: string; from?: string; to?: string; warehouseBatch?: string; warehouseRecordId?: string };
+
+function scopeChecks<T extends z.ZodType<ScopeShape>>(s: T) {
   return s
-    .refine((q) => [q.taskId, q.deviceId, q.warehouseRecordId].filter(Boolean).length === 1 && (!q.deviceId || (q.from && q.to)), {
+    .refine((q) => [q.taskId, q.deviceId, q.warehouseBatch, q.warehouseRecordId].filter(Boolean).length === 1 && (!q.deviceId || (q.from && q.to)), {
       message: 'LEDGER_SCOPE_REQUIRED',
       path: ['taskId'],
     })
@@ -94,7 +102,6 @@ function scopeChecks<T extends z.ZodType<{ taskId?: string; deviceId?: string; f
 export const recordsQuerySchema = scopeChecks(
   z.object({
     ...scopeFields,
-    warehouseRecordId: z.preprocess(blankAsUndefined, z.uuid().optional()),
     /** Leaves after this index (the previous answer's `next`). */
     after: z.preprocess(blankAsUndefined, treeIndex.optional()),
   }),
@@ -127,6 +134,8 @@ export type LedgerItem = z.infer<typeof ledgerItemSchema>;
 export const recordsAnswerSchema = z.object({
   /** The latest signed checkpoint (null before the first). */
   checkpoint: z.string().nullable(),
+  /** When the server signed that checkpoint (ISO 8601; the server's word, not part of the signed note). */
+  signedAt: z.string().nullable(),
   verifierKey: z.string(),
   origin: z.string(),
   items: z.array(ledgerItemSchema),
@@ -157,6 +166,16 @@ export type ShareAnswer = z.infer<typeof shareAnswerSchema>;
 export const shareSubjectSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('task'), code: z.string(), goodsName: z.string(), origin: z.string(), destination: z.string() }),
   z.object({ kind: z.literal('device'), deviceId: z.string(), name: z.string(), from: z.string(), to: z.string() }),
+  /** `records`: approved records of the batch; `goods`: their distinct goods names, the first few. */
+  z.object({ kind: z.literal('batch'), batchNo: z.string(), records: z.number(), goods: z.array(z.string()) }),
+  z.object({
+    kind: z.literal('warehouseRecord'),
+    batchNo: z.string(),
+    goodsName: z.string(),
+    warehouse: z.string(),
+    direction: z.enum(['in', 'out']),
+    time: z.string(),
+  }),
 ]);
 export type ShareSubject = z.infer<typeof shareSubjectSchema>;
 

@@ -1,6 +1,7 @@
 // The certificate of a share link: a PDF without login, in the request's language; a made-up
 // token is 404; after a reading is changed in the database the verification it states (and,
-// where poppler's pdftotext is installed, its text) names that record.
+// where poppler's pdftotext is installed, its text) names that record; a warehouse batch's
+// certificate states the batch.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import type { DeviceWithSecret } from '@iotc/shared/device';
 import { LEDGER_API, type ShareAnswer } from '@iotc/shared/ledger/api';
-import { orgs } from '../../db/schema.ts';
+import { orgs, warehouseRecords } from '../../db/schema.ts';
 import { addOrgUser } from '../../test/fixtures.ts';
 import { call, DEMO_PASSWORD, login, testApp, type TestApp } from '../../test/harness.ts';
 
@@ -19,6 +20,8 @@ let admin: string;
 let demoOrg: string;
 let device: DeviceWithSecret & { id: string };
 let share: ShareAnswer;
+let batchShare: ShareAnswer;
+let recordShare: ShareAnswer;
 let base: number;
 const iso = (ms: number) => new Date(ms).toISOString();
 const db = () => t.app.database.db;
@@ -51,8 +54,18 @@ beforeAll(async () => {
         values (${demoOrg}, ${device.id}, ${iso(at)}::timestamptz, ${iso(at)}::timestamptz, 31.2, 121.5, '{}'::jsonb, ${JSON.stringify({ temperature: -18 - m - i / 10 })}::jsonb)`);
     }
   }
+  const wh = { orgId: demoOrg, warehouseCode: 'WH-C', warehouseName: 'Cert cold store', batchNo: 'LOT-42', unit: 'box', time: new Date(base), handler: 'Han Mei', createdBy: 'cert-admin', auditStatus: 'approved' as const, reviewer: 'demo', reviewedAt: new Date() };
+  const [inbound] = await db()
+    .insert(warehouseRecords)
+    .values([
+      { ...wh, direction: 'in', goodsName: 'Frozen dumplings', quantity: 40 },
+      { ...wh, direction: 'out', goodsName: 'Frozen dumplings', quantity: 10 },
+    ])
+    .returning();
   while ((await t.app.ledger.tick()) > 0);
   await t.app.ledger.checkpoint();
+  batchShare = (await call<ShareAnswer>(t.app, { method: 'POST', url: LEDGER_API.shares, token: admin, body: { warehouseBatch: 'LOT-42' } })).body.data!;
+  recordShare = (await call<ShareAnswer>(t.app, { method: 'POST', url: LEDGER_API.shares, token: admin, body: { warehouseRecordId: inbound!.id } })).body.data!;
   const made = await call<ShareAnswer>(t.app, { method: 'POST', url: LEDGER_API.shares, token: admin, body: { deviceId: device.id, from: iso(base - 60_000), to: iso(base + 5 * 60_000) } });
   expect(made.status).toBe(200);
   share = made.body.data!;
@@ -102,6 +115,32 @@ describe('the share certificate', () => {
     const zh = await pdfText((await certificate(share.token, 'zh-CN')).rawPayload);
     expect(zh).toContain('区块链溯源验证证书');
     expect(zh).toContain('当前存储的数据与上链时不一致');
+  });
+});
+
+describe('a warehouse batch certificate', () => {
+  it('states the batch and verifies its records', async () => {
+    const v = await t.app.ledger.shareVerification(batchShare.token, 'http://console.test');
+    expect(v).toMatchObject({ subject: { kind: 'batch', batchNo: 'LOT-42', records: 2, goods: ['Frozen dumplings'] }, total: 2, verified: 2, failures: [] });
+    expect(v.checkpoint?.signedAt).toEqual(expect.any(String));
+    const res = await certificate(batchShare.token);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toContain('LOT-42');
+    if (existsSync(PDFTOTEXT)) {
+      const en = await pdfText(res.rawPayload);
+      expect(en).toContain('Warehouse batch');
+      expect(en).toContain('LOT-42');
+      expect(en).toContain('VERIFIED');
+      expect(await pdfText((await certificate(batchShare.token, 'zh-CN')).rawPayload)).toContain('仓储批次');
+    }
+  });
+
+  it('states a single warehouse record', async () => {
+    const v = await t.app.ledger.shareVerification(recordShare.token, 'http://console.test');
+    expect(v).toMatchObject({ subject: { kind: 'warehouseRecord', batchNo: 'LOT-42', direction: 'in', warehouse: 'Cert cold store' }, total: 1, verified: 1 });
+    const res = await certificate(recordShare.token, 'zh-CN');
+    expect(res.statusCode).toBe(200);
+    if (existsSync(PDFTOTEXT)) expect(await pdfText(res.rawPayload)).toContain('入库');
   });
 });
 

@@ -7,6 +7,7 @@ import PDFDocument from 'pdfkit';
 import SVGtoPDF from 'svg-to-pdfkit';
 import QRCode from 'qrcode';
 import type { Lang } from '@iotc/shared/i18n';
+import type { ShareSubject } from '@iotc/shared/ledger/api';
 import type { LedgerRecord } from '@iotc/shared/ledger/leaf';
 import { formatInstant } from '../../lib/export.ts';
 import { COLORS, CONTENT_W, ensureSpace, facts, font, heading, PAGE, type Doc } from '../report/pdf.ts';
@@ -29,13 +30,30 @@ export function recordText(r: LedgerRecord, x: CertificateTexts, tz: string): st
   return `${x.custody(r.event, t(r.time))}${code}`;
 }
 
+/** The subject in a few characters: the header, the footer and the file name. */
+export function subjectName(s: ShareSubject): string {
+  if (s.kind === 'task') return s.code;
+  if (s.kind === 'device') return s.deviceId;
+  if (s.kind === 'batch') return s.batchNo;
+  return s.batchNo || s.goodsName;
+}
+
 function subjectLines(v: ShareVerification, x: CertificateTexts, tz: string): [string, string][] {
   const s = v.subject;
   const lines: [string, string][] = [[x.org, v.orgName]];
   if (s.kind === 'task') {
     lines.push([x.taskCode, s.code], [x.goods, s.goodsName], [x.route, `${s.origin} → ${s.destination}`]);
-  } else {
+  } else if (s.kind === 'device') {
     lines.push([x.deviceId, `${s.deviceId}${s.name ? ` (${s.name})` : ''}`], [x.period, `${formatInstant(new Date(s.from), tz)} ~ ${formatInstant(new Date(s.to), tz)}`]);
+  } else if (s.kind === 'batch') {
+    lines.push([x.batch, s.batchNo], [x.goods, s.goods.join(x.listSeparator) || '—'], [x.batchRecords, String(s.records)]);
+  } else {
+    lines.push(
+      [x.warehouseRecord, `${x.directions[s.direction]} · ${formatInstant(new Date(s.time), tz)}`],
+      [x.batch, s.batchNo || '—'],
+      [x.goods, s.goodsName],
+      [x.warehouse, s.warehouse],
+    );
   }
   lines.push([x.expires, v.expiresAt ? formatInstant(new Date(v.expiresAt), tz) : x.never]);
   return lines;
@@ -118,8 +136,8 @@ export async function certificatePdf(v: ShareVerification, lang: Lang, tz: strin
   const textW = CONTENT_W - QR_SIZE - 16;
   doc.fontSize(20).fillColor(COLORS.text).text(x.title, PAGE.margin, PAGE.margin + 8, { width: textW });
   doc.fontSize(9.5).fillColor(COLORS.muted).text(x.subtitle, PAGE.margin, doc.y + 2, { width: textW });
-  const subjectName = v.subject.kind === 'task' ? v.subject.code : v.subject.deviceId;
-  doc.fontSize(11).fillColor(COLORS.text).text(`${v.orgName} · ${subjectName}`, PAGE.margin, doc.y + 6, { width: textW });
+  const name = subjectName(v.subject);
+  doc.fontSize(11).fillColor(COLORS.text).text(`${v.orgName} · ${name}`, PAGE.margin, doc.y + 6, { width: textW });
   doc.y = Math.max(doc.y, PAGE.margin + QR_SIZE + 16) + 8;
 
   banner(doc, v, x);
@@ -170,7 +188,7 @@ export async function certificatePdf(v: ShareVerification, lang: Lang, tz: strin
     doc
       .fontSize(8)
       .fillColor(COLORS.muted)
-      .text(`${subjectName} · ${x.generatedAt} ${formatInstant(new Date(v.checkedAt), tz)} · ${x.page(i + 1, pages.count)}`, PAGE.margin, PAGE.height - PAGE.margin + 8, {
+      .text(`${name} · ${x.generatedAt} ${formatInstant(new Date(v.checkedAt), tz)} · ${x.page(i + 1, pages.count)}`, PAGE.margin, PAGE.height - PAGE.margin + 8, {
         width: CONTENT_W,
         align: 'right',
         lineBreak: false,

@@ -2,7 +2,9 @@
 // alarm and a warehouse record logged once each; signed checkpoints verified with the published
 // key; every inclusion proof and a consistency proof verified with the shared verifier; the
 // errors of bad parameters; organisation isolation; tampering with a stored reading found as
-// exactly that minute's record; share links; and two feeders on one database making one log.
+// exactly that minute's record; warehouse batches (their approved records only, isolated per
+// organisation, shared, a changed quantity found as exactly its record); share links; and two
+// feeders on one database making one log.
 import { mkdtempSync, rmSync, statSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +35,8 @@ let device: DeviceWithSecret & { id: string };
 let task: TaskDetail;
 let alarmId: string;
 let warehouseId: string;
+/** The batch B-7's approved outbound record (warehouseId is its inbound one). */
+let batchOutId: string;
 /** Minute starts (ms) of the seeded readings, oldest first. */
 const minutes: number[] = [];
 
@@ -69,7 +73,7 @@ beforeAll(async () => {
   t = await testApp({ dataDir });
   demoOrg = (await db().select().from(orgs).where(eq(orgs.code, 'demo')))[0]!.id;
   await addOrgUser(db(), { orgId: demoOrg, account: 'lg-admin', password: DEMO_PASSWORD, roleCodes: ['org_admin'] });
-  await createTenantUser(db(), { code: 'lg-rival', account: 'lg-rival', password: DEMO_PASSWORD, permissions: ['device:read', 'transport:read'] });
+  const rivalOrg = (await createTenantUser(db(), { code: 'lg-rival', account: 'lg-rival', password: DEMO_PASSWORD, permissions: ['device:read', 'transport:read', 'warehouse:read'] })).org.id;
   admin = await login(t.app, 'lg-admin', DEMO_PASSWORD);
   rival = await login(t.app, 'lg-rival', DEMO_PASSWORD);
   const made = await api<DeviceWithSecret & { id: string }>('POST', '/api/iot/v2/devices', admin, { deviceId: 'LG00000001', name: 'Ledger tracker' });
@@ -115,6 +119,19 @@ beforeAll(async () => {
     .values({ orgId: demoOrg, warehouseCode: 'WH-1', warehouseName: 'Shanghai cold store', direction: 'in', goodsName: 'Vaccines', batchNo: 'B-7', quantity: 120, unit: 'box', time: new Date(base), handler: 'Li Lei', createdBy: 'lg-admin', auditStatus: 'approved', reviewer: 'demo', reviewedAt: new Date() })
     .returning();
   warehouseId = record!.id;
+  // More of batch B-7 (one approved, one pending: not logged), another batch, and another organisation's batch.
+  const wh = { warehouseCode: 'WH-1', warehouseName: 'Shanghai cold store', unit: 'box', time: new Date(base + 60_000), handler: 'Li Lei', createdBy: 'lg-admin' };
+  const approved = { auditStatus: 'approved' as const, reviewer: 'demo', reviewedAt: new Date() };
+  const more = await db()
+    .insert(warehouseRecords)
+    .values([
+      { ...wh, ...approved, orgId: demoOrg, direction: 'out', goodsName: 'Insulin', batchNo: 'B-7', quantity: 30 },
+      { ...wh, orgId: demoOrg, direction: 'out', goodsName: 'Vaccines', batchNo: 'B-7', quantity: 5 },
+      { ...wh, ...approved, orgId: demoOrg, direction: 'in', goodsName: 'Vaccines', batchNo: 'B-8', quantity: 50 },
+      { ...wh, ...approved, orgId: rivalOrg, direction: 'in', goodsName: 'Rival goods', batchNo: 'B-RIVAL', quantity: 9 },
+    ])
+    .returning();
+  batchOutId = more[0]!.id;
 });
 
 afterAll(async () => {
@@ -182,8 +199,11 @@ describe('checkpoints and proofs', () => {
 
   it('signs a checkpoint that verifies with the published key; every inclusion proof leads to its root', async () => {
     expect((await t.app.inject({ method: 'GET', url: `${L}/checkpoint` })).statusCode).toBe(404);
+    expect((await api<RecordsAnswer>('GET', `${L}/records?taskId=${task.id}`, admin)).body.data!).toMatchObject({ checkpoint: null, signedAt: null });
     const signed = await t.app.ledger.checkpoint();
     expect(signed).not.toBeNull();
+    const answer = (await api<RecordsAnswer>('GET', `${L}/records?taskId=${task.id}`, admin)).body.data!;
+    expect(Math.abs(Date.parse(answer.signedAt!) - Date.now())).toBeLessThan(60_000);
     expect(await t.app.ledger.checkpoint()).toBeNull(); // no growth, no new head
     vkey = (await t.app.inject({ method: 'GET', url: `${L}/public-key` })).body.trim();
     const note = (await t.app.inject({ method: 'GET', url: `${L}/checkpoint` })).body;
@@ -298,6 +318,22 @@ describe('verification', () => {
     expect((await verifyRecords((await api<RecordsAnswer>('GET', `${L}/records?${deviceRange()}`, admin)).body.data!)).every((v) => v.ok)).toBe(true);
   });
 
+  it("verifies a warehouse batch: exactly its approved records; another organisation's batch is 404", async () => {
+    await t.app.ledger.checkpoint();
+    const r = await api<RecordsAnswer>('GET', `${L}/records?warehouseBatch=${encodeURIComponent(' B-7 ')}`, admin);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.data!.items.map((i) => i.ref).sort()).toEqual([`custody:warehouse.in:${warehouseId}`, `custody:warehouse.out:${batchOutId}`].sort());
+    expect(r.body.data!.signedAt).toEqual(expect.any(String));
+    expect((await verifyRecords(r.body.data!)).every((v) => v.ok)).toBe(true);
+    expect((await api<RecordsAnswer>('GET', `${L}/records?warehouseBatch=B-8`, admin)).body.data!.items).toHaveLength(1);
+    expect((await api('GET', `${L}/records?warehouseBatch=B-RIVAL`, admin)).status).toBe(404);
+    expect((await api('GET', `${L}/records?warehouseBatch=B-7`, rival)).status).toBe(404);
+    expect((await api('GET', `${L}/records?warehouseBatch=B-404`, admin)).status).toBe(404);
+    expect((await api('GET', `${L}/records?warehouseBatch=${'x'.repeat(65)}`, admin)).status).toBe(400);
+    const two = await api('GET', `${L}/records?warehouseBatch=B-7&taskId=${task.id}`, admin);
+    expect(two.body.errorcode).toBe('LEDGER_SCOPE_REQUIRED');
+  });
+
   it('finds a changed custody record', async () => {
     await db().update(warehouseRecords).set({ quantity: 12 }).where(eq(warehouseRecords.id, warehouseId));
     const r = (await api<RecordsAnswer>('GET', `${L}/records?warehouseRecordId=${warehouseId}`, admin)).body.data!;
@@ -333,6 +369,36 @@ describe('share links', () => {
     const bad = await api('POST', `${L}/shares`, admin, { deviceId: device.id });
     expect(bad.status).toBe(400);
     expect(bad.body.errorcode).toBe('LEDGER_SCOPE_REQUIRED');
+  });
+});
+
+describe('warehouse share links', () => {
+  it('publish a batch without login; a changed quantity flags exactly that record', async () => {
+    const made = await api<ShareAnswer>('POST', `${L}/shares`, admin, { warehouseBatch: 'B-7' });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const pub = (await api<PublicRecordsAnswer>('GET', made.body.data!.apiUrl)).body.data!;
+    expect(pub.subject).toEqual({ kind: 'batch', batchNo: 'B-7', records: 2, goods: ['Insulin', 'Vaccines'] });
+    expect(pub.signedAt).toEqual(expect.any(String));
+    expect(pub.items.map((i) => i.ref).sort()).toEqual([`custody:warehouse.in:${warehouseId}`, `custody:warehouse.out:${batchOutId}`].sort());
+    expect((await verifyRecords(pub)).every((v) => v.ok)).toBe(true);
+
+    await db().execute(sql`update warehouse_records set quantity = 31 where id = ${batchOutId}`);
+    try {
+      const changed = (await api<PublicRecordsAnswer>('GET', made.body.data!.apiUrl)).body.data!;
+      expect((await verifyRecords(changed)).filter((v) => !v.ok).map((v) => [v.ref, v.reason])).toEqual([[`custody:warehouse.out:${batchOutId}`, 'digest-mismatch']]);
+    } finally {
+      await db().execute(sql`update warehouse_records set quantity = 30 where id = ${batchOutId}`);
+    }
+    expect((await api('POST', `${L}/shares`, rival, { warehouseBatch: 'B-7' })).status).toBe(404);
+  });
+
+  it('publish one warehouse record', async () => {
+    const made = await api<ShareAnswer>('POST', `${L}/shares`, admin, { warehouseRecordId: warehouseId });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const pub = (await api<PublicRecordsAnswer>('GET', made.body.data!.apiUrl)).body.data!;
+    expect(pub.subject).toMatchObject({ kind: 'warehouseRecord', batchNo: 'B-7', goodsName: 'Vaccines', warehouse: 'Shanghai cold store', direction: 'in' });
+    expect(pub.items.map((i) => i.ref)).toEqual([`custody:warehouse.in:${warehouseId}`]);
+    expect((await verifyRecords(pub)).every((v) => v.ok)).toBe(true);
   });
 });
 

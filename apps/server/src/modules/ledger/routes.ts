@@ -1,8 +1,8 @@
 // The ledger's calls (DESIGN.md "Ledger (traceability) interface"). Without login: the latest
 // checkpoint and the public key (plain text, as transparency-log tools read them), inclusion and
 // consistency proofs (hashes only), and the records a share link publishes. With login: one
-// leaf (its organisation tree only), the records of a task, a device range or a warehouse record
-// with their proofs, and making share links.
+// leaf (its organisation tree only), the records of a task, a device range, a warehouse batch or
+// one warehouse record with their proofs, and making share links of the same scopes.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelopeSchema } from '@iotc/shared/envelope';
@@ -25,7 +25,7 @@ import {
 import { contentDisposition, requestTimezone } from '../../lib/export.ts';
 import { callerOf } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/errors.ts';
-import { certificatePdf } from './certificate.ts';
+import { certificatePdf, subjectName } from './certificate.ts';
 import { CERTIFICATE_TEXTS } from './certificate-texts.ts';
 import type { LedgerService } from './service.ts';
 
@@ -68,7 +68,7 @@ export const ledgerRoutes: FastifyPluginAsyncZod<{ ledger: LedgerService }> = as
     {
       schema: {
         tags,
-        summary: 'The logged records of a task, a device range or a warehouse record (200 a page), with the rows as stored now, proofs and the checkpoint',
+        summary: 'The logged records of a task, a device range, a warehouse batch or one warehouse record (200 a page), with the rows as stored now, proofs and the checkpoint',
         querystring: recordsQuerySchema,
         response: { 200: envelopeSchema(recordsAnswerSchema) },
       },
@@ -78,7 +78,7 @@ export const ledgerRoutes: FastifyPluginAsyncZod<{ ledger: LedgerService }> = as
   );
   app.post(
     LEDGER_API.shares,
-    { schema: { tags, summary: "A link that publishes a task's or a device range's records without login", body: shareBodySchema, response: { 200: envelopeSchema(shareAnswerSchema) } }, ...signedIn },
+    { schema: { tags, summary: "A link that publishes the records of a task, a device range, a warehouse batch or one warehouse record without login", body: shareBodySchema, response: { 200: envelopeSchema(shareAnswerSchema) } }, ...signedIn },
     async (req) => ok(await ledger.share(callerOf(req), req.body)),
   );
   app.get(
@@ -107,11 +107,11 @@ export const ledgerRoutes: FastifyPluginAsyncZod<{ ledger: LedgerService }> = as
       const tz = requestTimezone(req);
       const v = await ledger.shareVerification(req.params.token, `${req.protocol}://${req.host}`);
       const pdf = await certificatePdf(v, req.lang, tz);
-      const name = v.subject.kind === 'task' ? v.subject.code : v.subject.deviceId;
+      const name = subjectName(v.subject);
       return reply
         .header('content-type', 'application/pdf')
         .header('cache-control', 'no-store')
-        .header('content-disposition', contentDisposition(`${CERTIFICATE_TEXTS[req.lang].fileName}-${name}.pdf`))
+        .header('content-disposition', contentDisposition(`${CERTIFICATE_TEXTS[req.lang].fileName}-${name.replace(/[\\/:*?"<>|]/g, '_')}.pdf`))
         .send(pdf);
     },
   );

@@ -1,14 +1,14 @@
 // The ledger (issue 9; DESIGN.md "Ledger (traceability) interface"): the feeder that appends
 // what sources.ts reads, in index order, one node at a time; signed tree heads at an interval;
-// proofs; the records of a task, a device or a warehouse record with everything a browser needs
-// to check them; and share links that publish one task's or one device range's records.
+// proofs; the records of a task, a device range, a warehouse batch or one warehouse record with
+// everything a browser needs to check them; and share links that publish one such scope.
 //
 // Appending: one transaction per batch holds the ledger's advisory lock, re-reads the tree's size
 // and right edge from the database (so whichever node holds the lock continues the same tree),
 // and writes the leaves, every subtree they complete (ledger_nodes) and the watermarks together.
 // The unique ref makes logging a record twice impossible, whatever the watermarks say.
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   MAX_RECORDS_PAGE,
@@ -127,7 +127,11 @@ const GAP_MS = 5 * 60_000;
 const MAX_BATCHES = 20;
 const EPOCH = '1970-01-01T00:00:00.000Z';
 
-type Scope = { taskId: string } | { deviceId: string; from: string; to: string } | { warehouseRecordId: string };
+/** What a records call or a share covers; stored as is in ledger_shares.scope. */
+type Scope = { taskId: string } | { deviceId: string; from: string; to: string } | { warehouseBatch: string } | { warehouseRecordId: string };
+
+/** Goods names a batch subject lists (a batch usually holds one or two). */
+const BATCH_GOODS = 5;
 
 const b64 = toBase64;
 const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -269,17 +273,21 @@ export function ledgerService(db: Db, opts: LedgerOptions) {
     if (!(await opts.permissionsOf(caller)).includes(permission)) throw new AppError(403, 'NO_PERMISSION');
   }
 
-  function scopeOf(q: { taskId?: string; deviceId?: string; from?: string; to?: string; warehouseRecordId?: string }): Scope {
+  function scopeOf(q: { taskId?: string; deviceId?: string; from?: string; to?: string; warehouseBatch?: string; warehouseRecordId?: string }): Scope {
     if (q.taskId) return { taskId: q.taskId };
     if (q.deviceId && q.from && q.to) return { deviceId: q.deviceId, from: q.from, to: q.to };
+    if (q.warehouseBatch) return { warehouseBatch: q.warehouseBatch };
     if (q.warehouseRecordId) return { warehouseRecordId: q.warehouseRecordId };
     throw new AppError(400, 'LEDGER_SCOPE_REQUIRED');
   }
 
   const permissionOf = (scope: Scope): Permission => ('taskId' in scope ? 'transport:read' : 'deviceId' in scope ? 'device:read' : 'warehouse:read');
 
-  /** The leaves of a scope inside the organisations `tree`, and what it publishes about its subject; 404 when its subject is not there. */
-  async function resolve(scope: Scope, tree: readonly string[]): Promise<{ where: SQL; subject: ShareSubject | null; orgId: string }> {
+  /**
+   * The leaves of a scope inside the organisations `tree`, what it publishes about its subject,
+   * and the organisation whose tree a share of it opens; 404 when its subject is not there.
+   */
+  async function resolve(scope: Scope, tree: readonly string[]): Promise<{ where: SQL; subject: ShareSubject; orgId: string }> {
     const orgs = sql`org_id = any(${uuidArray(tree)}::uuid[])`;
     if ('taskId' in scope) {
       const [task] = await db.select().from(transportTasks).where(eq(transportTasks.id, scope.taskId));
@@ -306,12 +314,29 @@ export function ledgerService(db: Db, opts: LedgerOptions) {
         orgId: device.orgId,
       };
     }
-    const [record] = await db
-      .select({ id: warehouseRecords.id, orgId: warehouseRecords.orgId })
-      .from(warehouseRecords)
-      .where(eq(warehouseRecords.id, scope.warehouseRecordId));
+    if ('warehouseBatch' in scope) {
+      // A batch may span organisations of the tree: a share of it opens the same tree (its root).
+      const ofBatch = and(sql`${warehouseRecords.orgId} = any(${uuidArray(tree)}::uuid[])`, eq(warehouseRecords.batchNo, scope.warehouseBatch));
+      const [found] = await db.select({ id: warehouseRecords.id }).from(warehouseRecords).where(ofBatch).limit(1);
+      if (!found) throw new AppError(404, 'NOT_FOUND');
+      // Only approved records are logged.
+      const approved = and(ofBatch, eq(warehouseRecords.auditStatus, 'approved'));
+      const [n] = await db.select({ n: count() }).from(warehouseRecords).where(approved);
+      const goods = await db.selectDistinct({ name: warehouseRecords.goodsName }).from(warehouseRecords).where(approved).orderBy(warehouseRecords.goodsName).limit(BATCH_GOODS);
+      return {
+        where: sql`warehouse_record_id = any(select w.id from warehouse_records w
+          where w.org_id = any(${uuidArray(tree)}::uuid[]) and w.batch_no = ${scope.warehouseBatch} and w.audit_status = 'approved') and ${orgs}`,
+        subject: { kind: 'batch', batchNo: scope.warehouseBatch, records: Number(n?.n ?? 0), goods: goods.map((g) => g.name) },
+        orgId: tree[0]!,
+      };
+    }
+    const [record] = await db.select().from(warehouseRecords).where(eq(warehouseRecords.id, scope.warehouseRecordId));
     if (!record || !tree.includes(record.orgId)) throw new AppError(404, 'NOT_FOUND');
-    return { where: sql`warehouse_record_id = ${record.id} and ${orgs}`, subject: null, orgId: record.orgId };
+    return {
+      where: sql`warehouse_record_id = ${record.id} and ${orgs}`,
+      subject: { kind: 'warehouseRecord', batchNo: record.batchNo, goodsName: record.goodsName, warehouse: record.warehouseName, direction: record.direction, time: record.time.toISOString() },
+      orgId: record.orgId,
+    };
   }
 
   /** One page of leaves with their proofs to the latest checkpoint and the rows as stored now. */
@@ -355,6 +380,7 @@ export function ledgerService(db: Db, opts: LedgerOptions) {
     });
     return {
       checkpoint: cp?.note ?? null,
+      signedAt: cp?.signedAt ?? null,
       verifierKey: key.verifierKey,
       origin: key.origin,
       items,
@@ -370,7 +396,6 @@ export function ledgerService(db: Db, opts: LedgerOptions) {
       .where(and(eq(ledgerShares.tokenHash, sha256Hex(token)), sql`(${ledgerShares.expiresAt} is null or ${ledgerShares.expiresAt} > now())`));
     if (!share) throw new AppError(404, 'NOT_FOUND');
     const { where, subject } = await resolve(share.scope as Scope, await orgTree(db, share.orgId));
-    if (!subject) throw new AppError(404, 'NOT_FOUND');
     return { share, where, subject };
   }
 
@@ -487,14 +512,7 @@ export function ledgerService(db: Db, opts: LedgerOptions) {
         const answer = await page(where, after);
         if (out.checkpoint === null && answer.checkpoint) {
           const cp = parseCheckpoint(splitNote(answer.checkpoint).body);
-          const stored = await latestCheckpoint(db);
-          out.checkpoint = {
-            note: answer.checkpoint,
-            origin: cp.origin,
-            size: cp.size,
-            rootHash: b64(cp.rootHash),
-            signedAt: stored && stored.size === cp.size ? stored.signedAt : null,
-          };
+          out.checkpoint = { note: answer.checkpoint, origin: cp.origin, size: cp.size, rootHash: b64(cp.rootHash), signedAt: answer.signedAt };
         }
         out.verifierKey = answer.verifierKey;
         out.origin = answer.origin;

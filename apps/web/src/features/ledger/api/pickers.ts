@@ -1,5 +1,7 @@
-// The searches behind the scope pickers of the verify screen (tasks, devices, approved warehouse
-// records: only approved ones are logged) and the label of a value already in the address.
+// The searches behind the scope pickers of the verify screen (tasks, devices, batch numbers of
+// approved warehouse records: only approved ones are logged) and the label of a value already in
+// the address. Batches come from the records list (its keyword matches goods or batch number),
+// one option per batch number.
 import { useQuery } from '@tanstack/react-query';
 import { DEVICE_API, type DeviceRow } from '@iotc/shared/device';
 import { TRANSPORT_API, type TaskRow } from '@iotc/shared/transport';
@@ -11,6 +13,10 @@ import { fetchList } from '../../../lib/list-query.ts';
 export type PickerKind = 'task' | 'device' | 'warehouse';
 
 const PICKER_SIZE = 20;
+/** Records read to collect batch numbers (several records share one batch). */
+const BATCH_ROWS = 100;
+/** Goods names a batch option shows. */
+const BATCH_GOODS = 3;
 
 const taskLabel = (r: Pick<TaskRow, 'code' | 'goodsName'>) => `${r.code} · ${r.goodsName}`;
 const deviceLabel = (r: Pick<DeviceRow, 'deviceId' | 'name'>) => `${r.deviceId} · ${r.name}`;
@@ -28,15 +34,28 @@ export async function searchDevices(search: string, signal: AbortSignal): Promis
   return page.rows.map((r) => ({ value: r.id, label: deviceLabel(r) }));
 }
 
-export async function searchRecords(search: string, signal: AbortSignal): Promise<RemoteOption[]> {
-  const page = await fetchList<RecordRow>(WAREHOUSE_API.records, { page: 1, size: PICKER_SIZE, filters: filters(search, { auditStatus: 'approved' }) }, signal);
-  return page.rows.map((r) => ({ value: r.id, label: recordLabel(r) }));
+/** The batch numbers of the approved records the search matches, newest first, with their goods. */
+export function batchOptions(rows: readonly Pick<RecordRow, 'batchNo' | 'goodsName'>[]): RemoteOption[] {
+  const goods = new Map<string, string[]>();
+  for (const r of rows) {
+    const batch = r.batchNo.trim();
+    if (!batch) continue;
+    const names = goods.get(batch) ?? [];
+    if (!names.includes(r.goodsName) && names.length < BATCH_GOODS) names.push(r.goodsName);
+    goods.set(batch, names);
+  }
+  return [...goods].slice(0, PICKER_SIZE).map(([batch, names]) => ({ value: batch, label: `${batch} · ${names.join(', ')}` }));
+}
+
+export async function searchBatches(search: string, signal: AbortSignal): Promise<RemoteOption[]> {
+  const page = await fetchList<RecordRow>(WAREHOUSE_API.records, { page: 1, size: BATCH_ROWS, filters: filters(search, { auditStatus: 'approved' }) }, signal);
+  return batchOptions(page.rows);
 }
 
 export const PICKER_SEARCH: Record<PickerKind, (search: string, signal: AbortSignal) => Promise<RemoteOption[]>> = {
   task: searchTasks,
   device: searchDevices,
-  warehouse: searchRecords,
+  warehouse: searchBatches,
 };
 
 async function labelOf(kind: PickerKind, id: string, signal: AbortSignal): Promise<string> {
@@ -45,7 +64,7 @@ async function labelOf(kind: PickerKind, id: string, signal: AbortSignal): Promi
   return recordLabel(await request<RecordRow>(WAREHOUSE_API.record(id), { signal, silent: true }));
 }
 
-/** The label of the value an address names (a reload, a shared address), so the picker shows it. */
+/** The label of the id an address names (a reload, a shared address; for the warehouse a single record), so the picker shows it. */
 export function usePickedLabel(kind: PickerKind, id: string | undefined) {
   return useQuery({
     queryKey: ['ledger', 'picked', kind, id] as const,

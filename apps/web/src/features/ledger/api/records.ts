@@ -10,8 +10,8 @@ import { request, type QueryValue } from '../../../api/client.ts';
 /** Most records one screen loads and checks (ten pages of the server's 200). */
 export const MAX_VERIFY_RECORDS = 2000;
 
-/** One of the three scopes a records call takes. */
-export type LedgerScope = { taskId: string } | { deviceId: string; from: string; to: string } | { warehouseRecordId: string };
+/** One of the scopes a records call (and a share) takes. */
+export type LedgerScope = { taskId: string } | { deviceId: string; from: string; to: string } | { warehouseBatch: string } | { warehouseRecordId: string };
 
 export interface LoadedPages<A extends RecordsAnswer> {
   pages: A[];

@@ -1,5 +1,5 @@
-// POST LEDGER_API.shares: a public link to one task's or one device range's records (warehouse
-// records are not shared on their own: the server's share takes a task or a device range).
+// POST LEDGER_API.shares: a public link to the records of one scope (a task, a device range, a
+// warehouse batch or one warehouse record).
 import { useMutation } from '@tanstack/react-query';
 import { LEDGER_API, type ShareAnswer, type ShareBody } from '@iotc/shared/ledger/api';
 import { request } from '../../../api/client.ts';

@@ -1,10 +1,13 @@
 // The summary card of a verification: the overall result (all verified in green, or how many
 // records do not match in red), and the signed tree head it was checked against: log origin,
-// tree size, root hash and public key (monospace, copyable).
+// tree size, when it was signed (in the user's time zone), root hash and public key (monospace,
+// copyable).
 import type { ReactNode } from 'react';
 import { Card, Descriptions, Typography } from 'antd';
 import { CheckCircleFilled, ClockCircleFilled, CloseCircleFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import dayjs from 'dayjs';
+import { DATETIME_FORMAT } from '@iotc/shared/constants';
 import type { Verification } from '../lib/verify.ts';
 
 export type OverallState = 'ok' | 'problems' | 'bad-signature' | 'unsigned' | 'pending';
@@ -49,6 +52,9 @@ export function VerifySummary({ verification: v, extra, children }: { verificati
         </Descriptions.Item>
         <Descriptions.Item label={t('ledger.summary.treeSize')}>
           <span data-testid="ledger-tree-size">{v.checkpoint ? v.checkpoint.size : t('ledger.summary.noCheckpoint')}</span>
+        </Descriptions.Item>
+        <Descriptions.Item label={t('ledger.summary.signedAt')} span="filled">
+          <span data-testid="ledger-signed-at">{v.checkpoint?.signedAt ? dayjs(v.checkpoint.signedAt).format(DATETIME_FORMAT) : '—'}</span>
         </Descriptions.Item>
         <Descriptions.Item label={t('ledger.summary.rootHash')} span="filled">
           {v.checkpoint ? mono(v.checkpoint.rootHash, 'ledger-root-hash') : t('ledger.summary.noCheckpoint')}

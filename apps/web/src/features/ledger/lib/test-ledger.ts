@@ -13,6 +13,8 @@ export const DEVICE_REF = '00000000-0000-4000-8000-0000000000d1';
 export const BASE = Date.parse('2026-11-24T06:00:00.000Z');
 
 const iso = (ms: number) => new Date(ms).toISOString();
+/** When the test checkpoint was signed, as the server reports it. */
+export const SIGNED_AT = iso(BASE + 5 * 60_000);
 
 export function readingsOf(minute: number, temps: number[]): Reading[] {
   return temps.map((temperature, i) => ({
@@ -68,7 +70,7 @@ export async function makeLedger(opts: { pending?: number } = {}) {
     proof: index < size ? inclusionProof(hashes, index, size).map(toBase64) : null,
     ...(s.record.kind === 'sensor.minute' ? { readings: s.readings } : { currentRecord: s.record }),
   }));
-  const answer: RecordsAnswer = { checkpoint: note, verifierKey, origin: ORIGIN, items, next: null };
+  const answer: RecordsAnswer = { checkpoint: note, signedAt: SIGNED_AT, verifierKey, origin: ORIGIN, items, next: null };
   return { answer, seed, verifierKey };
 }
 

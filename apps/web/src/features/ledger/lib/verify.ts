@@ -15,6 +15,8 @@ export type RecordResult = 'verified' | VerifyReason;
 /** What one records (or public) answer page gives the verifier. */
 export interface VerifyInput {
   checkpoint: string | null;
+  /** When the server says it signed the checkpoint (not covered by the signature). */
+  signedAt?: string | null;
   verifierKey: string;
   origin: string;
   items: readonly LedgerItem[];
@@ -33,6 +35,8 @@ export interface CheckpointInfo {
   /** Standard base64, as the checkpoint prints it. */
   rootHash: string;
   note: string;
+  /** The server's signing time of this head (display only: the note's signature does not cover it). */
+  signedAt: string | null;
 }
 
 export type SignatureState = 'valid' | 'invalid' | 'none';
@@ -109,7 +113,7 @@ export async function verifyAnswer(input: VerifyInput): Promise<Verification> {
   }
   return tally({
     ...base,
-    checkpoint: { origin: checkpoint.origin, size: checkpoint.size, rootHash: toBase64(checkpoint.rootHash), note: input.checkpoint },
+    checkpoint: { origin: checkpoint.origin, size: checkpoint.size, rootHash: toBase64(checkpoint.rootHash), note: input.checkpoint, signedAt: input.signedAt ?? null },
     signature: 'valid',
     records: input.items.map((item) => ({ item, ...check(item, checkpoint) })),
   });

@@ -1,10 +1,11 @@
-// /verify/:token, without login: the records a share link publishes, checked in this browser
-// exactly as the verify screen checks them (lib/verify.ts), with the subject, the summary, the
-// records, the PDF certificate and what was checked in plain words. An unknown or expired link
-// says so.
+// /verify/:token, without login: the records a share link publishes (a task, a device range, a
+// warehouse batch or one warehouse record), checked in this browser exactly as the verify screen
+// checks them (lib/verify.ts), with the subject, the summary, the records, the PDF certificate
+// and what was checked in plain words. An unknown or expired link says so.
 import { Alert, Button, Card, Result, Skeleton, Space, Typography, Progress } from 'antd';
 import { SafetyCertificateOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { useParams } from 'react-router-dom';
 import dayjs from 'dayjs';
 import { DATETIME_FORMAT } from '@iotc/shared/constants';
@@ -20,12 +21,28 @@ import '../components/ledger.css';
 
 const at = (iso: string) => dayjs(iso).format(DATETIME_FORMAT);
 
+function subjectLine(subject: ShareSubject, t: TFunction): string {
+  switch (subject.kind) {
+    case 'task':
+      return t('ledger.public.task', { code: subject.code, goods: subject.goodsName, origin: subject.origin, destination: subject.destination });
+    case 'device':
+      return t('ledger.public.device', { deviceId: subject.deviceId, name: subject.name, from: at(subject.from), to: at(subject.to) });
+    case 'batch':
+      return t('ledger.public.batch', { batch: subject.batchNo, goods: subject.goods.join(', '), n: subject.records });
+    case 'warehouseRecord':
+      return t('ledger.public.warehouseRecord', {
+        direction: t(`ledger.public.direction.${subject.direction}`),
+        goods: subject.goodsName,
+        batch: subject.batchNo || '—',
+        warehouse: subject.warehouse,
+        time: at(subject.time),
+      });
+  }
+}
+
 function Subject({ subject }: { subject: ShareSubject }) {
   const { t } = useTranslation();
-  const line =
-    subject.kind === 'task'
-      ? t('ledger.public.task', { code: subject.code, goods: subject.goodsName, origin: subject.origin, destination: subject.destination })
-      : t('ledger.public.device', { deviceId: subject.deviceId, name: subject.name, from: at(subject.from), to: at(subject.to) });
+  const line = subjectLine(subject, t);
   return (
     <Typography.Title level={4} style={{ margin: 0 }} data-testid="ledger-subject">
       {line}

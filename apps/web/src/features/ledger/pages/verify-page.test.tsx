@@ -1,20 +1,26 @@
 // The verify screen and the public page against a mocked client, with ledgers made by the shared
 // functions and checked for real in jsdom (Node's Web Crypto): all records verified in green; one
 // changed reading flags exactly its minute in red with the reason, in English and Chinese; the
-// "only problems" filter; the share dialog posts the same scope; the public page flags the same
-// record and an unknown link says it is not valid.
+// "only problems" filter; the share dialog posts the same scope; a warehouse batch from the
+// address (and a single record from an older one) is verified and shared; the signing time shows
+// in local time; the public page flags the same record, names a shared batch, and an unknown link
+// says it is not valid.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import i18next from 'i18next';
 import { App } from 'antd';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import dayjs from 'dayjs';
+import { DATETIME_FORMAT } from '@iotc/shared/constants';
 import { API, type UserInfo } from '@iotc/shared/auth';
 import { DEVICE_API } from '@iotc/shared/device';
-import { LEDGER_API, type PublicRecordsAnswer, type RecordsAnswer } from '@iotc/shared/ledger/api';
+import { LEDGER_API, type PublicRecordsAnswer, type RecordsAnswer, type ShareSubject } from '@iotc/shared/ledger/api';
+import { WAREHOUSE_API } from '@iotc/shared/warehouse';
 import { click, render, setEnglish, type Rendered } from '../../../test/dom.tsx';
 import { byTestId, settleUntil } from '../../../test/form.ts';
 import type * as client from '../../../api/client.ts';
 import { ApiError, request, type RequestOptions } from '../../../api/client.ts';
-import { BASE, makeLedger, tamperReading } from '../lib/test-ledger.ts';
+import { batchOptions } from '../api/pickers.ts';
+import { BASE, makeLedger, SIGNED_AT, tamperReading } from '../lib/test-ledger.ts';
 import VerifyPage from './verify-page.tsx';
 import PublicVerifyPage from './public-verify-page.tsx';
 
@@ -30,8 +36,10 @@ const DEVICE = '00000000-0000-4000-8000-0000000000d1';
 const FROM = new Date(BASE - 3_600_000).toISOString();
 const TO = new Date(BASE + 3_600_000).toISOString();
 const TOKEN = 'tok_abcdefghijklmnopqrstuvwxyz0123456789ABCDEF';
+const RECORD = '00000000-0000-4000-8000-0000000000a1';
 
 let answer: RecordsAnswer;
+let subject: ShareSubject;
 let calls: { path: string; opts: RequestOptions | undefined }[];
 let mounted: Rendered | undefined;
 
@@ -44,15 +52,17 @@ beforeEach(async () => {
   sessionStorage.clear();
   calls = [];
   answer = (await makeLedger()).answer;
+  subject = { kind: 'device', deviceId: 'LG00000001', name: 'Ledger tracker', from: FROM, to: TO };
   requestMock.mockReset();
   requestMock.mockImplementation(async (path: string, opts?: RequestOptions) => {
     calls.push({ path, opts });
     if (path === API.info) return user();
     if (path === `${DEVICE_API.devices}/${DEVICE}`) return { id: DEVICE, deviceId: 'LG00000001', name: 'Ledger tracker' };
+    if (path === WAREHOUSE_API.record(RECORD)) return { id: RECORD, goodsName: 'Vaccines', batchNo: 'B-7', warehouseName: 'Shanghai cold store', time: '2026-11-24T06:00:00.000Z' };
     if (path === LEDGER_API.records) return answer;
     if (path === LEDGER_API.shares) return { token: TOKEN, url: `/verify/${TOKEN}`, apiUrl: LEDGER_API.public(TOKEN), expiresAt: null };
     if (path === LEDGER_API.public(TOKEN)) {
-      const pub: PublicRecordsAnswer = { ...answer, subject: { kind: 'device', deviceId: 'LG00000001', name: 'Ledger tracker', from: FROM, to: TO }, expiresAt: null };
+      const pub: PublicRecordsAnswer = { ...answer, subject, expiresAt: null };
       return pub;
     }
     if (path.startsWith('/api/iot/v2/ledger/public/')) throw new ApiError(404, 'NOT_FOUND', 'Not found');
@@ -66,10 +76,10 @@ afterEach(() => {
   document.body.innerHTML = '';
 });
 
-async function mountScreen(until: string) {
+async function mountScreen(until: string, search = `scope=device&deviceId=${DEVICE}&from=${FROM}&to=${TO}`) {
   mounted = render(
     <App>
-      <MemoryRouter initialEntries={[`/view/ledger/verify?scope=device&deviceId=${DEVICE}&from=${FROM}&to=${TO}`]}>
+      <MemoryRouter initialEntries={[`/view/ledger/verify?${search}`]}>
         <Routes>
           <Route path="/view/ledger/verify" element={<VerifyPage />} />
         </Routes>
@@ -113,6 +123,7 @@ describe('ledger verify screen', { timeout: 60_000 }, () => {
       expect(text('ledger-tree-size')).toBe('5');
       expect(text('ledger-origin')).toBe(answer.origin);
       expect(text('ledger-public-key')).toContain(answer.verifierKey);
+      expect(text('ledger-signed-at')).toBe(dayjs(SIGNED_AT).format(DATETIME_FORMAT));
       expect(resultsOf()).toEqual(['verified', 'verified', 'verified', 'verified', 'verified']);
       expect(rows()[0]!.textContent).toContain(t.minute);
       expect(rows()[0]!.textContent).toContain(t.verified);
@@ -169,6 +180,40 @@ describe('ledger verify screen', { timeout: 60_000 }, () => {
   });
 });
 
+describe('ledger verify screen: warehouse', { timeout: 60_000 }, () => {
+  it('verifies and shares the batch in the address', async () => {
+    await mountScreen('ledger-overall', 'scope=warehouse&batch=B-7');
+    expect(calls.find((c) => c.path === LEDGER_API.records)!.opts!.query).toMatchObject({ warehouseBatch: 'B-7' });
+    expect(text('ledger-pick')).toContain('B-7');
+    expect(text('ledger-scope-warehouse')).toBe('Warehouse batch');
+    expect(byTestId(document, 'ledger-overall')!.dataset.state).toBe('ok');
+    click(byTestId(document, 'ledger-share'));
+    await settleUntil(() => !!byTestId<HTMLInputElement>(document, 'ledger-share-url')?.value);
+    expect(calls.find((c) => c.path === LEDGER_API.shares)!.opts).toMatchObject({ method: 'POST', body: { warehouseBatch: 'B-7' } });
+  });
+
+  it('still opens a single warehouse record from an older address', async () => {
+    await mountScreen('ledger-overall', `scope=warehouse&recordId=${RECORD}`);
+    expect(calls.find((c) => c.path === LEDGER_API.records)!.opts!.query).toMatchObject({ warehouseRecordId: RECORD });
+    await settleUntil(() => (text('ledger-pick') ?? '').includes('Vaccines'));
+    expect(text('ledger-pick')).toContain('Warehouse record: Vaccines · B-7');
+  });
+
+  it('offers each batch number once, with its goods', () => {
+    const rows = [
+      { batchNo: 'B-7', goodsName: 'Vaccines' },
+      { batchNo: 'B-8', goodsName: 'Insulin' },
+      { batchNo: 'B-7', goodsName: 'Insulin' },
+      { batchNo: 'B-7', goodsName: 'Vaccines' },
+      { batchNo: ' ', goodsName: 'No batch' },
+    ];
+    expect(batchOptions(rows)).toEqual([
+      { value: 'B-7', label: 'B-7 · Vaccines, Insulin' },
+      { value: 'B-8', label: 'B-8 · Insulin' },
+    ]);
+  });
+});
+
 describe('ledger public page', { timeout: 60_000 }, () => {
   for (const lang of ['en', 'zh'] as const) {
     it(`checks the published records and flags the changed one (${lang})`, async () => {
@@ -182,6 +227,13 @@ describe('ledger public page', { timeout: 60_000 }, () => {
       expect(byTestId(document, 'ledger-certificate')).not.toBeNull();
     });
   }
+
+  it('names a shared warehouse batch', async () => {
+    subject = { kind: 'batch', batchNo: 'B-7', records: 2, goods: ['Vaccines', 'Insulin'] };
+    await mountPublic(TOKEN, 'ledger-overall');
+    expect(text('ledger-subject')).toBe('Warehouse batch B-7: Vaccines, Insulin (2 approved records)');
+    expect(text('ledger-signed-at')).toBe(dayjs(SIGNED_AT).format(DATETIME_FORMAT));
+  });
 
   it('says an unknown link is not valid', async () => {
     await mountPublic('nope', 'ledger-invalid');

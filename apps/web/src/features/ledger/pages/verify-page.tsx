@@ -1,5 +1,5 @@
-// ledger/verify: choose a transport task, a device and a time range, or a warehouse record; the
-// screen loads its logged records (every page, up to MAX_VERIFY_RECORDS) and checks them in the
+// ledger/verify: choose a transport task, a device and a time range, or a warehouse batch (a
+// single warehouse record still opens from an older address); the screen loads its logged records (every page, up to MAX_VERIFY_RECORDS) and checks them in the
 // browser (lib/verify.ts): the summary of the signed tree head and the overall result, then each
 // record with its result. "Share and certificate" publishes the same scope as a public link.
 // Address: `scope` and the picked ids / range (components/scope-model.ts).
@@ -25,14 +25,11 @@ import '../components/ledger.css';
 
 const PERMISSION = { task: 'transport:read', device: 'device:read', warehouse: 'warehouse:read' } as const;
 
+/** The id whose label is looked up: a task, a device, or a single warehouse record while no batch is picked. */
 function pickedId(choice: ScopeChoice): string | undefined {
-  return choice.kind === 'task' ? choice.taskId : choice.kind === 'device' ? choice.deviceId : choice.recordId;
-}
-
-function shareBody(scope: LedgerScope): ShareBody | null {
-  if ('taskId' in scope) return { taskId: scope.taskId };
-  if ('deviceId' in scope) return { deviceId: scope.deviceId, from: scope.from, to: scope.to };
-  return null;
+  if (choice.kind === 'task') return choice.taskId;
+  if (choice.kind === 'device') return choice.deviceId;
+  return choice.batch ? undefined : choice.recordId;
 }
 
 export function Verification({ scope }: { scope: LedgerScope }) {
@@ -41,7 +38,8 @@ export function Verification({ scope }: { scope: LedgerScope }) {
   const pages = records.isError ? undefined : records.data?.pages;
   const verification = useVerification('screen', pages, records.dataUpdatedAt);
   const [sharing, setSharing] = useState(false);
-  const body = shareBody(scope);
+  // Every scope of the screen is a share's scope too.
+  const body: ShareBody = scope;
 
   if (records.isError) {
     return (
@@ -85,7 +83,7 @@ export function Verification({ scope }: { scope: LedgerScope }) {
       <VerifySummary
         verification={v}
         extra={
-          <Button type="primary" icon={<ShareAltOutlined />} disabled={!body} title={body ? undefined : t('ledger.share.noWarehouse')} onClick={() => setSharing(true)} data-testid="ledger-share">
+          <Button type="primary" icon={<ShareAltOutlined />} onClick={() => setSharing(true)} data-testid="ledger-share">
             {t('ledger.share.button')}
           </Button>
         }
@@ -93,7 +91,7 @@ export function Verification({ scope }: { scope: LedgerScope }) {
         {records.data.truncated ? <Alert type="warning" showIcon style={{ marginTop: 12 }} title={t('ledger.truncated', { n: total })} data-testid="ledger-truncated" /> : null}
       </VerifySummary>
       <RecordsTable records={v.records} />
-      {body ? <ShareDialog body={body} open={sharing} onClose={() => setSharing(false)} /> : null}
+      <ShareDialog body={body} open={sharing} onClose={() => setSharing(false)} />
     </div>
   );
 }
@@ -107,18 +105,27 @@ export default function VerifyPage(_props: ScreenProps) {
   const set = useCallback((next: ScopeChoice) => setParams((prev) => writeScope(prev, next)), [setParams]);
   const id = pickedId(choice);
   const picked = usePickedLabel(choice.kind, id);
+  // The select's value: the batch, else the single record of an older address (shown by its label).
+  const value = choice.kind === 'warehouse' ? (choice.batch ?? id) : id;
+  const known =
+    choice.kind === 'warehouse' && choice.batch
+      ? [{ value: choice.batch, label: choice.batch }]
+      : id && picked.data
+        ? [{ value: id, label: choice.kind === 'warehouse' ? `${t('ledger.scope.record')}: ${picked.data}` : picked.data }]
+        : [];
   const kinds = (['task', 'device', 'warehouse'] as const).filter((k) => can(PERMISSION[k]));
 
   if (kinds.length === 0) return <Forbidden />;
 
-  const pick = (value: string | undefined) => {
-    if (choice.kind === 'task') set({ kind: 'task', taskId: value });
-    else if (choice.kind === 'warehouse') set({ kind: 'warehouse', recordId: value });
-    else set({ ...choice, deviceId: value, ...(choice.from && choice.to ? {} : defaultRange()) });
+  const pick = (next: string | undefined) => {
+    if (choice.kind === 'task') set({ kind: 'task', taskId: next });
+    // Picking the single record again keeps it; anything else is a batch number.
+    else if (choice.kind === 'warehouse') set(next && next === choice.recordId && !choice.batch ? choice : { kind: 'warehouse', batch: next });
+    else set({ ...choice, deviceId: next, ...(choice.from && choice.to ? {} : defaultRange()) });
   };
   const switchKind = (kind: PickerKind) => set(kind === 'device' ? { kind, ...defaultRange() } : { kind });
 
-  const placeholder = { task: t('ledger.pick.task'), device: t('ledger.pick.device'), warehouse: t('ledger.pick.record') }[choice.kind];
+  const placeholder = { task: t('ledger.pick.task'), device: t('ledger.pick.device'), warehouse: t('ledger.pick.batch') }[choice.kind];
   const toolbar = (
     <Space wrap size={[16, 8]} className="ledger-toolbar" data-testid="ledger-filters">
       <Segmented<PickerKind>
@@ -128,12 +135,12 @@ export default function VerifyPage(_props: ScreenProps) {
         options={kinds.map((k) => ({ value: k, label: <span data-testid={`ledger-scope-${k}`}>{t(`ledger.scope.${k}`)}</span> }))}
       />
       <RemoteSelect
-        key={`${choice.kind}:${picked.data ?? ''}`}
+        key={`${choice.kind}:${known[0]?.label ?? ''}`}
         fetcher={PICKER_SEARCH[choice.kind]}
-        value={id}
+        value={value}
         onChange={pick}
         placeholder={placeholder}
-        initialOptions={id && picked.data ? [{ value: id, label: picked.data }] : []}
+        initialOptions={known}
         style={{ width: 380 }}
         data-testid="ledger-pick"
       />
