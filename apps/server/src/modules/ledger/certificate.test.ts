@@ -143,14 +143,3 @@ describe('a warehouse batch certificate', () => {
     if (existsSync(PDFTOTEXT)) expect(await pdfText(res.rawPayload)).toContain('入库');
   });
 });
-
-// Writes the two certificates (tampered state) for a look: LEDGER_CERT_OUT=/dir npx vitest run ...
-it.runIf(Boolean(process.env.LEDGER_CERT_OUT))('writes sample certificates', async () => {
-  const dir = process.env.LEDGER_CERT_OUT!;
-  writeFileSync(join(dir, 'certificate-en.pdf'), (await certificate(share.token)).rawPayload);
-  writeFileSync(join(dir, 'certificate-zh.pdf'), (await certificate(share.token, 'zh-CN')).rawPayload);
-  // Put back: the certificate of an unchanged log.
-  await db().execute(sql`update telemetry set sensors = jsonb_set(sensors, '{temperature}', '-19.1') where device_ref = ${device.id} and received_at = ${iso(base + 80_000)}::timestamptz`);
-  expect((await t.app.ledger.shareVerification(share.token, 'http://console.test')).failures).toEqual([]);
-  writeFileSync(join(dir, 'certificate-ok-en.pdf'), (await certificate(share.token)).rawPayload);
-});
