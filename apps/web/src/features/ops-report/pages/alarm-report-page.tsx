@@ -3,15 +3,13 @@
 // alarms per day stacked by level in the level's colour, and the table of groups with per-level
 // counts, acknowledged and open alarms and the mean times to acknowledge and to end. Downloads the
 // PDF or Excel file the server makes. Address: `period`, `date`, `ids`, `groupBy`, `type`.
-import { useCallback, useMemo } from 'react';
-import { Card, Col, Empty, Row, Segmented, Select, Space, Statistic, Table, Typography } from 'antd';
+import { useMemo } from 'react';
+import { Segmented, Select, Space, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router-dom';
 import { ALARM_TYPES, type AlarmType } from '@iotc/shared/alarm';
 import { ASSET_KINDS } from '@iotc/shared/asset';
 import { ALARM_REPORT_GROUPS, type AlarmReport, type AlarmReportGroup, type AlarmReportRow, type FileFormat } from '@iotc/shared/ops-report';
-import { EChart } from '../../../components/chart/echart.tsx';
 import { Forbidden } from '../../../components/forbidden.tsx';
 import { useLang } from '../../../lib/language.ts';
 import { usePermission } from '../../../lib/permissions.ts';
@@ -19,12 +17,11 @@ import type { ScreenProps } from '../../../lib/screen.ts';
 import { useExport } from '../../../lib/use-export.ts';
 import { downloadAlarmReport, useAlarmReport } from '../api/alarm-report.ts';
 import { alarmChartOption } from '../components/ops-report-charts.ts';
-import { alarmRequest, formatDuration, parseOpsFilters, periodText, switchPeriod, writeOpsFilters, type OpsFilters } from '../components/ops-report-model.ts';
-import { ExportButtons, PeriodFilter, ReportBody } from '../components/report-parts.tsx';
+import { alarmRequest, formatDuration, switchPeriod } from '../components/ops-report-model.ts';
+import { PeriodFilter, ReportBody, ReportFrame, ReportOverview, useOpsFilters } from '../components/report-parts.tsx';
 import { SubjectSelect } from '../components/subject-select.tsx';
 import '../components/ops-report.css';
 
-const CHART_HEIGHT = 320;
 const ALARM_ASSET_KINDS = ASSET_KINDS.filter((k) => k !== 'gateway');
 type Totals = AlarmReport['totals'];
 
@@ -109,11 +106,9 @@ export default function AlarmReportPage(_props: ScreenProps) {
   const { t } = useTranslation();
   const lang = useLang();
   const can = usePermission();
-  const [params, setParams] = useSearchParams();
-  const filters = useMemo(() => parseOpsFilters(params), [params]);
+  const { filters, set } = useOpsFilters();
   const query = useMemo(() => alarmRequest(filters), [filters]);
   const report = useAlarmReport(query);
-  const set = useCallback((change: Partial<OpsFilters>) => setParams((prev) => writeOpsFilters(prev, { ...parseOpsFilters(prev), ...change })), [setParams]);
   const { exporting, download } = useExport<FileFormat>(
     (format) => downloadAlarmReport(query, format),
     (name) => t('opsReport.exported', { name }),
@@ -163,44 +158,23 @@ export default function AlarmReportPage(_props: ScreenProps) {
           { key: 'meanDuration', title: t('opsReport.alarm.card.meanDuration'), value: formatDuration(r.totals.meanDurationS, lang) },
         ];
         return (
-          <>
-            <Typography.Text type="secondary" data-testid="ops-range">
-              {t('opsReport.rangeLine', { period: t(`opsReport.period.${r.period}`), range: periodText(r.period, r.start), tz: r.timezone })}
-            </Typography.Text>
-            <Row gutter={[12, 12]}>
-              {cards.map((c) => (
-                <Col key={c.key} xs={12} md={8} xl={{ flex: '20%' }}>
-                  <Card size="small" data-testid={`ops-card-${c.key}`}>
-                    <Statistic title={c.title} value={c.value} />
-                  </Card>
-                </Col>
-              ))}
-            </Row>
-            {r.rows.length === 0 ? (
-              <Empty description={t('opsReport.alarm.empty')} data-testid="ops-empty" />
-            ) : (
-              <>
-                <Card size="small" title={t('opsReport.alarm.chartTitle')}>
-                  {option ? <EChart option={option} height={CHART_HEIGHT} data-testid="ops-chart" /> : null}
-                </Card>
-                <AlarmTable report={r} loading={report.isFetching} />
-              </>
-            )}
-          </>
+          <ReportOverview
+            report={r}
+            cards={cards}
+            empty={r.rows.length === 0}
+            emptyText={t('opsReport.alarm.empty')}
+            chartTitle={t('opsReport.alarm.chartTitle')}
+            option={option}
+            table={<AlarmTable report={r} loading={report.isFetching} />}
+          />
         );
       }}
     </ReportBody>
   );
 
   return (
-    <Card
-      className="ops-page"
-      title={<span data-testid="screen-title">{t('opsReport.alarm.title')}</span>}
-      extra={<ExportButtons exporting={exporting} onDownload={(f) => void download(f)} />}
-      data-testid="alarm-report-page"
-    >
-      {toolbar}
+    <ReportFrame title={t('opsReport.alarm.title')} testId="alarm-report-page" exporting={exporting} onDownload={(f) => void download(f)} toolbar={toolbar}>
       {body}
-    </Card>
+    </ReportFrame>
   );
 }

@@ -4,13 +4,11 @@
 // for one day the vehicles that went furthest) and the table of vehicles with their km per day,
 // driving time, trips and top speed. Downloads the PDF or Excel file the server makes. Address:
 // `period`, `date`, `ids`.
-import { useCallback, useMemo } from 'react';
-import { Card, Col, Empty, Row, Space, Statistic, Table, Typography } from 'antd';
+import { useMemo } from 'react';
+import { Space, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router-dom';
 import type { FileFormat, MileageReport, MileageReportRow } from '@iotc/shared/ops-report';
-import { EChart } from '../../../components/chart/echart.tsx';
 import { Forbidden } from '../../../components/forbidden.tsx';
 import { useLang } from '../../../lib/language.ts';
 import { usePermission } from '../../../lib/permissions.ts';
@@ -18,12 +16,11 @@ import type { ScreenProps } from '../../../lib/screen.ts';
 import { useExport } from '../../../lib/use-export.ts';
 import { downloadMileageReport, useMileageReport } from '../api/mileage-report.ts';
 import { mileageChartOption, TOP_SUBJECTS } from '../components/ops-report-charts.ts';
-import { dayLabel, formatDuration, km, mileageRequest, parseOpsFilters, periodText, switchPeriod, writeOpsFilters, type OpsFilters } from '../components/ops-report-model.ts';
-import { ExportButtons, PeriodFilter, ReportBody } from '../components/report-parts.tsx';
+import { dayLabel, formatDuration, km, mileageRequest, switchPeriod } from '../components/ops-report-model.ts';
+import { PeriodFilter, ReportBody, ReportFrame, ReportOverview, useOpsFilters } from '../components/report-parts.tsx';
 import { SubjectSelect } from '../components/subject-select.tsx';
 import '../components/ops-report.css';
 
-const CHART_HEIGHT = 320;
 const VEHICLE_KINDS = ['vehicle', 'container'] as const;
 
 function MileageTable({ report, loading }: { report: MileageReport; loading: boolean }) {
@@ -106,11 +103,9 @@ export default function MileageReportPage(_props: ScreenProps) {
   const { t } = useTranslation();
   const lang = useLang();
   const can = usePermission();
-  const [params, setParams] = useSearchParams();
-  const filters = useMemo(() => parseOpsFilters(params), [params]);
+  const { filters, set } = useOpsFilters();
   const query = useMemo(() => mileageRequest(filters), [filters]);
   const report = useMileageReport(query);
-  const set = useCallback((change: Partial<OpsFilters>) => setParams((prev) => writeOpsFilters(prev, { ...parseOpsFilters(prev), ...change })), [setParams]);
   const { exporting, download } = useExport<FileFormat>(
     (format) => downloadMileageReport(query, format),
     (name) => t('opsReport.exported', { name }),
@@ -141,44 +136,23 @@ export default function MileageReportPage(_props: ScreenProps) {
           { key: 'driving', title: t('opsReport.mileage.card.driving'), value: formatDuration(driving, lang) },
         ];
         return (
-          <>
-            <Typography.Text type="secondary" data-testid="ops-range">
-              {t('opsReport.rangeLine', { period: t(`opsReport.period.${r.period}`), range: periodText(r.period, r.start), tz: r.timezone })}
-            </Typography.Text>
-            <Row gutter={[12, 12]}>
-              {cards.map((c) => (
-                <Col key={c.key} xs={12} md={8} xl={{ flex: '20%' }}>
-                  <Card size="small" data-testid={`ops-card-${c.key}`}>
-                    <Statistic title={c.title} value={c.value} />
-                  </Card>
-                </Col>
-              ))}
-            </Row>
-            {r.rows.length === 0 ? (
-              <Empty description={t('opsReport.mileage.empty')} data-testid="ops-empty" />
-            ) : (
-              <>
-                <Card size="small" title={r.period === 'day' ? t('opsReport.mileage.chartTop', { n: TOP_SUBJECTS }) : t('opsReport.mileage.chartPerDay')}>
-                  {option ? <EChart option={option} height={CHART_HEIGHT} data-testid="ops-chart" /> : null}
-                </Card>
-                <MileageTable report={r} loading={report.isFetching} />
-              </>
-            )}
-          </>
+          <ReportOverview
+            report={r}
+            cards={cards}
+            empty={r.rows.length === 0}
+            emptyText={t('opsReport.mileage.empty')}
+            chartTitle={r.period === 'day' ? t('opsReport.mileage.chartTop', { n: TOP_SUBJECTS }) : t('opsReport.mileage.chartPerDay')}
+            option={option}
+            table={<MileageTable report={r} loading={report.isFetching} />}
+          />
         );
       }}
     </ReportBody>
   );
 
   return (
-    <Card
-      className="ops-page"
-      title={<span data-testid="screen-title">{t('opsReport.mileage.title')}</span>}
-      extra={<ExportButtons exporting={exporting} onDownload={(f) => void download(f)} />}
-      data-testid="mileage-report-page"
-    >
-      {toolbar}
+    <ReportFrame title={t('opsReport.mileage.title')} testId="mileage-report-page" exporting={exporting} onDownload={(f) => void download(f)} toolbar={toolbar}>
       {body}
-    </Card>
+    </ReportFrame>
   );
 }

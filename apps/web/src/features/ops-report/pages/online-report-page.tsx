@@ -4,15 +4,13 @@
 // overall rate per day; for one day the devices with the lowest rate) and the table of devices
 // with their rate per day, outages and last report. Downloads the PDF or Excel file the server
 // makes. Address: `period`, `date`, `ids`.
-import { useCallback, useMemo } from 'react';
-import { Card, Col, Empty, Row, Space, Statistic, Table, Typography } from 'antd';
+import { useMemo } from 'react';
+import { Space, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router-dom';
 import dayjs from 'dayjs';
 import { DATETIME_FORMAT } from '@iotc/shared/constants';
 import type { FileFormat, OnlineReport, OnlineReportRow } from '@iotc/shared/ops-report';
-import { EChart } from '../../../components/chart/echart.tsx';
 import { Forbidden } from '../../../components/forbidden.tsx';
 import { useLang } from '../../../lib/language.ts';
 import { usePermission } from '../../../lib/permissions.ts';
@@ -20,12 +18,11 @@ import type { ScreenProps } from '../../../lib/screen.ts';
 import { useExport } from '../../../lib/use-export.ts';
 import { downloadOnlineReport, useOnlineReport } from '../api/online-report.ts';
 import { onlineChartOption, TOP_SUBJECTS } from '../components/ops-report-charts.ts';
-import { dayLabel, formatDuration, onlineRequest, parseOpsFilters, percent, periodText, switchPeriod, writeOpsFilters, type OpsFilters } from '../components/ops-report-model.ts';
-import { ExportButtons, PeriodFilter, ReportBody } from '../components/report-parts.tsx';
+import { dayLabel, formatDuration, onlineRequest, percent, switchPeriod } from '../components/ops-report-model.ts';
+import { PeriodFilter, ReportBody, ReportFrame, ReportOverview, useOpsFilters } from '../components/report-parts.tsx';
 import { SubjectSelect } from '../components/subject-select.tsx';
 import '../components/ops-report.css';
 
-const CHART_HEIGHT = 320;
 /** A rate under this stands out in the table. */
 const LOW_RATE = 0.9;
 
@@ -107,11 +104,9 @@ export default function OnlineReportPage(_props: ScreenProps) {
   const { t } = useTranslation();
   const lang = useLang();
   const can = usePermission();
-  const [params, setParams] = useSearchParams();
-  const filters = useMemo(() => parseOpsFilters(params), [params]);
+  const { filters, set } = useOpsFilters();
   const query = useMemo(() => onlineRequest(filters), [filters]);
   const report = useOnlineReport(query);
-  const set = useCallback((change: Partial<OpsFilters>) => setParams((prev) => writeOpsFilters(prev, { ...parseOpsFilters(prev), ...change })), [setParams]);
   const { exporting, download } = useExport<FileFormat>(
     (format) => downloadOnlineReport(query, format),
     (name) => t('opsReport.exported', { name }),
@@ -141,44 +136,23 @@ export default function OnlineReportPage(_props: ScreenProps) {
           { key: 'threshold', title: t('opsReport.online.card.threshold'), value: formatDuration(r.offlineAfterS, lang) },
         ];
         return (
-          <>
-            <Typography.Text type="secondary" data-testid="ops-range">
-              {t('opsReport.rangeLine', { period: t(`opsReport.period.${r.period}`), range: periodText(r.period, r.start), tz: r.timezone })}
-            </Typography.Text>
-            <Row gutter={[12, 12]}>
-              {cards.map((c) => (
-                <Col key={c.key} xs={12} md={8} xl={{ flex: '20%' }}>
-                  <Card size="small" data-testid={`ops-card-${c.key}`}>
-                    <Statistic title={c.title} value={c.value} />
-                  </Card>
-                </Col>
-              ))}
-            </Row>
-            {r.rows.length === 0 ? (
-              <Empty description={t('opsReport.online.empty')} data-testid="ops-empty" />
-            ) : (
-              <>
-                <Card size="small" title={r.period === 'day' ? t('opsReport.online.chartLowest', { n: TOP_SUBJECTS }) : t('opsReport.online.chartPerDay')}>
-                  {option ? <EChart option={option} height={CHART_HEIGHT} data-testid="ops-chart" /> : null}
-                </Card>
-                <OnlineTable report={r} loading={report.isFetching} />
-              </>
-            )}
-          </>
+          <ReportOverview
+            report={r}
+            cards={cards}
+            empty={r.rows.length === 0}
+            emptyText={t('opsReport.online.empty')}
+            chartTitle={r.period === 'day' ? t('opsReport.online.chartLowest', { n: TOP_SUBJECTS }) : t('opsReport.online.chartPerDay')}
+            option={option}
+            table={<OnlineTable report={r} loading={report.isFetching} />}
+          />
         );
       }}
     </ReportBody>
   );
 
   return (
-    <Card
-      className="ops-page"
-      title={<span data-testid="screen-title">{t('opsReport.online.title')}</span>}
-      extra={<ExportButtons exporting={exporting} onDownload={(f) => void download(f)} />}
-      data-testid="online-report-page"
-    >
-      {toolbar}
+    <ReportFrame title={t('opsReport.online.title')} testId="online-report-page" exporting={exporting} onDownload={(f) => void download(f)} toolbar={toolbar}>
       {body}
-    </Card>
+    </ReportFrame>
   );
 }
