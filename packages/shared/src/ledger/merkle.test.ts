@@ -35,8 +35,9 @@ import {
   type NodeReader,
 } from './merkle.ts';
 
-// /work/main/packages/shared/src/ledger -> /work/shared/testdata (the design folder beside the repo).
-const VECTORS = fileURLToPath(new URL('../../../../../shared/testdata/rfc6962-vectors/', import.meta.url));
+// A copy of the design folder's testdata/rfc6962-vectors (inclusion and consistency, with their
+// Apache-2.0 LICENSE and README), kept in the repository so a clone on its own runs them.
+const VECTORS = fileURLToPath(new URL('../../testdata/rfc6962-vectors/', import.meta.url));
 
 function jsonFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
