@@ -235,6 +235,39 @@ export const taskTransitionSchema = z.object({
 });
 export type TaskTransition = z.infer<typeof taskTransitionSchema>;
 
+/** Statuses in which the goods may be handed over from one party to another. */
+export const TASK_HANDOVER_STATUSES: readonly TaskStatus[] = ['in_transit', 'arrived'];
+/** Most seal numbers one hand-over records. */
+export const MAX_HANDOVER_SEALS = 20;
+/** How far ahead of the server's clock a hand-over time may be (clocks of phones and PCs drift). */
+export const HANDOVER_CLOCK_SKEW_MS = 5 * 60_000;
+
+const party = z.string().trim().min(1, { message: 'TASK_HANDOVER_PARTY_REQUIRED' }).max(64);
+
+/**
+ * The goods change hands (e.g. from the carrier's driver to the receiving warehouse): who gave,
+ * who took, when and where, the seals found intact, the temperature read, and whether the
+ * receiver signed the delivery note. Written into the task's story as a `handover` event and
+ * logged by the ledger as `task.handover`. `at` defaults to the time of the request.
+ */
+export const taskHandoverSchema = z.object({
+  from: party,
+  to: party,
+  at: z.preprocess(
+    blankAsUndefined,
+    isoInstant.refine((v) => Date.parse(v) <= Date.now() + HANDOVER_CLOCK_SKEW_MS, { message: 'TASK_HANDOVER_IN_FUTURE' }).optional(),
+  ),
+  place: optionalText(128),
+  seals: z.array(z.string().trim().min(1).max(32)).max(MAX_HANDOVER_SEALS).default([]),
+  /** °C read at the hand-over. */
+  temperature: optionalNumber(-100, 100),
+  /** The receiver signed the delivery note. */
+  signed: z.boolean().default(false),
+  note: optionalText(500),
+});
+export type TaskHandover = z.infer<typeof taskHandoverSchema>;
+export type TaskHandoverInput = z.input<typeof taskHandoverSchema>;
+
 const deviceRef = z.object({ id: z.string(), deviceId: z.string(), name: z.string() });
 
 /** The task's position and goods now (the first device's latest state). */
@@ -315,7 +348,7 @@ export type TaskRow = z.infer<typeof taskRowSchema>;
 export const taskDetailSchema = taskRowSchema.extend({ live: taskLiveSchema });
 export type TaskDetail = z.infer<typeof taskDetailSchema>;
 
-export const TASK_EVENT_KINDS = ['created', 'updated', 'status_changed', 'started', 'arrived', 'copied'] as const;
+export const TASK_EVENT_KINDS = ['created', 'updated', 'status_changed', 'started', 'arrived', 'copied', 'handover'] as const;
 export type TaskEventKind = (typeof TASK_EVENT_KINDS)[number];
 
 export const taskEventRowSchema = z.object({
@@ -323,7 +356,7 @@ export const taskEventRowSchema = z.object({
   at: z.string(),
   kind: z.enum(TASK_EVENT_KINDS),
   actor: z.string().nullable(),
-  /** created: { templateId, copiedFrom }; updated: { changed }; status_changed: { from, to, note, mode }. */
+  /** created: { templateId, copiedFrom }; updated: { changed }; status_changed: { from, to, note, mode }; handover: { from, to, place, seals, temperature, signed, note } (`at` is the hand-over's time). */
   detail: z.record(z.string(), z.unknown()),
 });
 export type TaskEventRow = z.infer<typeof taskEventRowSchema>;
@@ -359,7 +392,7 @@ export type TaskMonitorQuery = z.infer<typeof taskMonitorQuerySchema>;
 export const MAX_MONITOR_TASKS = 500;
 
 export const TRANSPORT_API = {
-  /** GET list, POST create; /:id GET, PUT; /:id/transition|copy POST; /:id/events GET; /counts, /export, /import, /import-template. */
+  /** GET list, POST create; /:id GET, PUT; /:id/transition|copy|handover POST; /:id/events GET; /counts, /export, /import, /import-template. */
   tasks: '/api/iot/v2/transport-tasks',
   /** GET → TaskDetail[] (taskMonitorQuerySchema). */
   monitor: '/api/iot/v2/transport-tasks/monitor',

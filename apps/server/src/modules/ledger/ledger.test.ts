@@ -3,7 +3,8 @@
 // key; every inclusion proof and a consistency proof verified with the shared verifier; the
 // errors of bad parameters; organisation isolation; tampering with a stored reading found as
 // exactly that minute's record; warehouse batches (their approved records only, isolated per
-// organisation, shared, a changed quantity found as exactly its record); share links; and two
+// organisation, shared, a changed quantity found as exactly its record); a task's hand-over (a
+// changed receiver found as exactly its record); share links; and two
 // feeders on one database making one log.
 import { mkdtempSync, rmSync, statSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -99,6 +100,9 @@ beforeAll(async () => {
   const moved = await api('POST', `/api/iot/v2/transport-tasks/${task.id}/transition`, admin, { to: 'in_transit' });
   expect(moved.status, JSON.stringify(moved.body)).toBe(200);
   await db().update(transportTasks).set({ startedAt: new Date(base - 60_000) }).where(eq(transportTasks.id, task.id));
+  // The goods handed over on the way.
+  const handed = await api('POST', `/api/iot/v2/transport-tasks/${task.id}/handover`, admin, { from: 'Wang (carrier)', to: 'Hangzhou Store', place: 'Dock 3', seals: ['S-1', 'S-2'], temperature: -18.4, signed: true });
+  expect(handed.status, JSON.stringify(handed.body)).toBe(200);
 
   // An alarm of the device and the task, opened and cleared.
   const level = (await db().select().from(alarmLevels).where(eq(alarmLevels.orgId, demoOrg)))[0]!;
@@ -146,6 +150,7 @@ describe('the feeder', () => {
     const refs = rowsOf<{ ref: string }>(await db().execute(sql`select ref from ledger_leaves where task_id = ${task.id} or warehouse_record_id = ${warehouseId} order by idx`)).map((r) => r.ref);
     expect(refs.filter((r) => r.startsWith('custody:task.created:'))).toHaveLength(1);
     expect(refs.filter((r) => r.startsWith('custody:task.started:'))).toHaveLength(1);
+    expect(refs.filter((r) => r.startsWith(`custody:task.handover:${task.id}:`))).toHaveLength(1);
     // Opened and cleared are logged; acknowledged is not a ledger event.
     expect(refs.filter((r) => r.startsWith(`alarm:opened:${alarmId}:`))).toHaveLength(1);
     expect(refs.filter((r) => r.startsWith(`alarm:closed:${alarmId}:`))).toHaveLength(1);
@@ -339,6 +344,33 @@ describe('verification', () => {
     const r = (await api<RecordsAnswer>('GET', `${L}/records?warehouseRecordId=${warehouseId}`, admin)).body.data!;
     expect((await verifyRecords(r)).map((v) => v.reason)).toEqual(['digest-mismatch']);
     await db().update(warehouseRecords).set({ quantity: 120 }).where(eq(warehouseRecords.id, warehouseId));
+  });
+});
+
+describe('hand-overs', () => {
+  it('log a task.handover record with the hand-over that verifies; a changed receiver is found as exactly that record', async () => {
+    await t.app.ledger.checkpoint();
+    const r = (await api<RecordsAnswer>('GET', `${L}/records?taskId=${task.id}`, admin)).body.data!;
+    const item = r.items.find((i) => i.ref.startsWith(`custody:task.handover:${task.id}:`))!;
+    expect(item).toBeDefined();
+    expect(decodeLeaf(fromBase64(item.data))).toEqual(item.record);
+    expect(item.record).toMatchObject({
+      kind: 'custody',
+      event: 'task.handover',
+      subjectId: task.id,
+      actor: 'lg-admin',
+      fields: { code: task.code, from: 'Wang (carrier)', to: 'Hangzhou Store', place: 'Dock 3', seals: ['S-1', 'S-2'], temperature: -18.4, signed: true, note: '' },
+    });
+    expect((await verifyRecords(r)).filter((v) => !v.ok)).toEqual([]);
+    const eventId = Number(item.ref.split(':')[3]);
+    const setTo = (to: string) => db().execute(sql`update transport_task_events set detail = jsonb_set(detail, '{to}', ${JSON.stringify(to)}::jsonb) where id = ${eventId}`);
+    await setTo('Someone else');
+    try {
+      const changed = (await api<RecordsAnswer>('GET', `${L}/records?taskId=${task.id}`, admin)).body.data!;
+      expect((await verifyRecords(changed)).filter((v) => !v.ok).map((v) => [v.ref, v.reason])).toEqual([[item.ref, 'digest-mismatch']]);
+    } finally {
+      await setTo('Hangzhou Store');
+    }
   });
 });
 

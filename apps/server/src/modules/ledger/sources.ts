@@ -14,7 +14,8 @@
 //   in_transit → task.started; arrived, or a manual move to arrived / completed / cancelled →
 //   task.ended, the status in fields) and warehouse inbound / outbound records once APPROVED
 //   (before that they may still be changed or deleted; approved records never change).
-//   The task model has no hand-over, so task.handover is not written; nor are `updated` / `copied`.
+//   A hand-over (handover → task.handover) carries its from, to, place, seals, temperature,
+//   signed and note: the event's own detail, written once. `updated` / `copied` are not logged.
 // - Alarms: alarm events created (→ opened) and cleared or closed (→ closed, `how` in fields).
 import { sql } from 'drizzle-orm';
 import type { JsonValue } from '@iotc/shared/ledger/canonical-json';
@@ -191,12 +192,19 @@ function taskEvent(r: TaskEventRow): CustodyRecord['event'] | null {
   if (r.kind === 'created') return 'task.created';
   if (r.kind === 'started') return 'task.started';
   if (r.kind === 'arrived') return 'task.ended';
+  if (r.kind === 'handover') return 'task.handover';
   if (r.kind === 'status_changed') {
     const to = r.detail['to'];
     if (to === 'in_transit') return 'task.started';
     if (typeof to === 'string' && ENDED.has(to)) return 'task.ended';
   }
   return null;
+}
+
+/** The hand-over as written (absent values null), named field by field so the record's shape does not follow the story's. */
+function handoverFields(d: Record<string, JsonValue>): Record<string, JsonValue> {
+  const f = (k: string) => d[k] ?? null;
+  return { from: f('from'), to: f('to'), place: f('place'), seals: f('seals'), temperature: f('temperature'), signed: f('signed'), note: f('note') };
 }
 
 function taskCandidate(r: TaskEventRow): Candidate | null {
@@ -212,7 +220,7 @@ function taskCandidate(r: TaskEventRow): Candidate | null {
     subjectId: r.task_id,
     time: r.at,
     actor: r.actor || 'system',
-    fields: { eventId: id, code: r.code, status, detail: r.detail },
+    fields: event === 'task.handover' ? { eventId: id, code: r.code, ...handoverFields(r.detail) } : { eventId: id, code: r.code, status, detail: r.detail },
   };
   return {
     ref: `custody:${event}:${r.task_id}:${id}`,

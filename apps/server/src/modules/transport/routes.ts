@@ -1,6 +1,6 @@
 // The transport-tasks and transport-templates resources of DESIGN.md: tasks (query, status
-// counts, monitor, export, import template and import, create, one, change, move, copy, the
-// story) and templates (query, create, one, change, delete). Reading needs transport:read;
+// counts, monitor, export, import template and import, create, one, change, move, copy, hand
+// over, the story) and templates (query, create, one, change, delete). Reading needs transport:read;
 // every change transport:write. Also the road route between points from the routing service
 // (ROUTING_URL), asked while a task or a template is edited.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -17,6 +17,7 @@ import {
   taskCountsSchema,
   taskDetailSchema,
   taskEventRowSchema,
+  taskHandoverSchema,
   taskMonitorQuerySchema,
   taskQuerySchema,
   taskRowSchema,
@@ -85,6 +86,11 @@ export const transportRoutes: FastifyPluginAsyncZod<TransportRoutesOptions> = as
     );
     app.post(`${one}/transition`, { schema: { tags, summary: 'Move to another status by hand (cancelling needs a reason)', params: idParamsSchema, body: taskTransitionSchema, response: detail }, ...write }, async (req) =>
       ok(await tasks.transition(callerOf(req), req.params.id, req.body, clientOf(req))),
+    );
+    app.post(
+      `${one}/handover`,
+      { schema: { tags, summary: 'Record that the goods changed hands (in transit or arrived only)', params: idParamsSchema, body: taskHandoverSchema, response: detail }, ...write },
+      async (req) => ok(await tasks.handover(callerOf(req), req.params.id, req.body, clientOf(req))),
     );
     app.post(`${one}/copy`, { schema: { tags, summary: 'A new pending task with the same settings and devices', params: idParamsSchema, response: detail }, ...write }, async (req) =>
       ok(await tasks.copy(callerOf(req), req.params.id, clientOf(req))),

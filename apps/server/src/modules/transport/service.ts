@@ -17,12 +17,14 @@ import { distanceM } from '@iotc/shared/alarm-rules';
 import {
   canMoveTask,
   MAX_MONITOR_TASKS,
+  TASK_HANDOVER_STATUSES,
   TASK_VIEW_STATUSES,
   taskBodySchema,
   type TaskBody,
   type TaskCounts,
   type TaskDetail,
   type TaskEventRow,
+  type TaskHandover,
   type TaskLive,
   type TaskMonitorQuery,
   type TaskPlace,
@@ -512,6 +514,29 @@ export function transportTaskService(
       });
       announce(synced);
       await record(caller, before.orgId, 'transport_task_transition', `${before.code} ${before.status} -> ${to}`, meta);
+      return detail(caller, id);
+    },
+
+    /**
+     * The goods changed hands while the task is in transit or arrived: a `handover` event in its
+     * story at the hand-over's time (the task itself does not change).
+     */
+    async handover(caller: Caller, id: string, body: TaskHandover, meta: ClientMeta): Promise<TaskDetail> {
+      const before = await visible(caller, id);
+      const check = (status: TaskStatus) => {
+        if (!TASK_HANDOVER_STATUSES.includes(status)) throw new AppError(409, 'TASK_HANDOVER_STATUS');
+      };
+      check(before.status);
+      const { at, ...fields } = body;
+      await db.transaction(async (tx) => {
+        const locked = await lockTask(tx, id);
+        if (!locked) throw new AppError(404, 'NOT_FOUND');
+        // Read again under the lock: a concurrent completion or cancel may have come first.
+        check(locked.row.status);
+        await addEvent(tx, id, caller.account, 'handover', fields, at ? new Date(at) : undefined);
+      });
+      // Not `record`: the task's status and devices stay as they were, so the recogniser has nothing to read again.
+      await audit(caller, before.orgId, 'transport_task_handover', `${before.code} ${body.from} -> ${body.to}`, meta);
       return detail(caller, id);
     },
 

@@ -679,6 +679,61 @@ describe('automatic recognition hooks', () => {
   });
 });
 
+describe('hand-over', () => {
+  const handover = (id: string, body: Record<string, unknown>, token = admin, lang: Lang = 'en-US') => api<TaskDetail>('POST', `${TASKS}/${id}/handover`, token, body, lang);
+  const body = { from: 'Wang (carrier)', to: 'Hangzhou Store receiving', place: 'Dock 3', seals: ['S-001', 'S-002'], temperature: 4.5, signed: true, note: 'boxes intact' };
+
+  it('is written into the story of a task in transit with its fields and time', async () => {
+    const task = await taskIn('in_transit');
+    const at = new Date(Date.now() - 120_000).toISOString();
+    const res = await handover(task.id, { ...body, at });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data!.status).toBe('in_transit');
+    const last = (await story(task.id)).at(-1)!;
+    expect(last).toMatchObject({ kind: 'handover', actor: 'tt-admin', at, detail: { from: body.from, to: body.to, place: 'Dock 3', seals: ['S-001', 'S-002'], temperature: 4.5, signed: true, note: 'boxes intact' } });
+    // The least: who gave and who took; the time is now.
+    expect((await handover(task.id, { from: 'A', to: 'B' })).status).toBe(200);
+    const min = (await story(task.id)).at(-1)!;
+    expect(min.detail).toEqual({ from: 'A', to: 'B', place: '', seals: [], temperature: null, signed: false, note: '' });
+    expect(Math.abs(Date.parse(min.at) - Date.now())).toBeLessThan(10_000);
+    expect((await handover((await taskIn('arrived')).id, body)).status).toBe(200);
+  });
+
+  it('is refused on a pending, completed or cancelled task, and nothing is stored', async () => {
+    for (const status of ['pending', 'completed', 'cancelled'] as const) {
+      const task = await taskIn(status);
+      const before = await story(task.id);
+      expectError(await handover(task.id, body), 409, 'TASK_HANDOVER_STATUS');
+      expectError(await handover(task.id, body, admin, 'zh-CN'), 409, 'TASK_HANDOVER_STATUS', 'zh-CN');
+      expect(await story(task.id)).toEqual(before);
+    }
+  });
+
+  it('refuses a bad body, another organisation and a caller without transport:write', async () => {
+    const task = await taskIn('in_transit');
+    const before = await story(task.id);
+    for (const bad of [
+      { ...body, to: ' ' },
+      { ...body, to: undefined },
+      { ...body, seals: Array.from({ length: 21 }, (_, i) => `S${i}`) },
+      { ...body, seals: ['x'.repeat(33)] },
+      { ...body, temperature: 200 },
+      { ...body, from: 'x'.repeat(65) },
+      { ...body, at: new Date(Date.now() + 3_600_000).toISOString() },
+      { ...body, at: 'yesterday' },
+    ]) {
+      expect((await handover(task.id, bad)).status, JSON.stringify(bad)).toBe(400);
+    }
+    expectError(await handover(task.id, { ...body, to: '' }), 400, 'TASK_HANDOVER_PARTY_REQUIRED');
+    expectError(await handover(task.id, body, rival), 404, 'NOT_FOUND');
+    const reader = await createTenantUser(t.app.database.db, { code: 'tt-reader', account: 'tt-reader', password: DEMO_PASSWORD, permissions: ['transport:read'] });
+    expect(reader.org.id).toBeTruthy();
+    const readerToken = await login(t.app, 'tt-reader', DEMO_PASSWORD);
+    expect((await handover(task.id, body, readerToken)).status).toBe(403);
+    expect(await story(task.id)).toEqual(before);
+  });
+});
+
 describe('OpenAPI', () => {
   it('describes the transport resources', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });

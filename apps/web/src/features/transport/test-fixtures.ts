@@ -160,7 +160,7 @@ export function fakeApi(mock: Mock, world: FakeWorld): void {
       if (!found) throw new Error(`unknown template ${tm[1]}`);
       return method === 'DELETE' ? null : found;
     }
-    const m = /^\/api\/iot\/v2\/transport-tasks\/([^/]+)(?:\/(events|transition|copy))?$/.exec(path);
+    const m = /^\/api\/iot\/v2\/transport-tasks\/([^/]+)(?:\/(events|transition|copy|handover))?$/.exec(path);
     if (m) {
       const id = decodeURIComponent(m[1]!);
       const row = world.tasks.find((r) => r.id === id);
@@ -175,6 +175,7 @@ export function fakeApi(mock: Mock, world: FakeWorld): void {
         return detail(next);
       }
       if (m[2] === 'copy') return detail(task(8, { id: uuid(108), code: 'TT-20261124-0008' }));
+      if (m[2] === 'handover') return detail(row);
     }
     throw new Error(`unexpected call ${method} ${path}`);
   });

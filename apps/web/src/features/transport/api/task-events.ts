@@ -1,5 +1,5 @@
 // GET /api/iot/v2/transport-tasks/:id/events: the story of one task, oldest first (created,
-// updated, status_changed, started, arrived, copied); only ever appended to.
+// updated, status_changed, started, arrived, copied, handover); only ever appended to.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TaskEventRow } from '@iotc/shared/transport';
 import { request } from '../../../api/client.ts';

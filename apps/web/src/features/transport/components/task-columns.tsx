@@ -1,16 +1,18 @@
 // The tasks table as a declaration: code, goods (with the high-value tag and the declared value),
 // customer, carrier, devices, origin → destination, planned times, status (with the red abnormal
 // tag and why), when it started and arrived (recognised or by hand) and whether it was on time.
-// Row buttons follow the status: Details always; for writers Edit until final, Copy, and the moves.
-import { CheckCircleOutlined, CloseCircleOutlined, CopyOutlined, EditOutlined, EnvironmentOutlined, PlayCircleOutlined, ProfileOutlined } from '@ant-design/icons';
+// Row buttons follow the status: Details always; for writers Edit until final, Copy, the moves,
+// and Hand over while in transit or arrived.
+import { CheckCircleOutlined, CloseCircleOutlined, CopyOutlined, EditOutlined, EnvironmentOutlined, PlayCircleOutlined, ProfileOutlined, SwapOutlined } from '@ant-design/icons';
 import type { RowButton, TableDescriptor, TopButton } from '../../../components/data-table/types.ts';
-import { isClosed, taskActions, type TaskAction, type TaskView } from './task-model.ts';
+import { canHandOver, isClosed, taskActions, type TaskAction, type TaskView } from './task-model.ts';
 
 export interface TaskTableOptions {
   onDetails: (row: TaskView) => void;
   onEdit: (row: TaskView) => void;
   onCopy: (row: TaskView) => void;
   onMove: (row: TaskView, action: TaskAction) => void;
+  onHandover: (row: TaskView) => void;
   canWrite: boolean;
   topButtons: TopButton[];
   userId: string | undefined;
@@ -48,6 +50,7 @@ export function taskDescriptor(o: TaskTableOptions): TableDescriptor<TaskView> {
         moveButton('in_transit', 'transport.task.action.start', o, 'pending'),
         moveButton('arrived', 'transport.task.action.arrive', o),
         moveButton('completed', 'transport.task.action.complete', o),
+        { name: 'transport.task.action.handover', icon: <SwapOutlined />, showtype: 'i', hidden: (r) => !canHandOver(r.row.status), onClick: o.onHandover, testId: 'tt-row-handover' },
         moveButton('cancelled', 'transport.task.action.cancel', o),
       ]
     : [];

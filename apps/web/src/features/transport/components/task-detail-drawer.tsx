@@ -4,7 +4,7 @@
 // and the moves its status allows; everyone gets the link to its history track and, once it has
 // started, its shipment report.
 import { Button, Descriptions, Drawer, Progress, Result, Skeleton, Space, Tag, Typography } from 'antd';
-import { CopyOutlined, EditOutlined, FileTextOutlined, HistoryOutlined } from '@ant-design/icons';
+import { CopyOutlined, EditOutlined, FileTextOutlined, HistoryOutlined, SwapOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { TaskDetail } from '@iotc/shared/transport';
@@ -18,7 +18,7 @@ import { PlaceMap } from './place-map.tsx';
 import { ShipmentReportModal, type ShipmentReportTarget } from './shipment-report-modal.tsx';
 import { hasShipmentReport } from './shipment-report-model.ts';
 import { TaskFormDrawer, type TaskFormTarget } from './task-form-drawer.tsx';
-import { amount, formatTime, HIGH_VALUE_COLOR, isClosed, km, rangeText, STATUS_COLORS, taskActions } from './task-model.ts';
+import { amount, canHandOver, formatTime, HIGH_VALUE_COLOR, isClosed, km, rangeText, STATUS_COLORS, taskActions } from './task-model.ts';
 import { TaskTimeline } from './task-timeline.tsx';
 import { useTaskActions } from './use-task-actions.tsx';
 
@@ -221,6 +221,11 @@ export function TaskDetailDrawer({ id, onClose, canWrite, onOpen }: TaskDetailDr
       {canWrite ? (
         <Button icon={<CopyOutlined />} data-testid="tt-detail-copy" onClick={() => actions.copy(row)}>
           {t('transport.task.action.copy')}
+        </Button>
+      ) : null}
+      {canWrite && canHandOver(row.status) ? (
+        <Button icon={<SwapOutlined />} data-testid="tt-detail-handover" onClick={() => actions.handover(row)}>
+          {t('transport.task.action.handover')}
         </Button>
       ) : null}
       {canWrite

@@ -10,6 +10,7 @@ import {
   DEFAULT_AREA_RADIUS_M,
   DEFAULT_ARRIVAL_DWELL_S,
   MAX_ROUTING_POINTS,
+  TASK_HANDOVER_STATUSES,
   TASK_TRANSITIONS,
   type Contact,
   type RouteSource,
@@ -102,6 +103,11 @@ export function taskActions(status: TaskStatus): TaskAction[] {
     if (to === 'in_transit' && status === 'arrived') return { to, name: 'transport.task.action.resume', asks: 'confirm' };
     return { to, name: ACTION_NAMES[to], asks: 'confirm' };
   });
+}
+
+/** The goods may change hands while the task is on its way or arrived (TASK_HANDOVER_STATUSES). */
+export function canHandOver(status: TaskStatus): boolean {
+  return TASK_HANDOVER_STATUSES.includes(status);
 }
 
 /** Completed and cancelled tasks are final: nothing of theirs changes. */

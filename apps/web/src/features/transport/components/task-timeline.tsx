@@ -1,6 +1,7 @@
 // The story of a task as a timeline: created (from a template, or as a copy), updated (which
 // fields), status changed (from → to, by hand or recognised automatically, with the note), started
-// and arrived (recognised from the track).
+// and arrived (recognised from the track), and hand-overs (who to whom, where, seals, temperature,
+// whether the delivery note was signed, the note).
 import { Empty, Skeleton, Timeline, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { TASK_EVENT_KINDS, TASK_STATUSES, type TaskEventKind, type TaskEventRow, type TaskStatus } from '@iotc/shared/transport';
@@ -13,6 +14,7 @@ const EVENT_COLORS: Record<TaskEventKind, string> = {
   started: 'blue',
   arrived: 'green',
   copied: 'gray',
+  handover: 'purple',
 };
 
 function kindOf(kind: string): TaskEventKind | null {
@@ -39,6 +41,14 @@ function EventLine({ event }: { event: TaskEventRow }) {
   if (kind === 'status_changed') {
     lines.push({ key: 'move', text: t('transport.event.move', { from: status(d.from), to: status(d.to) }) });
     if (d.mode === 'auto' || d.mode === 'manual') lines.push({ key: 'mode', text: t(d.mode === 'auto' ? 'transport.event.auto' : 'transport.event.manual') });
+    if (str(d.note)) lines.push({ key: 'note', text: t('transport.event.note', { note: str(d.note) }), pre: true });
+  }
+  if (kind === 'handover') {
+    lines.push({ key: 'handover-parties', text: t('transport.event.handoverParties', { from: str(d.from), to: str(d.to) }) });
+    if (str(d.place)) lines.push({ key: 'handover-place', text: t('transport.event.handoverPlace', { place: str(d.place) }) });
+    if (Array.isArray(d.seals) && d.seals.length) lines.push({ key: 'handover-seals', text: t('transport.event.handoverSeals', { seals: d.seals.map(str).join(', ') }) });
+    if (typeof d.temperature === 'number') lines.push({ key: 'handover-temperature', text: t('transport.event.handoverTemperature', { value: d.temperature }) });
+    lines.push({ key: 'handover-signed', text: t(d.signed === true ? 'transport.event.handoverSigned' : 'transport.event.handoverUnsigned') });
     if (str(d.note)) lines.push({ key: 'note', text: t('transport.event.note', { note: str(d.note) }), pre: true });
   }
   if ((kind === 'started' || kind === 'arrived') && d.mode !== 'manual') lines.push({ key: 'mode', text: t('transport.event.auto') });

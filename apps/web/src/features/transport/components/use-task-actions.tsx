@@ -1,6 +1,7 @@
-// The status moves and the copy of a task, shared by the table's row buttons and the drawer:
-// starting, arriving, resuming and completing ask for a confirmation; cancelling asks why (its
-// dialog is the `dialog` element to render); a copy opens where `onCopied` says.
+// The status moves, the hand-over and the copy of a task, shared by the table's row buttons and
+// the drawer: starting, arriving, resuming and completing ask for a confirmation; cancelling asks
+// why and a hand-over asks its details (their dialogs are the `dialog` element to render); a copy
+// opens where `onCopied` says.
 import { useState, type ReactNode } from 'react';
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -9,11 +10,14 @@ import { useConfirmAction } from '../../../lib/use-confirm-action.ts';
 import { useCopyTask } from '../api/task-copy.ts';
 import { useTransitionTask } from '../api/task-transition.ts';
 import { CancelModal } from './cancel-modal.tsx';
+import { HandoverModal, type HandoverTarget } from './handover-modal.tsx';
 import type { TaskAction } from './task-model.ts';
 
 export interface TaskActions {
   run: (task: Pick<TaskRow, 'id' | 'code'>, action: TaskAction) => void;
   copy: (task: Pick<TaskRow, 'id' | 'code'>) => void;
+  /** Opens the hand-over dialog (the driver is offered as the party handing over). */
+  handover: (task: HandoverTarget) => void;
   dialog: ReactNode;
   pendingTo: string | null;
 }
@@ -25,6 +29,7 @@ export function useTaskActions(onCopied?: (task: TaskDetail) => void): TaskActio
   const move = useTransitionTask();
   const copier = useCopyTask();
   const [cancelling, setCancelling] = useState<Pick<TaskRow, 'id' | 'code'> | null>(null);
+  const [handing, setHanding] = useState<HandoverTarget | null>(null);
 
   const run = (task: Pick<TaskRow, 'id' | 'code'>, action: TaskAction) => {
     if (action.asks === 'reason') {
@@ -55,7 +60,13 @@ export function useTaskActions(onCopied?: (task: TaskDetail) => void): TaskActio
   return {
     run,
     copy,
+    handover: (task) => setHanding({ id: task.id, code: task.code, driverName: task.driverName }),
     pendingTo: move.isPending ? (move.variables?.to ?? null) : null,
-    dialog: <CancelModal task={cancelling} onClose={() => setCancelling(null)} />,
+    dialog: (
+      <>
+        <CancelModal task={cancelling} onClose={() => setCancelling(null)} />
+        <HandoverModal task={handing} onClose={() => setHanding(null)} />
+      </>
+    ),
   };
 }

@@ -142,7 +142,7 @@ describe('transport tasks', { timeout: 120_000 }, () => {
     // Row actions follow the status.
     const actions = (id: string) => [...row(id).querySelectorAll<HTMLElement>('button[data-testid]')].map((b) => b.dataset.testid);
     expect(actions(PENDING.id)).toEqual(['tt-row-details', 'tt-row-edit', 'tt-row-copy', 'tt-row-start', 'tt-row-cancelled']);
-    expect(actions(MOVING.id)).toEqual(['tt-row-details', 'tt-row-edit', 'tt-row-copy', 'tt-row-arrived', 'tt-row-completed', 'tt-row-cancelled']);
+    expect(actions(MOVING.id)).toEqual(['tt-row-details', 'tt-row-edit', 'tt-row-copy', 'tt-row-arrived', 'tt-row-completed', 'tt-row-handover', 'tt-row-cancelled']);
     expect(actions(DONE.id)).toEqual(['tt-row-details', 'tt-row-copy']);
   });
 
@@ -183,6 +183,27 @@ describe('transport tasks', { timeout: 120_000 }, () => {
       [`${TRANSPORT_API.tasks}/${PENDING.id}/transition`, 'POST', { to: 'cancelled', note: 'Customer called it off' }],
     ]);
     await settleUntil(() => document.body.textContent!.includes('Task TT-20261124-0001 is now Cancelled'));
+  });
+
+  it('hands a running task over from its row: the receiver is required, then the hand-over is posted', async () => {
+    await mount();
+    click(row(MOVING.id).querySelector('[data-testid=tt-row-handover]'));
+    await settle();
+    const modal = document.querySelector<HTMLElement>('.tt-handover-modal')!;
+    expect(modal.textContent).toContain(`Hand over the goods of task ${MOVING.code}`);
+    await act(async () => byTestId(document, 'tt-handover-submit')!.click());
+    await settle(10);
+    expect(modal.textContent).toContain('Please enter who hands over and who receives');
+    expect(writes(world)).toEqual([]);
+    type(document, 'tt-handover-from', 'Carrier Wang');
+    type(document, 'tt-handover-to', 'Store receiving');
+    await act(async () => byTestId(document, 'tt-handover-submit')!.click());
+    await settle(10);
+    expect(writes(world).map((c) => [c.path, c.opts.method, c.opts.body])).toEqual([
+      [`${TRANSPORT_API.tasks}/${MOVING.id}/handover`, 'POST', { from: 'Carrier Wang', to: 'Store receiving', place: '', seals: [], temperature: null, signed: false, note: '' }],
+    ]);
+    await settleUntil(() => document.body.textContent!.includes(`The hand-over of task ${MOVING.code} is recorded`));
+    expect(document.body.textContent).toContain(`The hand-over of task ${MOVING.code} is recorded`);
   });
 
   it('starts a task only after a confirmation', async () => {

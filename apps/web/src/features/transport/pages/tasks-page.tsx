@@ -187,6 +187,7 @@ export default function TasksPage(_props: ScreenProps) {
     onEdit: (row) => creator.show({ mode: 'edit', row: row.row }),
     onCopy: (row) => actions.copy(row.row),
     onMove: (row, action) => actions.run(row.row, action),
+    onHandover: (row) => actions.handover(row.row),
     canWrite,
     topButtons,
     userId,
