@@ -101,5 +101,15 @@ export function containsPattern(text: string): string {
  * which costs more to build than the query does to run, and stops at 65,535 values.
  */
 export function anyUuid(column: AnyPgColumn, ids: string[]): SQL {
-  return sql`${column} = any(${`{${ids.join(',')}}`}::uuid[])`;
+  return sql`${column} = any(${uuidList(ids)})`;
+}
+
+/** Many uuids bound as one `uuid[]` parameter, for `= any(...)` in raw SQL (see anyUuid). */
+export function uuidList(ids: readonly string[]): SQL {
+  return sql`${`{${ids.join(',')}}`}::uuid[]`;
+}
+
+/** An instant bound as a `timestamptz` parameter in raw SQL. */
+export function tsParam(t: number | Date): SQL {
+  return sql`${new Date(t).toISOString()}::timestamptz`;
 }

@@ -7,6 +7,7 @@
 // when they had last been heard of before.
 import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db, type Executor } from '../db/client.ts';
+import { uuidList } from '../db/list.ts';
 import type { deviceStates, telemetry } from '../db/schema.ts';
 
 export type Reading = typeof telemetry.$inferInsert & { time: Date; deviceRef: string; acc: boolean | null };
@@ -212,7 +213,7 @@ const WRITTEN_MAX = 500_000;
  */
 async function lastHeard(tx: Executor, refs: string[]): Promise<Map<string, Date>> {
   const rows = rowsOf<{ device_ref: string; received_at: Date | string }>(
-    await tx.execute(sql`select device_ref, received_at from device_states where device_ref = any(${`{${refs.join(',')}}`}::uuid[])`),
+    await tx.execute(sql`select device_ref, received_at from device_states where device_ref = any(${uuidList(refs)})`),
   );
   return new Map(rows.map((r) => [r.device_ref, new Date(r.received_at)]));
 }

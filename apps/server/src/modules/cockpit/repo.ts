@@ -4,12 +4,12 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rowsOf } from '../../db/client.ts';
-import { inOrgs } from '../../db/list.ts';
+import { inOrgs, uuidList } from '../../db/list.ts';
 import { alarmLevels, alarms, assets, transportTasks } from '../../db/schema.ts';
 import { abnormalSql } from '../transport/repo.ts';
 
 /** `column` lies in the org scope, written as plain SQL for the hand-written queries. */
-const scopeSql = (column: string, scope: string[]) => sql`${sql.raw(column)} = any(${`{${scope.join(',')}}`}::uuid[])`;
+const scopeSql = (column: string, scope: string[]) => sql`${sql.raw(column)} = any(${uuidList(scope)})`;
 
 export function cockpitRepo(db: Db) {
   return {

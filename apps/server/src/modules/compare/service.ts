@@ -16,7 +16,7 @@ import {
   type CompareRoutes,
 } from '@iotc/shared/compare';
 import { rowsOf, type Db } from '../../db/client.ts';
-import { orgTree } from '../../db/list.ts';
+import { orgTree, tsParam as ts } from '../../db/list.ts';
 import { exportRows, formatInstant, type ExportFile } from '../../lib/export.ts';
 import { AppError } from '../../plugins/errors.ts';
 import type { Caller } from '../auth/service.ts';
@@ -39,7 +39,6 @@ type Raw = { target: string; v: number | string | null };
 
 const round2 = (v: number) => Math.round(v * 100) / 100;
 const num = (v: number | string | null | undefined) => (v === null || v === undefined ? null : Number(v));
-const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 const list = (values: string[], cast: SQL) => sql.join(values.map((v) => sql`${v}${cast}`), sql`, `);
 
 const TEMP = sql`case when jsonb_typeof(t.sensors->'temperature') = 'number' then (t.sensors->>'temperature')::float8 end`;

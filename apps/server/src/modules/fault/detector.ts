@@ -31,6 +31,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { FAULT_THRESHOLDS, type FaultKind } from '@iotc/shared/fault';
 import type { SensorValues } from '@iotc/shared/sensors';
 import { LOCKS, rowsOf, xactLockKeys, type Db } from '../../db/client.ts';
+import { uuidList } from '../../db/list.ts';
 import type { Tx } from '../../db/seed.ts';
 import { batchQueue } from '../../lib/batch-queue.ts';
 import type { Refusal } from '../../ingest/pipeline.ts';
@@ -215,7 +216,7 @@ export async function lockFaultCounters(tx: Tx, refs: string[]) {
 export function faultDetector(db: Db, opts: { log: FastifyBaseLogger; offlineAfterMs: number }) {
   async function countersOf(tx: Tx, refs: string[]): Promise<Map<string, Counter>> {
     const rows = rowsOf<{ device_ref: string; kind: string; count: number; since: Date | string; last_at: Date | string }>(
-      await tx.execute(sql`select device_ref, kind, count, since, last_at from fault_counters where device_ref = any(${`{${refs.join(',')}}`}::uuid[])`),
+      await tx.execute(sql`select device_ref, kind, count, since, last_at from fault_counters where device_ref = any(${uuidList(refs)})`),
     );
     return new Map(rows.map((r) => [`${r.device_ref}|${r.kind}`, { count: Number(r.count), since: new Date(r.since).getTime(), lastAt: new Date(r.last_at).getTime() }]));
   }

@@ -44,7 +44,7 @@ import {
 } from '@iotc/shared/ledger/merkle';
 import type { Permission } from '@iotc/shared/platform';
 import { LOCKS, tryXactLock, type Db } from '../../db/client.ts';
-import { orgTree } from '../../db/list.ts';
+import { orgTree, uuidList } from '../../db/list.ts';
 import { devices, ledgerShares, orgs, transportTaskDevices, transportTasks, warehouseRecords } from '../../db/schema.ts';
 import { AppError } from '../../plugins/errors.ts';
 import type { Caller } from '../auth/service.ts';
@@ -135,7 +135,6 @@ const BATCH_GOODS = 5;
 
 const b64 = toBase64;
 const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
-const uuidArray = (ids: readonly string[]) => `{${ids.join(',')}}`;
 
 export function ledgerService(db: Db, opts: LedgerOptions) {
   const now = opts.now ?? (() => new Date());
@@ -288,7 +287,7 @@ export function ledgerService(db: Db, opts: LedgerOptions) {
    * and the organisation whose tree a share of it opens; 404 when its subject is not there.
    */
   async function resolve(scope: Scope, tree: readonly string[]): Promise<{ where: SQL; subject: ShareSubject; orgId: string }> {
-    const orgs = sql`org_id = any(${uuidArray(tree)}::uuid[])`;
+    const orgs = sql`org_id = any(${uuidList(tree)})`;
     if ('taskId' in scope) {
       const [task] = await db.select().from(transportTasks).where(eq(transportTasks.id, scope.taskId));
       if (!task || !tree.includes(task.orgId)) throw new AppError(404, 'NOT_FOUND');
@@ -297,7 +296,7 @@ export function ledgerService(db: Db, opts: LedgerOptions) {
       if (task.startedAt && refs.length) {
         const start = new Date(Math.floor(task.startedAt.getTime() / 60_000) * 60_000).toISOString();
         const end = (task.completedAt ?? task.cancelledAt ?? now()).toISOString();
-        where = sql`(${where} or (kind = 'sensor.minute' and device_ref = any(${uuidArray(refs)}::uuid[]) and at >= ${start}::timestamptz and at < ${end}::timestamptz))`;
+        where = sql`(${where} or (kind = 'sensor.minute' and device_ref = any(${uuidList(refs)}) and at >= ${start}::timestamptz and at < ${end}::timestamptz))`;
       }
       return {
         where: sql`${where} and ${orgs}`,
@@ -316,7 +315,7 @@ export function ledgerService(db: Db, opts: LedgerOptions) {
     }
     if ('warehouseBatch' in scope) {
       // A batch may span organisations of the tree: a share of it opens the same tree (its root).
-      const ofBatch = and(sql`${warehouseRecords.orgId} = any(${uuidArray(tree)}::uuid[])`, eq(warehouseRecords.batchNo, scope.warehouseBatch));
+      const ofBatch = and(sql`${warehouseRecords.orgId} = any(${uuidList(tree)})`, eq(warehouseRecords.batchNo, scope.warehouseBatch));
       const [found] = await db.select({ id: warehouseRecords.id }).from(warehouseRecords).where(ofBatch).limit(1);
       if (!found) throw new AppError(404, 'NOT_FOUND');
       // Only approved records are logged.
@@ -325,7 +324,7 @@ export function ledgerService(db: Db, opts: LedgerOptions) {
       const goods = await db.selectDistinct({ name: warehouseRecords.goodsName }).from(warehouseRecords).where(approved).orderBy(warehouseRecords.goodsName).limit(BATCH_GOODS);
       return {
         where: sql`warehouse_record_id = any(select w.id from warehouse_records w
-          where w.org_id = any(${uuidArray(tree)}::uuid[]) and w.batch_no = ${scope.warehouseBatch} and w.audit_status = 'approved') and ${orgs}`,
+          where w.org_id = any(${uuidList(tree)}) and w.batch_no = ${scope.warehouseBatch} and w.audit_status = 'approved') and ${orgs}`,
         subject: { kind: 'batch', batchNo: scope.warehouseBatch, records: Number(n?.n ?? 0), goods: goods.map((g) => g.name) },
         orgId: tree[0]!,
       };

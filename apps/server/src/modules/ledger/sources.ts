@@ -21,6 +21,7 @@ import { sql } from 'drizzle-orm';
 import type { JsonValue } from '@iotc/shared/ledger/canonical-json';
 import { LEAF_VERSION, sensorMinuteRecord, type AlarmRecord, type CustodyRecord, type LedgerRecord, type Reading } from '@iotc/shared/ledger/leaf';
 import { rowsOf, type Executor } from '../../db/client.ts';
+import { uuidList } from '../../db/list.ts';
 
 export interface Candidate {
   ref: string;
@@ -102,7 +103,7 @@ export async function readingsOfMinutes(q: Executor, keys: readonly MinuteKey[])
         t.lat, t.lon, t.speed, t.course, t.positioning, t.network, t.sensors
       from telemetry t join devices d on d.id = t.device_ref
       where t.received_at >= ${lo}::timestamptz and t.received_at < ${hi}::timestamptz
-        and t.device_ref = any(${`{${refs.join(',')}}`}::uuid[])`),
+        and t.device_ref = any(${uuidList(refs)})`),
   );
   for (const r of rows) {
     const k = minuteKey(r.device_ref, r.minute);
@@ -412,7 +413,7 @@ export async function currentRecords(q: Executor, refs: readonly string[]): Prom
   }
   const uuids = warehouse.filter((w) => /^[0-9a-f-]{36}$/i.test(w));
   if (uuids.length) {
-    const rows = rowsOf<WarehouseRow>(await q.execute(sql`${warehouseSelect} where id = any(${idList(uuids)}::uuid[]) and audit_status = 'approved'`));
+    const rows = rowsOf<WarehouseRow>(await q.execute(sql`${warehouseSelect} where id = any(${uuidList(uuids)}) and audit_status = 'approved'`));
     out.push(...rows.map(warehouseCandidate));
   }
   return new Map(out.map((c) => [c.ref, c.record]));

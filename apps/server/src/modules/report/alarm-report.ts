@@ -10,7 +10,7 @@ import * as echarts from 'echarts';
 import type { Lang } from '@iotc/shared/i18n';
 import { reportRange, type AlarmReport, type AlarmReportQuery, type AlarmReportRow } from '@iotc/shared/ops-report';
 import { rowsOf, type Db } from '../../db/client.ts';
-import { orgTree } from '../../db/list.ts';
+import { orgTree, tsParam as ts, uuidList as uuids } from '../../db/list.ts';
 import { orgs } from '../../db/schema.ts';
 import type { ExportFile } from '../../lib/export.ts';
 import { XLSX_TYPE } from '../../lib/sheet.ts';
@@ -21,8 +21,6 @@ import { fileDate, opsPdf, opsXlsx, shortDuration, type OpsDocument } from './op
 import { OPS_TEXTS } from './ops-texts.ts';
 import { REPORT_TEXTS } from './texts.ts';
 
-const ts = (t: number) => sql`${new Date(t).toISOString()}::timestamptz`;
-const uuids = (ids: string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`;
 
 type Raw = {
   key: string | null;

@@ -15,7 +15,7 @@ import { distanceM } from '@iotc/shared/alarm-rules';
 import { MAX_REPORT_SUBJECTS, reportRange, type MileageReport, type MileageReportQuery, type MileageReportRow, type ReportRange } from '@iotc/shared/ops-report';
 import { detectTrips, GPS_ERROR_M, TRIP_DEFAULTS } from '@iotc/shared/trips';
 import { rowsOf, type Db } from '../../db/client.ts';
-import { orgTree } from '../../db/list.ts';
+import { orgTree, tsParam as ts } from '../../db/list.ts';
 import { assets, deviceBindings, orgs } from '../../db/schema.ts';
 import type { ExportFile } from '../../lib/export.ts';
 import { XLSX_TYPE } from '../../lib/sheet.ts';
@@ -31,7 +31,6 @@ const ODOMETER_LOOKBACK_DAYS = 31;
 const MAX_DEVICE_READINGS = 300_000;
 const DAY_MS = 86_400_000;
 
-const ts = (t: number) => sql`${new Date(t).toISOString()}::timestamptz`;
 const round2 = (v: number) => Math.round(v * 100) / 100;
 
 interface Reading {

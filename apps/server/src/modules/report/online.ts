@@ -9,7 +9,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Lang } from '@iotc/shared/i18n';
 import { MAX_REPORT_SUBJECTS, reportRange, type OnlineReport, type OnlineReportQuery, type OnlineReportRow } from '@iotc/shared/ops-report';
 import { rowsOf, type Db } from '../../db/client.ts';
-import { orgTree } from '../../db/list.ts';
+import { orgTree, tsParam as ts, uuidList as uuids } from '../../db/list.ts';
 import { orgs } from '../../db/schema.ts';
 import { formatInstant, type ExportFile } from '../../lib/export.ts';
 import { XLSX_TYPE } from '../../lib/sheet.ts';
@@ -19,8 +19,6 @@ import { fileDate, opsPdf, opsXlsx, shortDuration, type OpsDocument } from './op
 import { OPS_TEXTS } from './ops-texts.ts';
 import { percent } from './gsp-lines.ts';
 
-const ts = (t: number) => sql`${new Date(t).toISOString()}::timestamptz`;
-const uuids = (ids: string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`;
 const rate = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1_000_000) / 1_000_000 : null);
 const round1 = (v: number) => Math.round(v * 10) / 10;
 
