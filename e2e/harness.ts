@@ -8,6 +8,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig, type AppConfig } from '../apps/server/src/config.ts';
+import { TEST_RATE_LIMITS } from '../apps/server/src/test/harness.ts';
 
 export const ADMIN_PASSWORD = 'Admin#2026';
 export const DEMO_PASSWORD = 'Demo@2026';
@@ -31,7 +32,8 @@ export interface Server {
 export async function startServer(overrides: Partial<AppConfig> = {}): Promise<Server> {
   const dataDir = mkdtempSync(join(tmpdir(), 'iotc-e2e-'));
   const config = {
-    ...loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, ADMIN_PASSWORD, DEMO_PASSWORD }),
+    // Browser tests sign in many times a minute from this machine: limits they never reach (see the API harness).
+    ...loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, ADMIN_PASSWORD, DEMO_PASSWORD, ...TEST_RATE_LIMITS }),
     mqtt: false,
     webDist: resolve('apps/web/dist'),
     ...overrides,

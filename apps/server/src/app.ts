@@ -10,9 +10,19 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import { PRODUCT_TITLE } from '@iotc/shared/i18n';
 import type { AppConfig } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
+import { databaseAvailability, type DatabaseAvailability } from './db/availability.ts';
 import { seed, type SeedResult } from './db/seed.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { errorsPlugin, sendNotFound, AppError } from './plugins/errors.ts';
+import { unstorableTextAt } from './plugins/text-guard.ts';
+import { DEVICE_API } from '@iotc/shared/device';
+import type { DestinationStream } from 'pino';
+import { loggerOptions, redactUrl, RequestLog } from './ops/logging.ts';
+import { appMetrics } from './ops/metrics.ts';
+import { opsPlugin } from './ops/plugin.ts';
+import { securityPlugin } from './plugins/security.ts';
+import { rateLimitPlugin } from './plugins/rate-limit.ts';
+import { deviceRateLimiter } from './ingest/device-rate.ts';
 import { authRepo } from './modules/auth/repo.ts';
 import { authService, type AuthService } from './modules/auth/service.ts';
 import { authRoutes } from './modules/auth/routes.ts';
@@ -36,7 +46,7 @@ import { deviceService } from './modules/device/service.ts';
 import { deviceRoutes } from './modules/device/routes.ts';
 import { intakePipeline, type IntakePipeline } from './ingest/pipeline.ts';
 import { readingStore, type ReadingStore } from './ingest/store.ts';
-import { localBus } from './realtime/bus.ts';
+import { localBus, redisBus, type CachedConfig } from './realtime/bus.ts';
 import { liveHub } from './realtime/hub.ts';
 import { liveComposer, stateReader } from './modules/telemetry/states.ts';
 import { telemetryService } from './modules/telemetry/service.ts';
@@ -106,6 +116,8 @@ declare module 'fastify' {
     ssoService: SsoService;
     intake: IntakePipeline;
     readings: ReadingStore;
+    /** Whether the database is reachable: outages are noticed once and their end by a probe (db/availability.ts). */
+    availability: DatabaseAvailability;
     alarmEngine: AlarmEngine;
     /** Message push for alarms: rules, escalation, the delivery log. */
     push: AlarmPush;
@@ -122,42 +134,61 @@ declare module 'fastify' {
     reportScheduler: ReportScheduler;
     /** The traceability ledger: its feeder tick and tree-head signing (one node at a time). */
     ledger: LedgerService;
+    /** Every registered route (HEAD duplicates left out), for the generated isolation and fuzz tests. */
+    routeTable: RouteEntry[];
   }
 }
 
-/**
- * A request address as logged: secrets in the query (the spec's bindUser carries a password;
- * an address may carry a token) never reach the log.
- */
-export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:password|token|access_token|code|state)=)[^&#]*/gi, '$1***');
+/** A registered route as the route table keeps it. */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  schema?: { body?: unknown; querystring?: unknown; params?: unknown; hide?: boolean };
 }
+
+/** A request address as logged (secrets in the query masked): see ops/logging.ts. */
+export { redactUrl };
 
 /** Paths that belong to the API; everything else is the web app's. */
 const API_PREFIXES = ['/iot-cloud-auth/', '/api/'];
 
 export async function buildApp(
   config: AppConfig,
-  opts: { database?: Database; /** Replaces the HTTP SMS adapter (another vendor's, or a test's). */ sms?: SmsGateway } = {},
+  opts: {
+    database?: Database;
+    /** Replaces the HTTP SMS adapter (another vendor's, or a test's). */
+    sms?: SmsGateway;
+    /** Where the JSON log lines go instead of stdout (a test reads them). */
+    logStream?: DestinationStream;
+  } = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: {
-      level: config.logLevel,
-      // Tokens and passwords never reach the log.
-      redact: ['req.headers.access_token', 'req.headers.authorization', 'req.headers.cookie'],
-      serializers: {
-        req: (req: { method: string; url: string; host?: string; ip?: string }) => ({
-          method: req.method,
-          url: redactUrl(req.url),
-          host: req.host,
-          remoteAddress: req.ip,
-        }),
-      },
-    },
+    // JSON lines naming the node; tokens, passwords and secrets never reach them (ops/logging.ts).
+    logger: loggerOptions({ level: config.logLevel, nodeId: config.nodeId, stream: opts.logStream }),
+    // One line per request at its end, with its route and status (ops/logging.ts).
+    logController: new RequestLog(),
     bodyLimit: 1_048_576,
-    trustProxy: false,
+    // Behind a reverse proxy (TRUST_PROXY) the client address comes from X-Forwarded-For.
+    trustProxy: config.trustProxy ?? false,
     requestIdHeader: 'x-request-id',
   }).withTypeProvider<ZodTypeProvider>();
+
+  // The route table: collected before any route is registered, so it holds every one.
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue;
+      routeTable.push({ method, url: route.url, schema: route.schema as RouteEntry['schema'] });
+    }
+  });
+  // NUL and lone surrogates cannot be stored: refused with a clear 400 before any route sees them.
+  // The device intake refuses such reports one by one into the intake log instead (pipeline.ts).
+  app.addHook('preValidation', async (req) => {
+    if (req.routeOptions.url === DEVICE_API.report) return;
+    const at = unstorableTextAt(req.body, 'body') ?? unstorableTextAt(req.query, 'query') ?? unstorableTextAt(req.params, 'params');
+    if (at) throw new AppError(400, 'TEXT_UNSTORABLE', at);
+  });
 
   // An empty body on a JSON POST (the spec's `info` call) is no body, not an error.
   app.removeContentTypeParser('application/json');
@@ -210,6 +241,11 @@ export async function buildApp(
   app.decorate('accountService', accounts);
 
   await app.register(errorsPlugin);
+  // Health, readiness, metrics and the HTTP timing hook: before every other route.
+  const metrics = appMetrics();
+  await app.register(opsPlugin, { database, metrics, metricsToken: config.metricsToken });
+  await app.register(securityPlugin, { map: config.map, publicUrl: config.publicUrl });
+  await app.register(rateLimitPlugin, { limits: config.rateLimits, redisUrl: config.redisUrl });
   await app.register(authPlugin, { auth });
   await app.register(fastifySwagger, {
     openapi: {
@@ -229,7 +265,8 @@ export async function buildApp(
   app.decorate('ssoService', sso);
   await app.register(ssoRoutes, { sso, publicUrl: config.publicUrl });
   // Live state: stored readings update the latest states, which go out over the bus to the sockets.
-  const bus = localBus();
+  // With REDIS_URL the nodes share live events, so a browser on any node sees every node's work.
+  const bus = config.redisUrl ? redisBus(config.redisUrl, { log: app.log }) : localBus();
   app.addHook('onClose', async () => bus.close());
   const states = stateReader(database.db, config.offlineAfterMs);
   const live = liveComposer(database.db, config.offlineAfterMs);
@@ -241,7 +278,7 @@ export async function buildApp(
     bus.publish({ type: 'alarms', alarms: rows });
     push.onAlarms(rows);
   };
-  const engine = alarmEngine(database.db, { log: app.log, publish: publishAlarms });
+  const engine = alarmEngine(database.db, { log: app.log, publish: publishAlarms, opened: metrics.alarmsOpened });
   app.decorate('alarmEngine', engine);
   // Device faults from what the intake stores and refuses.
   const faults = faultDetector(database.db, { log: app.log, offlineAfterMs: config.offlineAfterMs });
@@ -249,8 +286,23 @@ export async function buildApp(
   // Transport tasks start and arrive from what the intake stores (the task service, below, moves them).
   const recognizer = taskRecognizer(database.db, { log: app.log, move: (id, to, at) => transportTasks.recognised(id, to, at) });
   app.decorate('taskRecognizer', recognizer);
+  // Database outages: noticed once, the intake refuses cleanly, the end is noticed by a probe.
+  const availability = databaseAvailability(database, { log: app.log });
+  app.decorate('availability', availability);
+  app.addHook('onClose', async () => availability.close());
+  /** A background job failed: logged, unless the database is unreachable (the outage is logged once). */
+  const jobFailed = (what: string) => (err: unknown) =>
+    void availability.failed(err).then((down) => {
+      if (!down) app.log.warn({ err }, what);
+    });
+  /** Background jobs pause while the database is unreachable, so they neither pile up nor flood the log. */
+  const whileUp = (job: () => void) => () => {
+    if (!availability.down) job();
+  };
   const readings = readingStore(database.db, {
+    availability,
     concurrency: database.kind === 'postgres' ? 3 : 1,
+    observe: metrics.readings,
     silenceAfterMs: config.offlineAfterMs,
     onStored: (stored, inserted, heardBefore) => {
       engine.submit(inserted);
@@ -263,21 +315,38 @@ export async function buildApp(
     },
   });
   app.decorate('readings', readings);
+  // Policies, push rules and tasks are cached by each node: a change made on any node drops
+  // them on every node (through the bus; on this node at once).
+  const invalidators: Record<CachedConfig, () => void> = {
+    'alarm-policies': () => engine.invalidate(),
+    'push-rules': () => push.invalidate(),
+    'transport-tasks': () => recognizer.invalidate(),
+  };
+  const invalidate = (cache: CachedConfig) => bus.publish({ type: 'invalidate', cache });
+  const unsubscribeCaches = bus.subscribe((event) => {
+    if (event.type === 'invalidate') invalidators[event.cache]?.();
+  });
+  app.addHook('onClose', async () => unsubscribeCaches());
+  metrics.watchQueue(() => readings.depth);
   let swept = new Date();
   app.decorate('sweepOffline', async () => {
     const until = new Date();
     const gone = await states.wentOffline(swept, until);
     swept = until;
-    if (gone.length) bus.publish({ type: 'device-states', states: gone });
+    // Every node sweeps and finds the same devices: each tells its own browsers only.
+    if (gone.length) bus.publishLocal({ type: 'device-states', states: gone });
   });
-  const sweeper = setInterval(() => void app.sweepOffline().catch((err: unknown) => app.log.warn({ err }, 'offline sweep failed')), 15_000);
+  const sweeper = setInterval(whileUp(() => void app.sweepOffline().catch(jobFailed('offline sweep failed'))), 15_000);
   sweeper.unref();
   // Time-based alarms (offline, stay timeout): one node's tick at a time does the work.
   // Escalation steps and delivery retries run on the same tick, one node at a time too.
-  const alarmTicker = setInterval(() => {
-    void engine.tick().catch((err: unknown) => app.log.warn({ err }, 'alarm tick failed'));
-    void push.tick().catch((err: unknown) => app.log.warn({ err }, 'alarm push tick failed'));
-  }, config.alarmTickMs);
+  const alarmTicker = setInterval(
+    whileUp(() => {
+      void engine.tick().catch(jobFailed('alarm tick failed'));
+      void push.tick().catch(jobFailed('alarm push tick failed'));
+    }),
+    config.alarmTickMs,
+  );
   alarmTicker.unref();
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
@@ -288,14 +357,15 @@ export async function buildApp(
     await faults.settled();
     await recognizer.settled();
   });
-  const intake = intakePipeline(database.db, readings, { onRefused: (r) => faults.refused(r) });
+  const intake = intakePipeline(database.db, readings, { availability, onRefused: (r) => faults.refused(r), deviceRate: deviceRateLimiter(config.intakeDeviceRate), onCounted: metrics.countReports });
   app.decorate('intake', intake);
-  await liveHub(app, { db: database.db, auth, bus, offlineAfterMs: config.offlineAfterMs });
+  const hub = await liveHub(app, { db: database.db, auth, bus, offlineAfterMs: config.offlineAfterMs, availability });
+  metrics.watchClients(hub.clientCount);
   await app.register(telemetryRoutes, { service: telemetryService(database.db, states), map: config.map });
   await app.register(homeRoutes, { service: homeService(database.db, states) });
   await app.register(cockpitRoutes, { service: cockpitService(database.db, states) });
   await app.register(deviceRoutes, { service: deviceService(database.db, audit.record) });
-  await app.register(httpIntakeRoutes, { pipeline: intake });
+  await app.register(httpIntakeRoutes, { devicePerMinute: Math.ceil(config.intakeDeviceRate.rate * 60 + config.intakeDeviceRate.burst), pipeline: intake });
   await app.register(assetRoutes, { service: assetService(database.db, audit.record) });
   await app.register(faultRoutes, { faults: faultService(database.db) });
   await app.register(trackRoutes, { tracks: trackService(database.db) });
@@ -309,7 +379,7 @@ export async function buildApp(
   const policies = policyService(database.db, {
     audit: audit.record,
     onChange: (ended) => {
-      engine.invalidate();
+      invalidate('alarm-policies');
       void alarmsByIds(database.db, ended).then(publishAlarms, (err: unknown) => app.log.warn({ err }, 'alarm push failed'));
     },
   });
@@ -318,19 +388,19 @@ export async function buildApp(
   // A task's own policy and push rule change like any: the engine and the push reload, ended alarms go out.
   const transportTasks = transportTaskService(database.db, {
     audit: audit.record,
-    onTaskChange: () => recognizer.invalidate(),
+    onTaskChange: () => invalidate('transport-tasks'),
     onPolicyChange: (ended) => {
-      engine.invalidate();
+      invalidate('alarm-policies');
       void alarmsByIds(database.db, ended).then(publishAlarms, (err: unknown) => app.log.warn({ err }, 'alarm push failed'));
     },
-    onPushRuleChange: () => push.invalidate(),
+    onPushRuleChange: () => invalidate('push-rules'),
   });
   app.decorate('transportTasks', transportTasks);
   const transportTemplates = templateService(database.db, { audit: audit.record });
   app.decorate('transportTemplates', transportTemplates);
   await app.register(transportRoutes, { tasks: transportTasks, templates: transportTemplates, routing: routingService({ url: config.routingUrl, log: app.log }) });
   await app.register(pushRoutes, {
-    rules: pushRuleService(database.db, { audit: audit.record, onChange: () => push.invalidate() }),
+    rules: pushRuleService(database.db, { audit: audit.record, onChange: () => invalidate('push-rules') }),
     deliveries: deliveryService(database.db, push),
   });
   await app.register(orgUserRoutes, {
@@ -340,7 +410,7 @@ export async function buildApp(
   const commands = commandService(database.db, { log: app.log, timeoutMs: config.commandTimeoutMs });
   app.decorate('commands', commands);
   await app.register(commandRoutes, { commands, permissionsOf: auth.permissionsOf });
-  const commandTicker = setInterval(() => void commands.tick(), Math.max(1000, Math.min(5000, config.commandTimeoutMs / 4)));
+  const commandTicker = setInterval(whileUp(() => void commands.tick()), Math.max(1000, Math.min(5000, config.commandTimeoutMs / 4)));
   commandTicker.unref();
   app.addHook('onClose', async () => {
     clearInterval(commandTicker);
@@ -355,7 +425,7 @@ export async function buildApp(
   });
   app.decorate('reportScheduler', scheduler);
   await app.register(reportScheduleRoutes, { schedules: scheduleService(database.db, { audit: audit.record, scheduler, permissionsOf: auth.permissionsOf }) });
-  const scheduleTicker = setInterval(() => void scheduler.tick(), 60_000);
+  const scheduleTicker = setInterval(whileUp(() => void scheduler.tick()), 60_000);
   scheduleTicker.unref();
   app.addHook('onClose', async () => {
     clearInterval(scheduleTicker);
@@ -374,10 +444,10 @@ export async function buildApp(
   await ledger.signer();
   app.decorate('ledger', ledger);
   await app.register(ledgerRoutes, { ledger });
-  const ledgerTicker = setInterval(() => void ledger.tick().catch((err: unknown) => app.log.warn({ err }, 'ledger tick failed')), 5_000);
+  const ledgerTicker = setInterval(whileUp(() => void ledger.tick().catch(jobFailed('ledger tick failed'))), 5_000);
   ledgerTicker.unref();
   const checkpointTicker = setInterval(
-    () => void ledger.checkpoint().catch((err: unknown) => app.log.warn({ err }, 'ledger checkpoint failed')),
+    whileUp(() => void ledger.checkpoint().catch(jobFailed('ledger checkpoint failed'))),
     config.ledgerCheckpointMs,
   );
   checkpointTicker.unref();

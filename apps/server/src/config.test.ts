@@ -8,6 +8,9 @@ describe('config', () => {
     expect(c.databaseUrl).toBeUndefined();
     expect(c.mqttUrl).toBeUndefined();
     expect(c.sessionHours).toBe(2);
+    // Several nodes on one machine differ by port; the nodes share one group.
+    expect(c.nodeId).toMatch(/-3000$/);
+    expect(c.mqttShareGroup).toBe('iotc');
   });
 
   it('reads every documented variable', () => {
@@ -20,6 +23,8 @@ describe('config', () => {
       MQTT_URL: 'mqtt://broker:1883',
       SMTP_URL: 'smtp://mail:25',
       REDIS_URL: 'redis://cache:6379',
+      NODE_ID: 'node-7',
+      MQTT_SHARE_GROUP: 'fleet',
       LOG_LEVEL: 'warn',
       ADMIN_PASSWORD: 'Admin#2026',
       SESSION_HOURS: '8',
@@ -42,6 +47,8 @@ describe('config', () => {
       mqttUrl: 'mqtt://broker:1883',
       smtpUrl: 'smtp://mail:25',
       redisUrl: 'redis://cache:6379',
+      nodeId: 'node-7',
+      mqttShareGroup: 'fleet',
       logLevel: 'warn',
       adminPassword: 'Admin#2026',
       sessionHours: 8,
@@ -68,6 +75,8 @@ describe('config', () => {
     ['MQTT_URL', 'http://broker'],
     ['SMTP_URL', 'mail.example.com'],
     ['REDIS_URL', 'memcached://x'],
+    ['NODE_ID', 'node 1'],
+    ['MQTT_SHARE_GROUP', 'a/b'],
     ['LOG_LEVEL', 'loud'],
     ['ADMIN_PASSWORD', 'short'],
     ['SESSION_HOURS', '0'],

@@ -1,5 +1,6 @@
 // Settings of the server: read once from the environment, validated, typed. A bad value stops
 // the start with one line naming the variable (see main.ts).
+import { hostname } from 'node:os';
 import { z } from 'zod';
 import type { MapConfig } from '@iotc/shared/live';
 import { isValidPassword } from '@iotc/shared/validation';
@@ -29,7 +30,7 @@ export const envSchema = z.object({
   SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
   /** Sender of the platform's mail. */
   MAIL_FROM: z.string().trim().min(3).default('IoT Cloud Console <no-reply@iot-console.local>'),
-  /** HTTP SMS gateway: POST {to, text} as JSON; without it texts go to the outbox and the log. */
+  /** HTTP SMS gateway: POST {to, text} as JSON; without it texts go to the outbox table (the log names the row). */
   SMS_GATEWAY_URL: optionalUrl(['http:', 'https:']),
   SMS_GATEWAY_TOKEN: z.string().trim().optional(),
   /** OpenID Connect provider for external sign-in (its issuer URL); off when empty. */
@@ -41,6 +42,23 @@ export const envSchema = z.object({
   /** The address users reach the console at (for the provider's redirect); else taken from each request. */
   PUBLIC_URL: optionalUrl(['http:', 'https:']),
   REDIS_URL: optionalUrl(['redis:', 'rediss:']),
+  /**
+   * This process's name among several on one database: its MQTT client id (the broker keeps its
+   * session, and what it had not acknowledged, under it) and its name in logs. Unique per running
+   * node and the same across its restarts; default: <host name>-<PORT>.
+   */
+  NODE_ID: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || /^[A-Za-z0-9._:-]{1,64}$/.test(v), { message: 'must be 1-64 letters, digits, ".", "_", ":" or "-"' }),
+  /** With MQTT_URL: the shared-subscription group of the nodes (each report goes to one node of the group). */
+  MQTT_SHARE_GROUP: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, { message: 'must be 1-64 letters, digits, "_" or "-"' })
+    .default('iotc'),
   /** Silence after which a device counts as offline, in seconds. */
   OFFLINE_AFTER_SECONDS: z.coerce.number().int().min(30).max(7 * 86_400).default(600),
   /** How often the time-based alarms (offline, stay timeout) are checked, in seconds. */
@@ -78,9 +96,40 @@ export const envSchema = z.object({
     .optional()
     .transform((v) => (v ? v : undefined))
     .refine((v) => v === undefined || /^PRIVATE\+KEY\+[^\s+]+\+[0-9a-f]{8}\+[A-Za-z0-9+/=]+$/.test(v), { message: 'must be a signer key PRIVATE+KEY+<name>+<id>+<key>' }),
+  /**
+   * Behind a reverse proxy: which hops' X-Forwarded-For to believe for the client address (the
+   * per-address limits and the audit log use it): `true` (any), or the proxies' addresses and
+   * CIDR ranges separated by commas. Unset: the connecting address is the client.
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => !v || v === 'true' || v === 'false' || v.split(',').every((p) => /^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(p.trim())), {
+      message: 'must be true, false, or addresses / CIDR ranges separated by commas',
+    })
+    .transform((v): boolean | string[] => (!v || v === 'false' ? false : v === 'true' ? true : v.split(',').map((p) => p.trim()))),
+  /** Sign-in attempts (login, SSO binding, password change) per minute from one client address. */
+  LOGIN_RATE_PER_IP: z.coerce.number().int().min(1).max(100_000).default(30),
+  /** Sign-in attempts per minute naming one account (the 5-failure lock-out comes on top). */
+  LOGIN_RATE_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(10),
+  /** Captchas, verification codes sent or checked, registrations and retrieval steps per minute from one client address. */
+  CODE_RATE_PER_IP: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** Verification codes sent or checked, per minute, for one account or address. */
+  CODE_RATE_PER_TARGET: z.coerce.number().int().min(1).max(100_000).default(10),
+  /** Messages (MQTT messages or HTTP calls, each one report or a batch) one device may send per second, sustained. */
+  INTAKE_DEVICE_RATE: z.coerce.number().min(0.01).max(100_000).default(10),
+  /** Messages one device may send at once after a quiet spell. */
+  INTAKE_DEVICE_BURST: z.coerce.number().int().min(1).max(1_000_000).default(100),
   /** On the demo organisation: feed its devices with simulated reports over MQTT. */
   DEMO_SIMULATOR: bool.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
+  METRICS_TOKEN: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   ADMIN_PASSWORD: z
     .string()
     .optional()
@@ -107,6 +156,14 @@ export const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
+/** Requests allowed per minute (see plugins/rate-limit.ts). */
+export interface RateLimits {
+  loginPerIp: number;
+  loginPerAccount: number;
+  codePerIp: number;
+  codePerTarget: number;
+}
+
 export interface AppConfig {
   port: number;
   host: string;
@@ -121,6 +178,10 @@ export interface AppConfig {
   oidc?: { issuer: string; clientId: string; clientSecret?: string; name: string };
   publicUrl?: string;
   redisUrl?: string;
+  /** This node's name: MQTT client id with an external broker, and in logs. */
+  nodeId: string;
+  /** The shared-subscription group of the nodes on an external broker. */
+  mqttShareGroup: string;
   offlineAfterMs: number;
   alarmTickMs: number;
   /** A sent command without an acknowledgement after this long fails (`timeout`). */
@@ -134,10 +195,18 @@ export interface AppConfig {
   ledgerSignerKey?: string;
   demoSimulator: boolean;
   logLevel: Env['LOG_LEVEL'];
+  /** Bearer token GET /metrics requires; open when unset. */
+  metricsToken?: string;
   adminPassword?: string;
   sessionHours: number;
   seedDemo: boolean;
   demoPassword: string;
+  /** Which proxies' X-Forwarded-For gives the client address (Fastify's trustProxy). */
+  trustProxy: boolean | string[];
+  /** Request limits per fixed minute (plugins/rate-limit.ts); counted in Redis when REDIS_URL is set. */
+  rateLimits: RateLimits;
+  /** The per-device token bucket of the MQTT and HTTP intake (ingest/device-rate.ts). */
+  intakeDeviceRate: { rate: number; burst: number };
   /** Where the built web app lives; absent in API tests. */
   webDist?: string;
   /** Start the embedded broker / broker connection (main does; API tests do not). */
@@ -173,6 +242,8 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
       : undefined,
     publicUrl: e.PUBLIC_URL,
     redisUrl: e.REDIS_URL,
+    nodeId: e.NODE_ID ?? `${hostname().replace(/[^A-Za-z0-9._:-]/g, '-').slice(0, 50)}-${e.PORT}`,
+    mqttShareGroup: e.MQTT_SHARE_GROUP,
     offlineAfterMs: e.OFFLINE_AFTER_SECONDS * 1000,
     alarmTickMs: e.ALARM_TICK_SECONDS * 1000,
     commandTimeoutMs: e.COMMAND_TIMEOUT_SECONDS * 1000,
@@ -188,7 +259,16 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     ledgerOrigin: e.LEDGER_ORIGIN,
     ledgerSignerKey: e.LEDGER_SIGNER_KEY,
     demoSimulator: e.DEMO_SIMULATOR,
+    trustProxy: e.TRUST_PROXY,
+    rateLimits: {
+      loginPerIp: e.LOGIN_RATE_PER_IP,
+      loginPerAccount: e.LOGIN_RATE_PER_ACCOUNT,
+      codePerIp: e.CODE_RATE_PER_IP,
+      codePerTarget: e.CODE_RATE_PER_TARGET,
+    },
+    intakeDeviceRate: { rate: e.INTAKE_DEVICE_RATE, burst: e.INTAKE_DEVICE_BURST },
     logLevel: e.LOG_LEVEL,
+    metricsToken: e.METRICS_TOKEN,
     adminPassword: e.ADMIN_PASSWORD,
     sessionHours: e.SESSION_HOURS,
     seedDemo: e.SEED_DEMO,

@@ -33,6 +33,13 @@ const link = await startMqtt({
   authenticate: app.intake.authenticate,
   sink: app.intake,
   commandAcks: app.commands.onAck,
+  // With an external broker this process is one node of possibly several (see README, "Several nodes").
+  node: { id: config.nodeId, shareGroup: config.mqttShareGroup },
+});
+// Readiness: a node whose device link is down takes no reports (the embedded broker is not
+// listening, or the external broker is not connected).
+app.health.addCheck('mqtt', () => {
+  if (!link.connected()) throw new Error(link.mode === 'embedded' ? 'the embedded MQTT broker is not listening' : 'not connected to the MQTT broker');
 });
 // Approved remote-control commands go out over this link from now on.
 const detachCommands = app.commands.attach(link);
@@ -87,8 +94,8 @@ const lines = [
   `IoT Cloud Console is running at http://${host}:${port}`,
   `  Database: ${app.database.kind === 'pglite' ? `PGlite under ${join(config.dataDir, 'pglite')}` : 'PostgreSQL (DATABASE_URL)'}`,
   `  MQTT: ${link.mode === 'embedded' ? `embedded broker on mqtt://${host}:${link.port}` : 'external broker (MQTT_URL)'}`,
-  `  Mail: ${app.messenger.transports.email === 'smtp' ? 'SMTP (SMTP_URL)' : 'outbox table and this log (set SMTP_URL to send)'}; SMS: ${
-    app.messenger.transports.sms === 'gateway' ? 'HTTP gateway (SMS_GATEWAY_URL)' : 'outbox table and this log'
+  `  Mail: ${app.messenger.transports.email === 'smtp' ? 'SMTP (SMTP_URL)' : 'the outbox table (set SMTP_URL to send)'}; SMS: ${
+    app.messenger.transports.sms === 'gateway' ? 'HTTP gateway (SMS_GATEWAY_URL)' : 'the outbox table'
   }`,
 ];
 if (s.demo && config.demoSimulator) lines.push('  Demo devices: simulated, reporting over MQTT every 10 s (DEMO_SIMULATOR=false turns this off)');
@@ -106,16 +113,52 @@ if (s.generatedAdminPassword) {
 }
 console.log(lines.join('\n') + '\n');
 
+/** How long a shutdown may take before the process gives up and exits 1 (orchestrators usually allow 30 s). */
+const SHUTDOWN_LIMIT_MS = 25_000;
+
 let closing = false;
+/**
+ * SIGTERM / SIGINT drain, then exit 0. Readiness answers `draining` at once (a load balancer
+ * stops sending traffic); the device link stops taking reports (the embedded broker refuses new
+ * connections and publishes, which the devices keep and send again, and acknowledges those being
+ * stored once they are); the HTTP server takes no new connections and finishes the requests under
+ * way; the app's queues are flushed (readings, alarms, push, faults, tasks, commands, reports,
+ * ledger) and the database closed. A report is acknowledged only after it is stored, so nothing a
+ * device was told is stored can be lost. Past SHUTDOWN_LIMIT_MS: exit 1, saying what was left.
+ */
 async function shutdown(signal: string) {
   if (closing) return;
   closing = true;
-  app.log.info({ signal }, 'shutting down');
-  clearInterval(housekeeping);
-  await (await demo)?.stop().catch(() => undefined);
-  detachCommands();
-  await link.close().catch(() => undefined);
-  await app.close();
+  const started = Date.now();
+  let step = 'demo simulator';
+  app.health.setDraining();
+  app.log.info({ signal }, 'shutting down: draining (readiness says so; no new device reports; storing those under way)');
+  const limit = setTimeout(() => {
+    const left = app.readings.stats();
+    app.log.error(
+      { step, readingsWaiting: left.waiting, readingsWriting: left.writing },
+      `shutdown did not finish within ${SHUTDOWN_LIMIT_MS / 1000} s (at: ${step}; ${left.waiting + left.writing} readings not stored, none of them acknowledged); exiting`,
+    );
+    process.exit(1);
+  }, SHUTDOWN_LIMIT_MS);
+  limit.unref();
+  try {
+    clearInterval(housekeeping);
+    await (await demo)?.stop().catch(() => undefined);
+    detachCommands();
+    step = 'device link';
+    await link.close().catch((err: unknown) => app.log.warn({ err }, 'the device link did not close cleanly'));
+    step = 'HTTP server and queues';
+    await app.close();
+  } catch (err) {
+    app.log.error({ err, step }, 'shutdown failed');
+    process.exit(1);
+  }
+  const s = app.readings.stats();
+  app.log.info(
+    { ms: Date.now() - started, readingsWaiting: s.waiting, readingsWriting: s.writing },
+    'shut down cleanly: every acknowledged report is stored, the queues are flushed',
+  );
   process.exit(0);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

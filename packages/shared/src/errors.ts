@@ -16,6 +16,10 @@ export const ERRORS = {
     en: 'Too many wrong passwords for this account, please try again in 15 minutes',
     zh: '该账号密码错误次数过多，请15分钟后再试',
   },
+  RATE_LIMITED: {
+    en: 'Too many requests, please try again in a minute',
+    zh: '请求过于频繁，请一分钟后再试',
+  },
   TOKEN_INVALID: {
     en: 'Current login status has expired, whether to log in again?',
     zh: '当前登录状态已过期，是否重新登录？',
@@ -129,7 +133,15 @@ export const ERRORS = {
   },
   DEVICE_ID_TAKEN: { en: 'A device with this id already exists', zh: '该设备编号已存在' },
   DEVICE_AUTH_FAILED: { en: 'Device authentication failed', zh: '设备认证失败' },
+  DEVICE_RATE_LIMITED: {
+    en: 'This device is sending too often, please slow down and send again later',
+    zh: '该设备上报过于频繁，请降低频率后重新上报',
+  },
   TOO_MANY_REPORTS: { en: 'Too many reports in one request (at most 1,000)', zh: '单次上报数据过多（最多 1,000 条）' },
+  INTAKE_UNAVAILABLE: {
+    en: 'Reports cannot be stored right now (the database is unreachable or busy); nothing was stored, please send them again later',
+    zh: '暂时无法保存上报数据（数据库不可用或繁忙），本次数据均未保存，请稍后重新发送',
+  },
   ASSET_CODE_REQUIRED: { en: 'Code cannot be empty', zh: '编号不能为空' },
   RANGE_ORDER: { en: 'The lower limit must not be above the upper limit', zh: '下限不能高于上限' },
   ZIP_FORMAT: { en: 'The zip code must be 3-10 letters, digits, spaces or -', zh: '邮编须为 3-10 位字母、数字、空格或 -' },
@@ -270,13 +282,19 @@ export const ERRORS = {
   LEDGER_RANGE_INVERTED: { en: 'The first tree size must not be larger than the second', zh: '起始树大小不能大于结束树大小' },
   LEDGER_SCOPE_REQUIRED: { en: 'Please pick a task, a device with a time range, or a warehouse record', zh: '请选择任务、设备及时间范围或出入库记录' },
   LEDGER_RANGE_TOO_LONG: { en: 'A device range covers at most 366 days: please pick a shorter time range', zh: '设备时间范围最多 366 天，请缩短时间范围' },
+  METRICS_TOKEN_REQUIRED: { en: 'A valid metrics token is required', zh: '需要有效的监控指标令牌' },
   VALIDATION: { en: 'The request is invalid', zh: '请求参数有误' },
+  TEXT_UNSTORABLE: {
+    en: 'The text contains a character that cannot be stored (NUL or an unpaired surrogate)',
+    zh: '文本含有无法保存的字符（空字符 NUL 或不成对的代理项）',
+  },
   NOT_FOUND: { en: 'The requested resource does not exist', zh: '请求的资源不存在' },
   BODY_TOO_LARGE: { en: 'The request body is too large', zh: '请求内容过大' },
   EXPORT_TOO_LARGE: {
     en: 'Too many rows to export (at most 100,000): please narrow the filters',
     zh: '导出行数过多（最多 100,000 行），请缩小筛选范围',
   },
+  SERVICE_UNAVAILABLE: { en: 'The service is temporarily unavailable, please try again later', zh: '服务暂时不可用，请稍后重试' },
   INTERNAL: { en: 'Exceptional error, please contact the administrator', zh: '异常错误，请联系管理员' },
 } as const satisfies Record<string, I18nText>;
 

@@ -1,7 +1,8 @@
 // The spec's section 9 conversions, each boundary included, and the rejection of broken blocks.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { decodeExtraData, decodeTemperature, decodeVibration, isBatteryLow, SENSOR_FIELDS } from './sensors.ts';
+import { BLOCK_FIELDS, decodeExtraData, decodeTemperature, decodeVibration, isBatteryLow, SENSOR_FIELDS } from './sensors.ts';
+import { deviceReportSchema } from './device.ts';
 
 const values = (extraData: unknown) => {
   const r = decodeExtraData(extraData);
@@ -102,11 +103,149 @@ describe('decodeExtraData', () => {
     expect(reason(input)).toBe(why);
   });
 
-  it('never throws, whatever the text', () => {
+  it('never throws, whatever the text or value: either values or a reason', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.json()), (text) => {
-        const r = decodeExtraData(text);
-        expect(typeof r.ok).toBe('boolean');
+      fc.property(fc.oneof(fc.string(), fc.json(), fc.jsonValue(), fc.anything()), (input) => {
+        const r = decodeExtraData(input);
+        if (r.ok) expect(typeof r.values).toBe('object');
+        else expect(r.reason.length).toBeGreaterThan(0);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('refuses a known field that is not a finite number, naming block and field', () => {
+    const known = fc.constantFrom(...Object.entries(BLOCK_FIELDS).flatMap(([block, fields]) => fields.map((field) => [block, field] as const)));
+    const notNumber = fc.oneof(fc.string(), fc.boolean(), fc.array(fc.integer(), { maxLength: 2 }), fc.object({ maxDepth: 1 }));
+    fc.assert(
+      fc.property(known, notNumber, ([block, field], v) => {
+        const why = reason({ [block]: { [field]: v } });
+        expect(why).toBe(`block ${block} field ${field} must be a number`);
+      }),
+    );
+  });
+});
+
+/** Raw blocks of a valid report and the values they must decode to (spec section 9). */
+const validBlocks = fc
+  .record(
+    {
+      batval: fc.integer({ min: 0, max: 1000 }),
+      temp: fc.integer({ min: 0, max: 65535 }),
+      humidity: fc.integer({ min: 0, max: 1000 }),
+      light: fc.integer({ min: 0, max: 100_000 }),
+      acc: fc.tuple(fc.integer({ min: -2000, max: 2000 }), fc.integer({ min: -2000, max: 2000 }), fc.integer({ min: -2000, max: 2000 })),
+      press: fc.integer({ min: 0, max: 2000 }),
+      mileage: fc.integer({ min: 0, max: 10_000_000 }),
+      gac: fc.constantFrom(0, 1),
+      batT: fc.integer({ min: -400, max: 1000 }),
+    },
+    { requiredKeys: [] },
+  )
+  .map((g) => {
+    const blocks: Record<string, Record<string, number>> = {};
+    const expected: Record<string, unknown> = {};
+    const put = (block: string, fields: Record<string, number>) => (blocks[block] = { ...blocks[block], ...fields });
+    if (g.batval !== undefined) {
+      put('1', { batval: g.batval });
+      expected.battery = g.batval / 10;
+    }
+    if (g.temp !== undefined) {
+      put('3', { temp: g.temp });
+      expected.temperature = decodeTemperature(g.temp);
+    }
+    if (g.humidity !== undefined) {
+      put('3', { humidity: g.humidity });
+      expected.humidity = g.humidity / 10;
+    }
+    if (g.light !== undefined) {
+      put('4', { light: g.light });
+      expected.light = g.light;
+    }
+    if (g.acc !== undefined) {
+      put('4', { acc_x: g.acc[0], acc_y: g.acc[1], acc_z: g.acc[2] });
+      expected.vibration = decodeVibration(...g.acc);
+    }
+    if (g.press !== undefined) {
+      put('4', { press: g.press });
+      expected.pressure = g.press;
+    }
+    if (g.mileage !== undefined) {
+      put('14', { mileage: g.mileage });
+      expected.mileage = g.mileage / 10;
+    }
+    if (g.gac !== undefined) {
+      put('16', { gac: g.gac });
+      expected.door = g.gac === 1 ? 'open' : 'closed';
+    }
+    if (g.batT !== undefined) {
+      put('21', { bat_T: g.batT });
+      expected.batteryTemperature = g.batT / 10;
+    }
+    return { blocks, expected };
+  });
+
+describe('decodeExtraData on generated valid blocks', () => {
+  it('decodes them to their values in the object form, the list form, as text and parsed', () => {
+    fc.assert(
+      fc.property(validBlocks, fc.dictionary(fc.constantFrom('2', '7', '99'), fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }), { maxKeys: 2 }), ({ blocks, expected }, unknown) => {
+        // Unknown blocks ride along untouched and change nothing.
+        const all = { ...unknown, ...blocks };
+        const list = Object.entries(all).map(([id, fields]) => ({ ...fields, id: Number(id) }));
+        for (const form of [all, JSON.stringify(all), list, JSON.stringify(list)]) {
+          const r = decodeExtraData(form);
+          expect(r.ok).toBe(true);
+          if (r.ok) {
+            expect(r.values).toEqual(expected);
+            expect(r.raw['3']).toEqual(all['3']);
+          }
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('deviceReportSchema', () => {
+  const report = fc.record(
+    {
+      deviceId: fc.string({ minLength: 1, maxLength: 20 }).filter((s) => s.trim().length > 0),
+      time: fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((d) => d.toISOString()),
+      position: fc.option(fc.tuple(fc.double({ min: -90, max: 90, noNaN: true }), fc.double({ min: -180, max: 180, noNaN: true })), { nil: undefined }),
+      speed: fc.option(fc.double({ min: 0, max: 1000, noNaN: true }), { nil: undefined }),
+      extraData: fc.option(validBlocks.map((b) => JSON.stringify(b.blocks)), { nil: undefined }),
+    },
+    { requiredKeys: ['deviceId', 'time'] },
+  );
+  const toReport = (r: { deviceId: string; time: string; position?: [number, number]; speed?: number; extraData?: string }) => ({
+    deviceId: r.deviceId,
+    time: r.time,
+    ...(r.position ? { lat: r.position[0], lon: r.position[1] } : {}),
+    ...(r.speed !== undefined ? { speed: r.speed } : {}),
+    ...(r.extraData !== undefined ? { extraData: r.extraData } : {}),
+  });
+
+  it('accepts every well-formed report and keeps its values', () => {
+    fc.assert(
+      fc.property(report, (r) => {
+        const parsed = deviceReportSchema.safeParse(toReport(r));
+        expect(parsed.success).toBe(true);
+        if (parsed.success) expect(parsed.data.lat).toBe(r.position?.[0]);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('refuses a latitude without a longitude, or out of range, and never throws on anything', () => {
+    fc.assert(
+      fc.property(report, fc.double({ min: 90.000_001, noNaN: true }), (r, far) => {
+        expect(deviceReportSchema.safeParse({ ...toReport(r), lat: 30, lon: undefined }).success).toBe(false);
+        expect(deviceReportSchema.safeParse({ ...toReport(r), lat: far, lon: 10 }).success).toBe(false);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.anything(), (v) => {
+        expect(typeof deviceReportSchema.safeParse(v).success).toBe('boolean');
       }),
     );
   });

@@ -48,10 +48,17 @@ export const LOCKS = {
   commandTimeout: 72_301,
   /** The ledger: appending leaves and signing tree heads (one node at a time). */
   ledger: 72_401,
+  /** The seed and the demo fleet at start: nodes starting together on one database take turns. */
+  seed: 72_501,
 } as const;
 
 export async function tryXactLock(q: Executor, key: number): Promise<boolean> {
   return rowsOf<{ ok: boolean }>(await q.execute(sql`select pg_try_advisory_xact_lock(${key}, 0) as ok`))[0]?.ok === true;
+}
+
+/** Waits for the transaction-scoped advisory lock `key` and holds it until the transaction ends. */
+export async function xactLock(q: Executor, key: number): Promise<void> {
+  await q.execute(sql`select pg_advisory_xact_lock(${key}, 0)`);
 }
 
 /**
@@ -68,7 +75,29 @@ export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
   close(): Promise<void>;
+  /**
+   * Whether the database answers, on a connection of its own (PostgreSQL: never a pooled one,
+   * so a busy pool is not taken for an outage); rejects within PING_TIMEOUT_MS when it does not.
+   */
+  ping?(): Promise<void>;
 }
+
+/**
+ * Time-outs of the PostgreSQL pool, so that an unreachable or silent database makes a query fail
+ * in seconds rather than hang: opening a connection or waiting for a pooled one; a statement
+ * (cancelled by the server, which leaves the connection usable); the client's own limit for a
+ * server that does not answer at all (a little longer, so the server's cancel comes first); a
+ * transaction left idle by a dead client (its locks are freed); TCP keep-alive on idle connections.
+ */
+export const PG_TIMEOUTS = {
+  connectMs: 10_000,
+  statementMs: 110_000,
+  queryMs: 120_000,
+  idleInTransactionMs: 60_000,
+  idleMs: 30_000,
+} as const;
+/** A ping's limit: connecting and `select 1`. */
+export const PING_TIMEOUT_MS = 3_000;
 
 const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), '../../drizzle');
 /** Any fixed number: several nodes starting together take turns at migrating. */
@@ -89,11 +118,36 @@ export async function openDatabase(target: DbTarget): Promise<Database> {
     return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
   }
   await migratePostgres(target.url);
-  const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+  const pool = new pg.Pool({
+    connectionString: target.url,
+    max: 10,
+    connectionTimeoutMillis: PG_TIMEOUTS.connectMs,
+    statement_timeout: PG_TIMEOUTS.statementMs,
+    query_timeout: PG_TIMEOUTS.queryMs,
+    idle_in_transaction_session_timeout: PG_TIMEOUTS.idleInTransactionMs,
+    idleTimeoutMillis: PG_TIMEOUTS.idleMs,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   const db = drizzlePg(pool, { schema });
-  return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
+  return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end(), ping: () => pingPostgres(target.url) };
+}
+
+/** `select 1` on a fresh connection, within PING_TIMEOUT_MS whatever the network does. */
+async function pingPostgres(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: PING_TIMEOUT_MS, query_timeout: PING_TIMEOUT_MS });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('select 1');
+    await client.end();
+  } catch (err) {
+    // A silent server would keep a polite end() waiting: the socket is dropped instead.
+    (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+    throw err;
+  }
 }
 
 async function migratePostgres(url: string): Promise<void> {

@@ -6,7 +6,7 @@
 import { and, eq, inArray, or } from 'drizzle-orm';
 import { ruleSchema, type AlarmRuleInput } from '@iotc/shared/alarm';
 import { CURRENT_BINDING } from './devices.ts';
-import type { Db } from './client.ts';
+import { LOCKS, xactLock, type Db } from './client.ts';
 import { alarmLevels, alarmPolicies, assets, deviceBindings, devices, notices, orgs } from './schema.ts';
 import type { Tx } from './seed.ts';
 import { hashSecret, newSecret } from '../ingest/pipeline.ts';
@@ -94,7 +94,11 @@ export async function seedDemoFleet(db: Db): Promise<boolean> {
   if (!org) return false;
   const [any] = await db.select({ id: assets.id }).from(assets).where(eq(assets.orgId, org.id)).limit(1);
   if (any) return false;
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
+    // Nodes starting together: one puts the fleet in, the others find it there (checked again under the lock).
+    await xactLock(tx, LOCKS.seed);
+    const [again] = await tx.select({ id: assets.id }).from(assets).where(eq(assets.orgId, org.id)).limit(1);
+    if (again) return false;
     async function put(a: AssetSeed, parentId: string | null) {
       const [row] = await tx
         .insert(assets)
@@ -138,8 +142,8 @@ export async function seedDemoFleet(db: Db): Promise<boolean> {
         { titleZh: '平台例行维护通知', titleEn: 'Routine platform maintenance', bodyZh: '', bodyEn: '', level: 'info', publishedAt: new Date(Date.now() - 86_400_000) },
       ]);
     }
+    return true;
   });
-  return true;
 }
 
 export interface DemoDevice {

@@ -3,7 +3,7 @@
 // Menus and dictionaries are upserted so corrected texts reach existing databases.
 import { and, eq, sql } from 'drizzle-orm';
 import { SCENARIO_TYPES } from '@iotc/shared/constants';
-import type { Db } from './client.ts';
+import { LOCKS, xactLock, type Db } from './client.ts';
 import { PERMISSION_CODES } from '@iotc/shared/platform';
 import { dictItems, dictTypes, menus, orgs, roleMenus, rolePermissions, roles, userRoles, users } from './schema.ts';
 import { DICTS, menuTree, type MenuNode } from './seed-data.ts';
@@ -61,6 +61,9 @@ export async function seed(db: Db, opts: SeedOptions): Promise<SeedResult> {
   const [adminHash, demoHash] = await Promise.all([hashPassword(adminPassword), hashPassword(opts.demoPassword)]);
 
   return db.transaction(async (tx) => {
+    // Nodes starting together on one database seed one after the other: the second finds
+    // everything in place (no duplicate organisation, no second administrator password).
+    await xactLock(tx, LOCKS.seed);
     const result: SeedResult = { adminCreated: false };
 
     for (const d of DICTS) {

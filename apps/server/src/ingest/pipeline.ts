@@ -9,6 +9,11 @@ import { decodeExtraData } from '@iotc/shared/sensors';
 import type { Db } from '../db/client.ts';
 import { devices, intakeLog } from '../db/schema.ts';
 import type { Reading, ReadingStore } from './store.ts';
+import { storableText, unstorableTextAt } from '../plugins/text-guard.ts';
+
+const UNSTORABLE_REASON = 'text with a NUL character or an unpaired surrogate cannot be stored';
+import type { DeviceRateLimiter } from './device-rate.ts';
+import type { DatabaseAvailability } from '../db/availability.ts';
 
 export type Channel = 'mqtt' | 'http';
 
@@ -30,8 +35,15 @@ export const newSecret = () => randomBytes(24).toString('base64url');
 
 /** Keeps a refused payload readable in the log without letting one device fill the table. */
 const excerpt = (v: unknown) => {
-  const text = typeof v === 'string' ? v : JSON.stringify(v);
-  return text === undefined ? null : text.slice(0, 2000);
+  let text: string | undefined;
+  try {
+    text = typeof v === 'string' ? v : JSON.stringify(v);
+  } catch {
+    // Nested too deep to write back out (JSON.stringify runs out of stack): said, not shown.
+    text = '(nested too deeply to show)';
+  }
+  // NUL and lone surrogates cannot be stored in a text column: shown as U+FFFD.
+  return text === undefined ? null : storableText(text.slice(0, 2000));
 };
 
 /** Reports of a known device that the intake refused, as kept in its intake log. */
@@ -51,9 +63,16 @@ export function intakePipeline(
     now?: () => Date;
     /** Told after refusals of a known device are logged (the fault detector counts them). Its failures never reach the intake. */
     onRefused?: (refusal: Refusal) => void;
+    /** Metrics: what became of the reports of each message or call (a message refused whole counts as one rejected). */
+    onCounted?: (channel: Channel, counts: { stored: number; duplicate: number; rejected: number }) => void;
+    /** The per-device message rate of MQTT and HTTP (see device-rate.ts); `ingest` itself is never throttled. */
+    deviceRate?: DeviceRateLimiter;
+    /** While the database is unreachable, sign-ins and refusals fail at once with UnavailableError (see db/availability.ts). */
+    availability?: DatabaseAvailability;
   } = {},
 ) {
   const now = opts.now ?? (() => new Date());
+  const guard = <T>(run: () => Promise<T>): Promise<T> => (opts.availability ? opts.availability.guard(run) : run());
   const refused = (refusal: Refusal) => {
     try {
       opts.onRefused?.(refusal);
@@ -65,10 +84,12 @@ export function intakePipeline(
   return {
     /** The device whose id and secret these are, or null (unknown device or wrong secret). */
     async authenticate(deviceId: string, secret: string): Promise<ReportingDevice | null> {
-      const [row] = await db
-        .select({ id: devices.id, orgId: devices.orgId, deviceId: devices.deviceId, secretHash: devices.secretHash })
-        .from(devices)
-        .where(eq(devices.deviceId, deviceId));
+      const [row] = await guard(() =>
+        db
+          .select({ id: devices.id, orgId: devices.orgId, deviceId: devices.deviceId, secretHash: devices.secretHash })
+          .from(devices)
+          .where(eq(devices.deviceId, deviceId)),
+      );
       const given = Buffer.from(hashSecret(secret), 'hex');
       const kept = Buffer.from(row?.secretHash ?? hashSecret(''), 'hex');
       if (!row || !timingSafeEqual(given, kept)) return null;
@@ -77,17 +98,37 @@ export function intakePipeline(
 
     /** The registered device of an id (an external broker has authenticated it already). */
     async deviceOf(deviceId: string): Promise<ReportingDevice | null> {
-      const [row] = await db
-        .select({ id: devices.id, orgId: devices.orgId, deviceId: devices.deviceId })
-        .from(devices)
-        .where(eq(devices.deviceId, deviceId));
+      const [row] = await guard(() =>
+        db.select({ id: devices.id, orgId: devices.orgId, deviceId: devices.deviceId }).from(devices).where(eq(devices.deviceId, deviceId)),
+      );
       return row ?? null;
+    },
+
+    /**
+     * Takes one message of a device against its rate (MQTT and HTTP call this before `ingest`):
+     * null when admitted; else how long to wait, the refusal kept in the device's intake log.
+     */
+    async throttle(device: ReportingDevice, channel: Channel): Promise<{ retryAfterMs: number } | null> {
+      const refusal = opts.deviceRate?.take(device.deviceId, now().getTime());
+      if (!refusal) return null;
+      opts.onCounted?.(channel, { stored: 0, duplicate: 0, rejected: 1 });
+      if (refusal.logReason) {
+        await db.insert(intakeLog).values({ deviceRef: device.id, deviceId: device.deviceId, channel, reason: refusal.logReason, payload: null });
+        refused({ deviceRef: device.id, count: 1, at: now(), reason: refusal.logReason });
+      }
+      return { retryAfterMs: refusal.retryAfterMs };
     },
 
     /** Records a refusal that belongs to no known device (or before any report could be read). */
     async refuse(channel: Channel, deviceId: string | null, reason: string, payload: unknown, deviceRef: string | null = null) {
-      await db.insert(intakeLog).values({ deviceRef, deviceId, channel, reason, payload: excerpt(payload) });
+      await guard(() => db.insert(intakeLog).values({ deviceRef, deviceId: deviceId === null ? null : storableText(deviceId), channel, reason, payload: excerpt(payload) }));
+      opts.onCounted?.(channel, { stored: 0, duplicate: 0, rejected: 1 });
       if (deviceRef) refused({ deviceRef, count: 1, at: now(), reason });
+    },
+
+    /** Counts reports refused before they reached the store because the database was unreachable (an HTTP call refused at sign-in). */
+    refusedUnavailable(count: number) {
+      opts.availability?.refused(count);
     },
 
     /** Checks, decodes and stores the reports of one authenticated device. */
@@ -96,6 +137,12 @@ export function intakePipeline(
       const rows: Reading[] = [];
       const latest = now().getTime() + MAX_FUTURE_SKEW_MS;
       reports.forEach((input, index) => {
+        // Text PostgreSQL cannot store (NUL, lone surrogates) would fail the whole batch's insert.
+        const unstorable = unstorableTextAt(input, 'report');
+        if (unstorable) {
+          rejected.push({ index, reason: `${unstorable}: ${UNSTORABLE_REASON}` });
+          return;
+        }
         const parsed = deviceReportSchema.safeParse(input);
         if (!parsed.success) {
           const issue = parsed.error.issues[0]!;
@@ -115,6 +162,11 @@ export function intakePipeline(
         const decoded = decodeExtraData(r.extraData);
         if (!decoded.ok) {
           rejected.push({ index, reason: decoded.reason });
+          return;
+        }
+        const unstorableRaw = unstorableTextAt(decoded.raw, 'extraData');
+        if (unstorableRaw) {
+          rejected.push({ index, reason: `${unstorableRaw}: ${UNSTORABLE_REASON}` });
           return;
         }
         rows.push({
@@ -139,6 +191,7 @@ export function intakePipeline(
         );
         refused({ deviceRef: device.id, count: rejected.length, at: now(), reason: rejected.at(-1)!.reason });
       }
+      opts.onCounted?.(channel, { stored: inserted, duplicate: rows.length - inserted, rejected: rejected.length });
       return { accepted: inserted, duplicates: rows.length - inserted, rejected };
     },
   };

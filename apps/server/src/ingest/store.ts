@@ -5,8 +5,12 @@
 // Each caller learns how many of its own readings were new once they are stored; whoever
 // watches the store learns the changed states and, for the devices that may have been silent,
 // when they had last been heard of before.
+// Durability: nothing is acknowledged before its transaction; while the database is unreachable
+// (db/availability.ts) submissions are refused at once, and at most `maxWaiting` readings wait
+// for a write, past which new submissions are refused too, so memory stays bounded.
 import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db, type Executor } from '../db/client.ts';
+import { UnavailableError, type DatabaseAvailability } from '../db/availability.ts';
 import { uuidList } from '../db/list.ts';
 import type { deviceStates, telemetry } from '../db/schema.ts';
 
@@ -72,12 +76,30 @@ export function readingStore(
     now?: () => Date;
     /** Writes at a time: one on the embedded database (a single connection), a few on PostgreSQL. */
     concurrency?: number;
+    /** Metrics: readings handed to the store, and each committed write's size and time (s). */
+    observe?: { received?(readings: Reading[]): void; written?(size: number, seconds: number): void };
+    /** Tells an outage from a failed write; while the database is unreachable, submissions are refused at once. */
+    availability?: DatabaseAvailability;
+    /** Readings that may wait for a write (default MAX_WAITING); past it new submissions are refused. */
+    maxWaiting?: number;
+    /** After this long a running write makes the store ask whether the database is there (default WRITE_STALL_MS). */
+    writeStallMs?: number;
   } = {},
 ) {
   const now = opts.now ?? (() => new Date());
   let queue: Pending[] = [];
   const writing = new Set<Promise<void>>();
+  /** Readings in the writes running. */
+  let inWrites = 0;
+  const count = (ps: Pending[]) => ps.reduce((n, p) => n + p.readings.length, 0);
   const concurrency = opts.concurrency ?? 1;
+  const availability = opts.availability;
+  const maxWaiting = opts.maxWaiting ?? MAX_WAITING;
+  const writeStallMs = opts.writeStallMs ?? WRITE_STALL_MS;
+  /** Readings waiting for a write (kept as a sum: submit checks it every time). */
+  let waiting = 0;
+  let refusedBusy = 0;
+  let failedBatches = 0;
   /** When this process last wrote each device's state (its received time, ms). */
   const written = new Map<string, number>();
   const silenceAfterMs = opts.silenceAfterMs;
@@ -97,6 +119,7 @@ export function readingStore(
     const changed: StoredState[] = [];
     const heardBefore = new Map<string, Date>();
     const receivedAt = now();
+    const started = performance.now();
     await db.transaction(async (tx) => {
       const back = rowsOf<{ device_ref: string; time: Date | string }>(await tx.execute(insertReadings(rows)));
       for (const b of back) {
@@ -112,6 +135,7 @@ export function readingStore(
       }
       if (states.length) changed.push(...rowsOf<RawState>(await tx.execute(upsertStates(states))).map(fromRaw));
     });
+    opts.observe?.written?.(rows.length, (performance.now() - started) / 1000);
     if (silenceAfterMs !== undefined) remember(changed, receivedAt.getTime(), silenceAfterMs);
     for (const p of batch) p.resolve(counts.get(p) ?? 0);
     if (changed.length) opts.onStored?.(changed, inserted, heardBefore);
@@ -139,17 +163,67 @@ export function readingStore(
     });
   }
 
+  /** Refuses a batch as unavailable, its readings counted as refused during the outage. */
+  function refuseBatch(batch: Pending[], size: number) {
+    availability?.refused(size);
+    const err = new UnavailableError('database', true);
+    for (const p of batch) p.reject(err);
+  }
+
   function drain() {
     while (writing.size < concurrency && queue.length) {
       const batch = queue;
       queue = [];
+      const size = count(batch);
+      waiting = 0;
+      // Found unreachable meanwhile: refused now rather than each write waiting for a time-out.
+      if (availability?.down) {
+        refuseBatch(batch, size);
+        continue;
+      }
+      inWrites += size;
+      // Settled once: by the write, or earlier by the stall check when the database is found gone.
+      let answered = false;
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        inWrites -= size;
+        writing.delete(w);
+        schedule();
+      };
+      // A write that hangs (a silent server answers nothing, and the client's own time-out is
+      // long) makes the store ask whether the database is there; if not, its callers are refused
+      // now and its slot freed. Should it commit after all, the devices' resends are repeats.
+      const stall = availability
+        ? setTimeout(() => {
+            void availability.failed(new Error(`a readings write has not finished within ${writeStallMs / 1000} s`)).then((down) => {
+              if (!down || answered) return;
+              answered = true;
+              refuseBatch(batch, size);
+              release();
+            });
+          }, writeStallMs)
+        : undefined;
+      stall?.unref();
       const w: Promise<void> = write(batch)
-        .catch((err: unknown) => {
-          for (const p of batch) p.reject(err);
-        })
+        .then(
+          () => {
+            answered = true;
+          },
+          async (err: unknown) => {
+            if (answered) return;
+            const down = availability ? await availability.failed(err) : false;
+            if (answered) return;
+            answered = true;
+            if (down) return refuseBatch(batch, size);
+            failedBatches++;
+            for (const p of batch) p.reject(err);
+          },
+        )
         .finally(() => {
-          writing.delete(w);
-          schedule();
+          clearTimeout(stall);
+          release();
         });
       writing.add(w);
     }
@@ -159,10 +233,42 @@ export function readingStore(
     /** Stores readings with whatever else is waiting; resolves to how many were new. */
     submit(readings: Reading[]): Promise<number> {
       if (readings.length === 0) return Promise.resolve(0);
+      opts.observe?.received?.(readings);
+      if (availability?.down) {
+        availability.refused(readings.length);
+        return Promise.reject(new UnavailableError('database', true));
+      }
+      if (waiting + readings.length > maxWaiting) {
+        refusedBusy += readings.length;
+        return Promise.reject(new UnavailableError('backlog', true));
+      }
       return new Promise<number>((resolve, reject) => {
         queue.push({ readings, resolve, reject });
+        waiting += readings.length;
         schedule();
       });
+    },
+    /**
+     * Durability counters: readings waiting for a write and in running writes, readings refused
+     * because `maxWaiting` were already waiting, writes that failed while the database answered,
+     * and the database's outage counters (db/availability.ts: whether it is down now, outages
+     * since the start, reports refused because it was down).
+     */
+    stats() {
+      const a = availability?.stats();
+      return {
+        waiting,
+        writing: inWrites,
+        refusedBusy,
+        failedBatches,
+        databaseDown: a?.down ?? false,
+        outages: a?.outages ?? 0,
+        refusedWhileDown: a?.refusedWhileDown ?? 0,
+      };
+    },
+    /** Readings not yet committed (waiting, in the writes running) and the writes running. */
+    get depth() {
+      return { waiting: count(queue), writing: inWrites, batches: writing.size };
     },
     /** Resolves when everything submitted so far is written. */
     async flushed() {
@@ -202,6 +308,18 @@ function insertReadings(rows: Reading[]): SQL {
     on conflict (device_ref, time) do nothing
     returning device_ref, time`;
 }
+
+/**
+ * Readings that may wait for a write by default: far more than a healthy database leaves
+ * waiting (a write takes everything waiting), a few seconds of a large fleet's reports, at about
+ * 1 KB each some 50 MB at most.
+ */
+export const MAX_WAITING = 50_000;
+/**
+ * A write running this long makes the store ping the database (a healthy write takes
+ * milliseconds; a slow one costs a needless ping, nothing more).
+ */
+export const WRITE_STALL_MS = 3_000;
 
 /** Devices whose last write this process remembers (about 100 bytes each). */
 const WRITTEN_MAX = 500_000;

@@ -1,6 +1,7 @@
 // Delivery of the platform's messages: mail over SMTP (nodemailer) when SMTP_URL is set, texts
 // through an HTTP SMS gateway when SMS_GATEWAY_URL is set. Without a transport a message goes to
-// the outbox table and the server log, so a fresh install still shows its codes. Every message,
+// the outbox table, and the log says which row (never its text: it may hold a verification code),
+// so a fresh install still shows its codes to whoever can read the database. Every message,
 // delivered or not, is recorded in the outbox with its status.
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
@@ -61,8 +62,8 @@ export function messenger(opts: MessengerOptions) {
     ? nodemailer.createTransport(opts.smtpUrl, { from: opts.mailFrom })
     : undefined;
 
-  async function record(m: Message, status: 'outbox' | 'sent' | 'failed', error?: string) {
-    await opts.db.insert(outbox).values({
+  async function record(m: Message, status: 'outbox' | 'sent' | 'failed', error?: string): Promise<number> {
+    const [row] = await opts.db.insert(outbox).values({
       orgId: m.orgId,
       channel: m.channel,
       recipient: m.to,
@@ -70,7 +71,8 @@ export function messenger(opts: MessengerOptions) {
       body: m.attachments?.length ? `${m.text}\n\n[attachments: ${m.attachments.map((a) => a.filename).join(', ')}]` : m.text,
       status,
       error: error ?? null,
-    });
+    }).returning({ id: outbox.id });
+    return row!.id;
   }
 
   return {
@@ -81,10 +83,11 @@ export function messenger(opts: MessengerOptions) {
     async send(m: Message): Promise<'sent' | 'outbox'> {
       const transport = m.channel === 'email' ? mail : opts.sms;
       if (!transport) {
-        await record(m, 'outbox');
-        // The default delivery: the operator reads the message in the log (and the outbox table).
+        const id = await record(m, 'outbox');
+        // The default delivery: the operator reads the message in the outbox table, at the row
+        // named here. Its text stays out of the log (verification codes, anything personal).
         opts.log.info(
-          { outbox: { channel: m.channel, to: m.to, subject: m.subject, text: m.text, attachments: m.attachments?.map((a) => a.filename) } },
+          { outbox: { id, table: 'outbox', channel: m.channel, to: m.to, subject: m.subject, attachments: m.attachments?.map((a) => a.filename) } },
           'message kept in the outbox',
         );
         return 'outbox';

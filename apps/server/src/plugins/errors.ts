@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { errorText, isErrorCode, type ErrorCode } from '@iotc/shared/errors';
 import { langFromHeader, type Lang } from '@iotc/shared/i18n';
 import type { Envelope } from '@iotc/shared/envelope';
+import type { DatabaseAvailability } from '../db/availability.ts';
 
 export class AppError extends Error {
   constructor(
@@ -92,8 +93,17 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       // Malformed JSON, wrong content type and the like: the client's fault, said plainly.
       return reply.status(err.statusCode).send(fail('VALIDATION', `${errorText('VALIDATION', lang)}: ${err.message}`));
     }
-    req.log.error({ err }, 'request failed');
-    return reply.status(500).send(fail('INTERNAL', errorText('INTERNAL', lang)));
+    const internal = () => {
+      req.log.error({ err }, 'request failed');
+      return reply.status(500).send(fail('INTERNAL', errorText('INTERNAL', lang)));
+    };
+    // The database unreachable (db/availability.ts): 503 with Retry-After, and the outage is
+    // logged once rather than a failed request per call.
+    const availability = (req.server as { availability?: DatabaseAvailability }).availability;
+    if (!availability) return internal();
+    return availability.failed(err).then((down) =>
+      down ? reply.status(503).header('retry-after', '10').send(fail('SERVICE_UNAVAILABLE', errorText('SERVICE_UNAVAILABLE', lang))) : internal(),
+    );
   });
 });
 

@@ -1,13 +1,30 @@
 // Live events between the intake and the browsers' WebSockets. In one process an in-memory
-// emitter carries them; several API nodes share them through Redis pub/sub (REDIS_URL).
+// emitter carries them; several API nodes share them through Redis pub/sub (REDIS_URL), so a
+// browser connected to one node sees what another node stored or raised, and a change of a
+// cached configuration (alarm policies, push rules, tasks) on one node reaches every node's cache.
 import { EventEmitter } from 'node:events';
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import type { AlarmRow } from '@iotc/shared/alarm';
 import type { DeviceState } from '@iotc/shared/live';
 
-export type LiveEvent = { type: 'device-states'; states: DeviceState[] } | { type: 'alarms'; alarms: AlarmRow[] };
+/** What a node keeps cached and every node must read again after a change on any of them. */
+export type CachedConfig = 'alarm-policies' | 'push-rules' | 'transport-tasks';
+
+export type LiveEvent =
+  | { type: 'device-states'; states: DeviceState[] }
+  | { type: 'alarms'; alarms: AlarmRow[] }
+  /** Between nodes, not for browsers: a cached configuration changed. */
+  | { type: 'invalidate'; cache: CachedConfig };
 
 export interface EventBus {
+  /** To every node's listeners (this node's included, once). */
   publish(event: LiveEvent): void;
+  /**
+   * To this node's listeners only: for work every node does by itself with the same result
+   * (the offline sweep), which would otherwise reach each browser once per node.
+   */
+  publishLocal(event: LiveEvent): void;
   /** Returns the unsubscribe function. */
   subscribe(listener: (event: LiveEvent) => void): () => void;
   close(): Promise<void>;
@@ -18,10 +35,87 @@ export function localBus(): EventBus {
   emitter.setMaxListeners(0);
   return {
     publish: (event) => void emitter.emit('event', event),
+    publishLocal: (event) => void emitter.emit('event', event),
     subscribe(listener) {
       emitter.on('event', listener);
       return () => emitter.off('event', listener);
     },
     close: async () => void emitter.removeAllListeners(),
+  };
+}
+
+/** The Redis channel the nodes share; one channel, every node hears every event. */
+export const REDIS_CHANNEL = 'iotc:live';
+
+interface Logger {
+  warn(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+}
+
+/**
+ * Live events shared by several nodes through Redis pub/sub: one connection publishes, one
+ * listens. An event is handed to this node's listeners at once (no round trip on the hot path)
+ * and sent to the channel tagged with this bus's id, so the echo that comes back is skipped and
+ * each listener gets each event once. Both connections reconnect by themselves (ioredis
+ * resubscribes). Events are live updates, not a log: while Redis is unreachable other nodes'
+ * events are missed and this node's are not queued (the browsers' next state or a reload
+ * catches up), so an outage costs no memory; it is logged once when it starts and when it ends.
+ */
+export function redisBus(url: string, opts: { log?: Logger; channel?: string } = {}): EventBus {
+  const channel = opts.channel ?? REDIS_CHANNEL;
+  const self = randomUUID();
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(0);
+  const deliver = (event: LiveEvent) => void emitter.emit('event', event);
+  // No offline queue on the publisher: an event that cannot go now is dropped, not piled up.
+  const pub = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  const sub = new Redis(url, { maxRetriesPerRequest: null });
+  let dropped = 0;
+  let down = false;
+  const onError = (err: Error) => {
+    if (down) return;
+    down = true;
+    opts.log?.warn({ err: err.message }, 'Redis unreachable: live events of other nodes are missed until it is back');
+  };
+  pub.on('error', onError);
+  sub.on('error', onError);
+  sub.on('ready', () => {
+    if (!down) return;
+    down = false;
+    opts.log?.info({ dropped }, 'Redis reachable again: live events are shared again');
+    dropped = 0;
+  });
+  void sub.subscribe(channel).catch(onError);
+  sub.on('message', (ch: string, text: string) => {
+    if (ch !== channel) return;
+    let msg: { from?: string; event?: LiveEvent };
+    try {
+      msg = JSON.parse(text) as { from?: string; event?: LiveEvent };
+    } catch {
+      return;
+    }
+    if (msg.from !== self && msg.event) deliver(msg.event);
+  });
+  return {
+    publish(event) {
+      deliver(event);
+      if (pub.status !== 'ready') {
+        dropped++;
+        return;
+      }
+      pub.publish(channel, JSON.stringify({ from: self, event })).catch((err: Error) => {
+        dropped++;
+        onError(err);
+      });
+    },
+    publishLocal: deliver,
+    subscribe(listener) {
+      emitter.on('event', listener);
+      return () => emitter.off('event', listener);
+    },
+    async close() {
+      emitter.removeAllListeners();
+      await Promise.all([pub.quit().catch(() => pub.disconnect()), sub.quit().catch(() => sub.disconnect())]);
+    },
   };
 }

@@ -11,6 +11,7 @@ import type { WebSocket } from 'ws';
 import type { AlarmRow } from '@iotc/shared/alarm';
 import { LIVE_API, type DeviceState, type LiveMessage } from '@iotc/shared/live';
 import type { Db } from '../db/client.ts';
+import type { DatabaseAvailability } from '../db/availability.ts';
 import { orgTree } from '../db/list.ts';
 import type { AuthService } from '../modules/auth/service.ts';
 import type { EventBus } from './bus.ts';
@@ -39,7 +40,17 @@ interface Admission {
   alarms: boolean;
 }
 
-export async function liveHub(app: FastifyInstance, opts: { db: Db; auth: AuthService; bus: EventBus; offlineAfterMs: number }) {
+export async function liveHub(
+  app: FastifyInstance,
+  opts: {
+    db: Db;
+    auth: AuthService;
+    bus: EventBus;
+    offlineAfterMs: number;
+    /** While the database is unreachable, sessions are checked again only after it is back. */
+    availability?: DatabaseAvailability;
+  },
+) {
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   const clients = new Set<Client>();
 
@@ -55,7 +66,7 @@ export async function liveHub(app: FastifyInstance, opts: { db: Db; auth: AuthSe
   const unsubscribe = opts.bus.subscribe((event) => {
     if (event.type === 'device-states') {
       for (const c of clients) for (const s of event.states) if (c.scope.has(s.orgId)) c.pending.set(s.id, s);
-    } else {
+    } else if (event.type === 'alarms') {
       for (const c of clients) if (c.alarms) for (const a of event.alarms) if (c.scope.has(a.orgId)) c.pendingAlarms.set(a.id, a);
       // Alarms are few and urgent: they go out on the next turn, not at the next flush.
       if (!alarmFlush) alarmFlush = setImmediate(flushAlarms);
@@ -86,6 +97,10 @@ export async function liveHub(app: FastifyInstance, opts: { db: Db; auth: AuthSe
     }
   }, FLUSH_MS);
   const recheck = setInterval(() => {
+    // While the database is unreachable the sessions are checked after it is back, and a check
+    // failing because it went away is not logged per socket (db/availability.ts logs the outage).
+    const availability = opts.availability;
+    if (availability?.down) return;
     for (const c of clients) {
       admit(c.token).then(
         (a) => {
@@ -93,7 +108,10 @@ export async function liveHub(app: FastifyInstance, opts: { db: Db; auth: AuthSe
           c.scope = a.scope;
           c.alarms = a.alarms;
         },
-        (err: unknown) => app.log.warn({ err }, 'live session check failed'),
+        (err: unknown) =>
+          void (availability ? availability.failed(err) : Promise.resolve(false)).then((down) => {
+            if (!down) app.log.warn({ err }, 'live session check failed');
+          }),
       );
     }
   }, RECHECK_MS);
@@ -127,5 +145,7 @@ export async function liveHub(app: FastifyInstance, opts: { db: Db; auth: AuthSe
     // The channel is one-way; anything a browser sends is ignored.
     socket.on('error', (err) => app.log.debug({ err }, 'live socket error'));
   });
+  /** Browsers connected now (admitted sockets), for the metrics. */
+  return { clientCount: () => clients.size };
 
 }

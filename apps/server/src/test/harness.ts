@@ -9,6 +9,19 @@ import type { Envelope } from '@iotc/shared/envelope';
 
 export const ADMIN_PASSWORD = 'Admin#2026';
 export const DEMO_PASSWORD = 'Demo@2026';
+/**
+ * Tests sign in, ask for captchas and send reports many times a second from one address; the
+ * protective limits (plugins/rate-limit.ts, ingest/device-rate.ts) are tested on their own with
+ * limits of their own, so other tests run with limits they never reach.
+ */
+export const TEST_RATE_LIMITS = {
+  LOGIN_RATE_PER_IP: '100000',
+  LOGIN_RATE_PER_ACCOUNT: '100000',
+  CODE_RATE_PER_IP: '100000',
+  CODE_RATE_PER_TARGET: '100000',
+  INTAKE_DEVICE_RATE: '100000',
+  INTAKE_DEVICE_BURST: '100000',
+};
 
 export interface TestApp {
   app: FastifyInstance;
@@ -37,7 +50,7 @@ export async function createPgDatabase(baseUrl: string): Promise<{ url: string; 
 }
 
 export async function testApp(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
-  const base = loadConfig({ LOG_LEVEL: 'silent', ADMIN_PASSWORD, DEMO_PASSWORD });
+  const base = loadConfig({ LOG_LEVEL: 'silent', ADMIN_PASSWORD, DEMO_PASSWORD, ...TEST_RATE_LIMITS });
   const pgBase = process.env.DATABASE_URL;
   const created = pgBase ? await createPgDatabase(pgBase) : undefined;
   const app = await buildApp({ ...base, dataDir: '', databaseUrl: created?.url, mqtt: false, ...overrides });

@@ -82,7 +82,16 @@ const toSample = (r: EngineReading): RuleSample => ({
   sensors: (r.sensors ?? {}) as SensorValues,
 });
 
-export function alarmEngine(db: Db, opts: { log: FastifyBaseLogger; publish: (rows: AlarmRow[]) => void; now?: () => number }) {
+export function alarmEngine(
+  db: Db,
+  opts: {
+    log: FastifyBaseLogger;
+    publish: (rows: AlarmRow[]) => void;
+    now?: () => number;
+    /** Metrics: after a commit, the reading that opened each alarm opened by it. */
+    opened?: (readings: EngineReading[]) => void;
+  },
+) {
   const now = opts.now ?? (() => Date.now());
   interface Loaded {
     until: number;
@@ -373,12 +382,19 @@ export function alarmEngine(db: Db, opts: { log: FastifyBaseLogger; publish: (ro
     }
     if (plan.size === 0) return [];
 
+    // Which reading each sample came from, for `opened` only.
+    const readingOf = opts.opened ? new Map<RuleSample, EngineReading>() : null;
+    const sampleOf = (r: EngineReading) => {
+      const s = toSample(r);
+      readingOf?.set(s, r);
+      return s;
+    };
     const judge = (states: Awaited<ReturnType<typeof loadStates>>, refs: Iterable<string>) => {
       const changes: Change[] = [];
       for (const ref of refs) {
         const samples = byDevice
           .get(ref)!
-          .map(toSample)
+          .map(sampleOf)
           .sort((a, b) => a.time - b.time);
         for (const p of plan.get(ref)!) {
           for (const rule of p.rules) {
@@ -402,11 +418,18 @@ export function alarmEngine(db: Db, opts: { log: FastifyBaseLogger; publish: (ro
     const first = judge(await loadStates(db, [...plan.keys()]), plan.keys());
     if (first.length === 0) return [];
     const refs = [...new Set(first.map((c) => c.deviceRef))];
-    return db.transaction(async (tx) => {
+    let written: Change[] = [];
+    const touched = await db.transaction(async (tx) => {
       await lockDevices(tx, refs);
       const changes = judge(await loadStates(tx, refs), refs);
+      written = changes;
       return changes.length ? persist(tx, changes, meta) : [];
     });
+    if (readingOf) {
+      const opening = written.flatMap((c) => c.events.filter((e) => e.event.kind === 'open' && e.sample).map((e) => readingOf.get(e.sample!)!));
+      if (opening.length) opts.opened!(opening);
+    }
+    return touched;
   }
 
   /** The time-based rules at `at`: offline devices and vehicles that stayed too long, without a report. */

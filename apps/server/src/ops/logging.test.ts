@@ -1,0 +1,120 @@
+// "Access tokens never logged": every log line written at debug level while a user signs in,
+// calls the API with the token in the header and in the address, opens the live WebSocket with
+// it, mistypes a password, a device reports with its secret and a password-retrieval code goes to
+// the outbox, is read back: each line is JSON naming the node and process, request lines carry
+// the request id, method, route, status and time, and no line holds the token, a password, the
+// device secret or the verification code.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import WebSocket from 'ws';
+import type { DeviceWithSecret } from '@iotc/shared/device';
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { orgs, outbox } from '../db/schema.ts';
+import { addOrgUser } from '../test/fixtures.ts';
+import { ADMIN_PASSWORD, call, createPgDatabase, DEMO_PASSWORD } from '../test/harness.ts';
+
+const NODE = 'ops-node-7';
+const PASSWORD = 'Logs#2026pw';
+const WRONG_PASSWORD = 'Wrong#2026zz';
+const lines: string[] = [];
+let app: FastifyInstance;
+let drop: (() => Promise<void>) | undefined;
+
+beforeAll(async () => {
+  const pg = process.env.DATABASE_URL ? await createPgDatabase(process.env.DATABASE_URL) : undefined;
+  drop = pg?.drop;
+  const config = loadConfig({ LOG_LEVEL: 'debug', NODE_ID: NODE, ADMIN_PASSWORD, DEMO_PASSWORD });
+  app = await buildApp({ ...config, dataDir: '', databaseUrl: pg?.url, mqtt: false }, { logStream: { write: (line: string) => void lines.push(line) } });
+});
+afterAll(async () => {
+  await app.close();
+  await drop?.();
+});
+
+describe('log lines', () => {
+  it('are JSON naming the node, carry the request fields, and never hold a token, password, device secret or code', async () => {
+    const db = app.database.db;
+    const demoOrg = (await db.select().from(orgs).where(eq(orgs.code, 'demo')))[0]!.id;
+    await addOrgUser(db, { orgId: demoOrg, account: 'log-admin', password: PASSWORD, roleCodes: ['org_admin'], email: 'log-admin@example.com' });
+    const from = lines.length;
+
+    // Sign in; the token in the header, then in the address.
+    const signedIn = await call<{ token: string }>(app, { method: 'POST', url: '/iot-cloud-auth/auth/v1/login', body: { account: 'log-admin', password: PASSWORD } });
+    expect(signedIn.status).toBe(200);
+    const token = signedIn.body.data!.token;
+    expect((await call(app, { method: 'GET', url: '/api/iot/v2/devices', token })).status).toBe(200);
+    const inQuery = await app.inject({ method: 'GET', url: `/api/iot/v2/devices?access_token=${encodeURIComponent(token)}&page=1` });
+    expect(inQuery.statusCode).toBeLessThan(500);
+
+    // The live WebSocket with the token in its address.
+    const base = (await app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws');
+    const ws = new WebSocket(`${base}/api/iot/v2/live?access_token=${encodeURIComponent(token)}`);
+    await new Promise<void>((resolve, reject) => {
+      ws.once('message', () => resolve());
+      ws.once('error', reject);
+    });
+    const closed = new Promise<void>((resolve) => ws.once('close', () => resolve()));
+    ws.close();
+    await closed;
+
+    // A mistyped password.
+    expect((await call(app, { method: 'POST', url: '/iot-cloud-auth/auth/v1/login', body: { account: 'log-admin', password: WRONG_PASSWORD } })).body.isSuccess).toBe('N');
+
+    // A device reporting with its secret.
+    const made = await call<DeviceWithSecret>(app, { method: 'POST', url: '/api/iot/v2/devices', token, body: { deviceId: 'LOG-DEVICE-1', name: 'Log device' } });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const device = made.body.data!;
+    const credentials = Buffer.from(`${device.deviceId}:${device.secret}`).toString('base64');
+    const reported = await app.inject({
+      method: 'POST',
+      url: '/api/iot/v2/device/report',
+      headers: { authorization: `Basic ${credentials}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ deviceId: device.deviceId, time: new Date().toISOString(), lat: 31.2, lon: 121.5, extraData: '{"3":{"temp":41}}' }),
+    });
+    expect(reported.statusCode).toBe(200);
+    await app.readings.flushed();
+
+    // A password-retrieval code, kept in the outbox (no SMTP server configured).
+    const sent = await call(app, { method: 'POST', url: '/iot-cloud-auth/auth/v1/sendMail', body: { account: 'log-admin', channel: 'email' } });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const [kept] = await db.select().from(outbox).where(eq(outbox.recipient, 'log-admin@example.com'));
+    const code = /\b(\d{4})\b/.exec(kept!.body)![1]!;
+
+    await app.readings.flushed();
+    await app.alarmEngine.settled();
+    const written = lines.slice(from);
+    expect(written.length).toBeGreaterThan(10);
+
+    const parsed = written.map((l) => JSON.parse(l) as Record<string, unknown>);
+    for (const p of parsed) {
+      expect(p).toMatchObject({ level: expect.any(Number), time: expect.any(Number), node: NODE, pid: process.pid, msg: expect.any(String) });
+    }
+    // Debug lines are there too (so nothing was hidden by the level).
+    expect(parsed.some((p) => p.level === 20)).toBe(true);
+
+    // Request lines: id, method, route pattern, status, time.
+    const requests = parsed.filter((p) => p.msg === 'request completed');
+    for (const r of requests) expect(r).toMatchObject({ reqId: expect.any(String), method: expect.any(String), status: expect.any(Number), responseTime: expect.any(Number) });
+    expect(requests).toContainEqual(expect.objectContaining({ method: 'POST', route: '/iot-cloud-auth/auth/v1/login', status: 200 }));
+    expect(requests).toContainEqual(expect.objectContaining({ method: 'POST', route: '/api/iot/v2/device/report', status: 200 }));
+    expect(requests).toContainEqual(expect.objectContaining({ route: '/api/iot/v2/devices', url: expect.stringContaining('access_token=***') }));
+
+    // The outbox line says where the message was kept, not what it says.
+    const outboxLine = parsed.find((p) => p.msg === 'message kept in the outbox');
+    expect(outboxLine).toMatchObject({ outbox: { id: kept!.id, table: 'outbox', channel: 'email', to: 'log-admin@example.com' } });
+
+    const text = written.join('\n');
+    for (const secret of [token, encodeURIComponent(token), PASSWORD, WRONG_PASSWORD, device.secret, credentials, kept!.body]) {
+      expect(text).not.toContain(secret);
+    }
+    // The code is four digits: look for it as a value of its own, leaving out the numbers every
+    // line has (pid, time, response time) so a clock reading that happens to hold it does not count.
+    const codeAlone = new RegExp(`(?<![0-9A-Za-z.])${code}(?![0-9A-Za-z])`);
+    for (const p of parsed) {
+      const { pid: _pid, time: _time, responseTime: _rt, ...rest } = p;
+      expect(JSON.stringify(rest)).not.toMatch(codeAlone);
+    }
+  });
+});

@@ -1,0 +1,159 @@
+// The live hub's scoping: each socket receives only its user's organisation tree's device states
+// and alarms. Events go through a real bus into a real hub, whose sockets are admitted by the real
+// sign-in service over the test database; each "nothing arrived" is proven by a later event of
+// the receiving socket's own organisation arriving first.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { eq } from 'drizzle-orm';
+import WebSocket from 'ws';
+import type { AlarmRow } from '@iotc/shared/alarm';
+import type { DeviceState, LiveMessage } from '@iotc/shared/live';
+import { DEMO_PASSWORD, login, testApp, type TestApp } from '../test/harness.ts';
+import { createTenantUser } from '../test/fixtures.ts';
+import { orgs } from '../db/schema.ts';
+import { localBus, type EventBus } from './bus.ts';
+import { liveHub } from './hub.ts';
+
+let t: TestApp;
+let hubApp: FastifyInstance;
+let bus: EventBus;
+let base: string;
+const org: Record<'a' | 'b' | 'child' | 'noAlarms', string> = { a: '', b: '', child: '', noAlarms: '' };
+const token: Record<'a' | 'b' | 'child' | 'noAlarms' | 'noDevices', string> = { a: '', b: '', child: '', noAlarms: '', noDevices: '' };
+
+beforeAll(async () => {
+  t = await testApp();
+  const db = t.app.database.db;
+  const tenant = async (key: string, permissions: string[], parent?: string) => {
+    const { org: o } = await createTenantUser(db, { code: `hub-${key}`, account: `hub-${key}`, password: DEMO_PASSWORD, permissions });
+    if (parent) await db.update(orgs).set({ parentId: parent }).where(eq(orgs.id, o.id));
+    return { id: o.id, token: await login(t.app, `hub-${key}`, DEMO_PASSWORD) };
+  };
+  const a = await tenant('a', ['device:read', 'alarm:read']);
+  const b = await tenant('b', ['device:read', 'alarm:read']);
+  // A's child organisation, and another child whose user reads devices but not alarms.
+  const child = await tenant('child', ['device:read', 'alarm:read'], a.id);
+  const noAlarms = await tenant('no-alarms', ['device:read'], a.id);
+  const noDevices = await tenant('no-devices', ['alarm:read']);
+  Object.assign(org, { a: a.id, b: b.id, child: child.id, noAlarms: noAlarms.id });
+  Object.assign(token, { a: a.token, b: b.token, child: child.token, noAlarms: noAlarms.token, noDevices: noDevices.token });
+
+  bus = localBus();
+  hubApp = Fastify();
+  await liveHub(hubApp, { db, auth: t.app.authService, bus, offlineAfterMs: 600_000 });
+  base = (await hubApp.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws');
+});
+afterAll(async () => {
+  await hubApp?.close();
+  await bus?.close();
+  await t.close();
+});
+
+interface Socket {
+  ws: WebSocket;
+  messages: LiveMessage[];
+  closed: Promise<number>;
+}
+
+async function open(accessToken: string): Promise<Socket> {
+  const ws = new WebSocket(`${base}/api/iot/v2/live?access_token=${encodeURIComponent(accessToken)}`);
+  const messages: LiveMessage[] = [];
+  ws.on('message', (data) => messages.push(JSON.parse(String(data)) as LiveMessage));
+  const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  return { ws, messages, closed };
+}
+
+async function until(check: () => boolean, ms = 3000) {
+  const end = Date.now() + ms;
+  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+  return check();
+}
+
+/** Opens a socket and waits for its hello (it is admitted: events from now on are for it). */
+async function admitted(accessToken: string) {
+  const s = await open(accessToken);
+  expect(await until(() => s.messages.some((m) => m.type === 'hello'))).toBe(true);
+  return s;
+}
+
+let seq = 0;
+/** A device state of an organisation (the hub reads its id and organisation only). */
+const state = (orgId: string) => ({ id: `state-${++seq}`, orgId, deviceId: `D${seq}` }) as unknown as DeviceState;
+const alarm = (orgId: string) => ({ id: `alarm-${++seq}`, orgId }) as unknown as AlarmRow;
+const statesOf = (s: Socket) => s.messages.flatMap((m) => (m.type === 'device-states' ? m.data.map((d) => d.id) : []));
+const alarmsOf = (s: Socket) => s.messages.flatMap((m) => (m.type === 'alarms' ? m.data.map((d) => d.id) : []));
+
+describe('live hub scoping', () => {
+  it("sends an organisation's device states and alarms to its own sockets and never to another organisation's", async () => {
+    const a = await admitted(token.a);
+    const b = await admitted(token.b);
+    const [sa, aa] = [state(org.a), alarm(org.a)];
+    bus.publish({ type: 'device-states', states: [sa] });
+    bus.publish({ type: 'alarms', alarms: [aa] });
+    // Later events of B: once they are at B's socket, anything of A's would have been too.
+    const [sb, ab] = [state(org.b), alarm(org.b)];
+    bus.publish({ type: 'alarms', alarms: [ab] });
+    bus.publish({ type: 'device-states', states: [sb] });
+    expect(await until(() => statesOf(b).includes(sb.id) && alarmsOf(b).includes(ab.id))).toBe(true);
+    expect(await until(() => statesOf(a).includes(sa.id) && alarmsOf(a).includes(aa.id))).toBe(true);
+    expect(statesOf(b)).toEqual([sb.id]);
+    expect(alarmsOf(b)).toEqual([ab.id]);
+    expect(statesOf(a)).toEqual([sa.id]);
+    expect(alarmsOf(a)).toEqual([aa.id]);
+    a.ws.close();
+    b.ws.close();
+  });
+
+  it("sends a child organisation's events to the parent's users, and not the parent's to the child's", async () => {
+    const a = await admitted(token.a);
+    const child = await admitted(token.child);
+    const b = await admitted(token.b);
+    const [sc, ac] = [state(org.child), alarm(org.child)];
+    bus.publish({ type: 'device-states', states: [sc] });
+    bus.publish({ type: 'alarms', alarms: [ac] });
+    const [sa, aa] = [state(org.a), alarm(org.a)];
+    bus.publish({ type: 'device-states', states: [sa] });
+    bus.publish({ type: 'alarms', alarms: [aa] });
+    // The child's own later event proves the parent's did not follow.
+    const sc2 = state(org.child);
+    const sb = state(org.b);
+    bus.publish({ type: 'device-states', states: [sc2, sb] });
+    expect(await until(() => statesOf(a).includes(sc.id) && statesOf(a).includes(sa.id) && alarmsOf(a).includes(ac.id) && alarmsOf(a).includes(aa.id))).toBe(true);
+    expect(await until(() => statesOf(child).includes(sc2.id) && statesOf(b).includes(sb.id))).toBe(true);
+    expect(statesOf(child).sort()).toEqual([sc.id, sc2.id].sort());
+    expect(alarmsOf(child)).toEqual([ac.id]);
+    expect(statesOf(b)).toEqual([sb.id]);
+    expect(alarmsOf(b)).toEqual([]);
+    expect(statesOf(a)).not.toContain(sb.id);
+    for (const s of [a, child, b]) s.ws.close();
+  });
+
+  it('sends device states but no alarms to a user without alarm:read', async () => {
+    const s = await admitted(token.noAlarms);
+    const al = alarm(org.noAlarms);
+    bus.publish({ type: 'alarms', alarms: [al] });
+    const st = state(org.noAlarms);
+    bus.publish({ type: 'device-states', states: [st] });
+    // Alarms go out on the next turn, states at the next flush: the state arriving proves the alarm was held back.
+    expect(await until(() => statesOf(s).includes(st.id))).toBe(true);
+    expect(alarmsOf(s)).toEqual([]);
+    s.ws.close();
+  });
+
+  it('closes a socket without a valid session with 4401, and one without device:read with 4403', async () => {
+    expect(await (await open('nonsense')).closed).toBe(4401);
+    expect(await (await open('')).closed).toBe(4401);
+    expect(await (await open(token.noDevices)).closed).toBe(4403);
+  });
+
+  it('refuses a socket whose token has been signed out', async () => {
+    const fresh = await login(t.app, 'hub-b', DEMO_PASSWORD);
+    (await admitted(fresh)).ws.close();
+    await t.app.inject({ method: 'GET', url: '/iot-cloud-auth/auth/v1/logout', headers: { access_token: fresh } });
+    expect(await (await open(fresh)).closed).toBe(4401);
+  });
+});
