@@ -357,7 +357,7 @@ export async function buildApp(
     await faults.settled();
     await recognizer.settled();
   });
-  const intake = intakePipeline(database.db, readings, { availability, onRefused: (r) => faults.refused(r), deviceRate: deviceRateLimiter(config.intakeDeviceRate), onCounted: metrics.countReports });
+  const intake = intakePipeline(database.db, readings, { availability, log: app.log, onRefused: (r) => faults.refused(r), deviceRate: deviceRateLimiter(config.intakeDeviceRate), onCounted: metrics.countReports });
   app.decorate('intake', intake);
   const hub = await liveHub(app, { db: database.db, auth, bus, offlineAfterMs: config.offlineAfterMs, availability });
   metrics.watchClients(hub.clientCount);

@@ -43,15 +43,14 @@ export interface ReportSink {
   deviceOf(deviceId: string): Promise<ReportingDevice | null>;
   ingest(device: ReportingDevice, reports: unknown[], channel: 'mqtt'): Promise<unknown>;
   refuse(channel: 'mqtt', deviceId: string | null, reason: string, payload: unknown, deviceRef?: string | null): Promise<void>;
-  /** The device's message rate (ingest/device-rate.ts): non-null refuses the message, already kept in its intake log. */
-  throttle?(device: ReportingDevice, channel: 'mqtt'): Promise<{ retryAfterMs: number } | null>;
+  /** The device's message rate (ingest/device-rate.ts) on the embedded broker: resolves when the message may be taken. */
+  pace?(device: ReportingDevice): Promise<void>;
 }
 
 export const REPORT_TOPIC = /^devices\/([^/]+)\/report$/;
 
 /** Parses one MQTT payload (one report or an array) and hands it to the intake; refusals go to the intake log. */
 async function deliver(sink: ReportSink, device: ReportingDevice, payload: Buffer) {
-  if (await sink.throttle?.(device, 'mqtt')) return;
   let body: unknown;
   try {
     body = JSON.parse(payload.toString('utf8'));
@@ -133,7 +132,8 @@ export async function startMqtt(opts: {
       if (!device || topicDevice !== device.deviceId) return done(new Error('not authorised to publish here'));
       if (!sink) return done(null);
       track(
-        deliver(sink, device, packet.payload as Buffer).then(
+        // A device over its rate waits here: its acknowledgement, and so its next message, come later.
+        (sink.pace ? sink.pace(device) : Promise.resolve()).then(() => deliver(sink, device, packet.payload as Buffer)).then(
           () => done(null),
           (err: Error) => {
             // Not acknowledged: the connection closes and the device sends the report again. An

@@ -69,6 +69,8 @@ export function intakePipeline(
     deviceRate?: DeviceRateLimiter;
     /** While the database is unreachable, sign-ins and refusals fail at once with UnavailableError (see db/availability.ts). */
     availability?: DatabaseAvailability;
+    /** Where a device slowed down to its rate is noted (at most once a second per device). */
+    log?: { warn(obj: object, msg: string): void };
   } = {},
 ) {
   const now = opts.now ?? (() => new Date());
@@ -105,8 +107,9 @@ export function intakePipeline(
     },
 
     /**
-     * Takes one message of a device against its rate (MQTT and HTTP call this before `ingest`):
-     * null when admitted; else how long to wait, the refusal kept in the device's intake log.
+     * Takes one HTTP call of a device against its rate before `ingest`: null when admitted; else
+     * how long to wait (the caller answers 429 with Retry-After), the refusal kept in the device's
+     * intake log.
      */
     async throttle(device: ReportingDevice, channel: Channel): Promise<{ retryAfterMs: number } | null> {
       const refusal = opts.deviceRate?.take(device.deviceId, now().getTime());
@@ -117,6 +120,21 @@ export function intakePipeline(
         refused({ deviceRef: device.id, count: 1, at: now(), reason: refusal.logReason });
       }
       return { retryAfterMs: refusal.retryAfterMs };
+    },
+
+    /**
+     * The embedded broker's per-device rate (device-rate.ts): waits until the device's message fits
+     * its rate, never refusing it. The broker acknowledges a QoS 1 message only once it is stored and
+     * reads nothing more from that device's connection meanwhile, so a device over its rate is slowed
+     * down to it (TCP back-pressure) rather than cut off, and no report is lost to the limit.
+     */
+    async pace(device: ReportingDevice): Promise<void> {
+      for (;;) {
+        const wait = opts.deviceRate?.take(device.deviceId, now().getTime());
+        if (!wait) return;
+        if (wait.logReason) opts.log?.warn({ deviceId: device.deviceId, waitMs: wait.retryAfterMs }, 'MQTT device over its rate limit: its messages are taken at the limit');
+        await new Promise((r) => setTimeout(r, wait.retryAfterMs));
+      }
     },
 
     /** Records a refusal that belongs to no known device (or before any report could be read). */
