@@ -211,7 +211,18 @@ export async function buildApp(
   const database =
     opts.database ??
     (await openDatabase(
-      config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir || undefined },
+      config.databaseUrl
+        ? {
+            kind: 'postgres',
+            url: config.databaseUrl,
+            // A node started before its database waits for it (DB_START_WAIT_SECONDS), saying so.
+            startWaitMs: config.dbStartWaitMs,
+            onStartWait: ({ err, waitedMs, reachedAfterMs }) =>
+              reachedAfterMs === undefined
+                ? app.log.warn({ err, waitedMs }, `database not reachable at start; waiting for it (up to ${Math.round(config.dbStartWaitMs / 1000)} s)`)
+                : app.log.info({ reachedAfterMs }, `database reached after ${Math.round(reachedAfterMs / 1000)} s`),
+          }
+        : { kind: 'pglite', dataDir: config.dataDir || undefined },
     ));
   app.decorate('database', database);
   app.addHook('onClose', async () => {

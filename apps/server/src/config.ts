@@ -42,6 +42,8 @@ export const envSchema = z.object({
   /** The address users reach the console at (for the provider's redirect); else taken from each request. */
   PUBLIC_URL: optionalUrl(['http:', 'https:']),
   REDIS_URL: optionalUrl(['redis:', 'rediss:']),
+  /** With DATABASE_URL: how long a starting node waits for a database it cannot reach yet, in seconds (0: fail at once). */
+  DB_START_WAIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(120),
   /**
    * This process's name among several on one database: its MQTT client id (the broker keeps its
    * session, and what it had not acknowledged, under it) and its name in logs. Unique per running
@@ -178,6 +180,8 @@ export interface AppConfig {
   oidc?: { issuer: string; clientId: string; clientSecret?: string; name: string };
   publicUrl?: string;
   redisUrl?: string;
+  /** With a database URL: how long a starting node waits for the database to be reachable (ms). */
+  dbStartWaitMs: number;
   /** This node's name: MQTT client id with an external broker, and in logs. */
   nodeId: string;
   /** The shared-subscription group of the nodes on an external broker. */
@@ -242,6 +246,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
       : undefined,
     publicUrl: e.PUBLIC_URL,
     redisUrl: e.REDIS_URL,
+    dbStartWaitMs: e.DB_START_WAIT_SECONDS * 1000,
     nodeId: e.NODE_ID ?? `${hostname().replace(/[^A-Za-z0-9._:-]/g, '-').slice(0, 50)}-${e.PORT}`,
     mqttShareGroup: e.MQTT_SHARE_GROUP,
     offlineAfterMs: e.OFFLINE_AFTER_SECONDS * 1000,

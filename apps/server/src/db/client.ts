@@ -103,7 +103,16 @@ const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), '../../dr
 /** Any fixed number: several nodes starting together take turns at migrating. */
 const MIGRATION_LOCK = 7_340_021;
 
-export type DbTarget = { kind: 'pglite'; dataDir?: string } | { kind: 'postgres'; url: string };
+export type DbTarget =
+  | { kind: 'pglite'; dataDir?: string }
+  | {
+      kind: 'postgres';
+      url: string;
+      /** At start, how long to keep trying a database that cannot be reached yet (ms); 0: fail at once. */
+      startWaitMs?: number;
+      /** Told of each wait at start (the first, then about every 10 s) and, with `reachedAfterMs`, of the end of it. */
+      onStartWait?: (event: { err?: unknown; waitedMs: number; reachedAfterMs?: number }) => void;
+    };
 
 export async function openDatabase(target: DbTarget): Promise<Database> {
   if (target.kind === 'pglite') {
@@ -117,7 +126,7 @@ export async function openDatabase(target: DbTarget): Promise<Database> {
     await migratePglite(db, { migrationsFolder });
     return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
   }
-  await migratePostgres(target.url);
+  await migratePostgres(target.url, target.startWaitMs ?? 0, target.onStartWait);
   const pool = new pg.Pool({
     connectionString: target.url,
     max: 10,
@@ -150,9 +159,42 @@ async function pingPostgres(url: string): Promise<void> {
   }
 }
 
-async function migratePostgres(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+/**
+ * Errors of a database that is not there yet (stopped, starting, or the network to it down), as
+ * opposed to a wrong setting (password, database name), which no waiting mends.
+ */
+function notReachable(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  if (e.code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'EPIPE', '57P03'].includes(e.code)) return true;
+  return /timeout|terminated unexpectedly|Connection terminated/i.test(e.message ?? '');
+}
+
+/** Connects, waiting up to `waitMs` for a database that cannot be reached yet (a node starting before its database). */
+async function connectAtStart(url: string, waitMs: number, onWait?: (event: { err?: unknown; waitedMs: number; reachedAfterMs?: number }) => void): Promise<pg.Client> {
+  const started = Date.now();
+  let told = -Infinity;
+  for (;;) {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: PING_TIMEOUT_MS });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      if (told > -Infinity) onWait?.({ waitedMs: Date.now() - started, reachedAfterMs: Date.now() - started });
+      return client;
+    } catch (err) {
+      (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+      const waited = Date.now() - started;
+      if (!notReachable(err) || waited >= waitMs) throw err;
+      if (waited - told >= 10_000) {
+        told = waited;
+        onWait?.({ err, waitedMs: waited });
+      }
+      await new Promise((r) => setTimeout(r, Math.min(2_000, waitMs - waited)));
+    }
+  }
+}
+
+async function migratePostgres(url: string, waitMs: number, onWait?: Parameters<typeof connectAtStart>[2]): Promise<void> {
+  const client = await connectAtStart(url, waitMs, onWait);
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     await migratePg(drizzlePg(client), { migrationsFolder });
