@@ -17,7 +17,7 @@ import type { DeliveryRow, PushRuleRow } from '@iotc/shared/alarm-push';
 import type { DeviceWithSecret } from '@iotc/shared/device';
 import type { Page } from '@iotc/shared/envelope';
 import { startMqtt, type MqttLink } from '../apps/server/src/ingest/mqtt.ts';
-import { ADMIN_PASSWORD, screenshot, startServer, withBrowser, type Server } from './harness.ts';
+import { apiCall, ADMIN_PASSWORD, screenshot, startServer, withBrowser, type Server } from './harness.ts';
 
 const SECRET = 'e2e-webhook-secret-0123456789';
 
@@ -36,12 +36,7 @@ function verify(headers: IncomingHttpHeaders, raw: string): boolean {
   return given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected));
 }
 
-async function api<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<T> {
-  const res = await server.app.inject({ method, url, headers: { access_token: token, 'content-type': 'application/json' }, payload: body === undefined ? undefined : JSON.stringify(body) });
-  const envelope = res.json() as { data: T; errormsg: string | null };
-  if (res.statusCode !== 200) throw new Error(`${method} ${url}: ${res.statusCode} ${envelope.errormsg}`);
-  return envelope.data;
-}
+const api = <T>(method: 'GET' | 'POST', url: string, body?: unknown) => apiCall<T>(server, token, method, url, body);
 
 async function until(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;

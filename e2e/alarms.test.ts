@@ -9,18 +9,13 @@ import type { AlarmRow, LevelRow, PolicyRow } from '@iotc/shared/alarm';
 import type { DeviceWithSecret } from '@iotc/shared/device';
 import type { Page } from '@iotc/shared/envelope';
 import { startMqtt, type MqttLink } from '../apps/server/src/ingest/mqtt.ts';
-import { ADMIN_PASSWORD, screenshot, startServer, withBrowser, type Server } from './harness.ts';
+import { apiCall, ADMIN_PASSWORD, screenshot, startServer, withBrowser, type Server } from './harness.ts';
 
 let server: Server;
 let link: MqttLink;
 let token: string;
 
-async function api<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<T> {
-  const res = await server.app.inject({ method, url, headers: { access_token: token, 'content-type': 'application/json' }, payload: body === undefined ? undefined : JSON.stringify(body) });
-  const envelope = res.json() as { data: T; errormsg: string | null };
-  if (res.statusCode !== 200) throw new Error(`${method} ${url}: ${res.statusCode} ${envelope.errormsg}`);
-  return envelope.data;
-}
+const api = <T>(method: 'GET' | 'POST', url: string, body?: unknown) => apiCall<T>(server, token, method, url, body);
 
 beforeAll(async () => {
   server = await startServer();

@@ -50,6 +50,14 @@ export async function startServer(overrides: Partial<AppConfig> = {}): Promise<S
   };
 }
 
+/** A call to the API as a signed-in user (inject, JSON body): the envelope's data; any answer but 200 throws with its message. */
+export async function apiCall<T>(server: Server, token: string, method: 'GET' | 'POST', url: string, body?: unknown): Promise<T> {
+  const res = await server.app.inject({ method, url, headers: { access_token: token, 'content-type': 'application/json' }, payload: body === undefined ? undefined : JSON.stringify(body) });
+  const envelope = res.json() as { data: T; errormsg: string | null };
+  if (res.statusCode !== 200) throw new Error(`${method} ${url}: ${res.statusCode} ${envelope.errormsg}`);
+  return envelope.data;
+}
+
 export interface Browser {
   context: BrowserContext;
   page: Page;

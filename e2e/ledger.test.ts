@@ -10,7 +10,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import type { DeviceWithSecret } from '@iotc/shared/device';
 import { orgs } from '../apps/server/src/db/schema.ts';
-import { ADMIN_PASSWORD, DEMO_PASSWORD, screenshot, startServer, withBrowser, type Server } from './harness.ts';
+import { apiCall, ADMIN_PASSWORD, DEMO_PASSWORD, screenshot, startServer, withBrowser, type Server } from './harness.ts';
 
 let server: Server;
 let token: string;
@@ -22,12 +22,7 @@ const minutes: number[] = [];
 const iso = (ms: number) => new Date(ms).toISOString();
 const db = () => server.app.database.db;
 
-async function api<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<T> {
-  const res = await server.app.inject({ method, url, headers: { access_token: token, 'content-type': 'application/json' }, payload: body === undefined ? undefined : JSON.stringify(body) });
-  const envelope = res.json() as { data: T; errormsg: string | null };
-  if (res.statusCode !== 200) throw new Error(`${method} ${url}: ${res.statusCode} ${envelope.errormsg}`);
-  return envelope.data;
-}
+const api = <T>(method: 'GET' | 'POST', url: string, body?: unknown) => apiCall<T>(server, token, method, url, body);
 
 /** Readings as the intake stores them, with a past stored time (three per minute, 10 s apart). */
 async function insertReadings(deviceRef: string, minuteStart: number, temps: number[]) {

@@ -11,7 +11,7 @@ import type { CommandPage } from '@iotc/shared/command';
 import type { DeviceWithSecret } from '@iotc/shared/device';
 import { startMqtt, type MqttLink } from '../apps/server/src/ingest/mqtt.ts';
 import { orgs } from '../apps/server/src/db/schema.ts';
-import { ADMIN_PASSWORD, DEMO_PASSWORD, screenshot, startServer, withBrowser, type Server } from './harness.ts';
+import { apiCall, ADMIN_PASSWORD, DEMO_PASSWORD, screenshot, startServer, withBrowser, type Server } from './harness.ts';
 import type { Page as BrowserPage } from 'playwright-core';
 
 let server: Server;
@@ -21,12 +21,7 @@ let token: string;
 let demoOrg: string;
 const clients: MqttClient[] = [];
 
-async function api<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<T> {
-  const res = await server.app.inject({ method, url, headers: { access_token: token, 'content-type': 'application/json' }, payload: body === undefined ? undefined : JSON.stringify(body) });
-  const envelope = res.json() as { data: T; errormsg: string | null };
-  if (res.statusCode !== 200) throw new Error(`${method} ${url}: ${res.statusCode} ${envelope.errormsg}`);
-  return envelope.data;
-}
+const api = <T>(method: 'GET' | 'POST', url: string, body?: unknown) => apiCall<T>(server, token, method, url, body);
 
 async function until(check: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
   const end = Date.now() + ms;

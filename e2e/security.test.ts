@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { DeviceWithSecret } from '@iotc/shared/device';
-import { ADMIN_PASSWORD, screenshot, startServer, withBrowser, type Server } from './harness.ts';
+import { apiCall, ADMIN_PASSWORD, screenshot, startServer, withBrowser, type Server } from './harness.ts';
 
 let server: Server;
 let tiles: HttpServer;
@@ -24,12 +24,7 @@ const to = new Date(Date.now() + 60_000).toISOString();
 // A 1x1 transparent PNG: every tile of the test tile host.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
-async function api<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<T> {
-  const res = await server.app.inject({ method, url, headers: { access_token: token, 'content-type': 'application/json' }, payload: body === undefined ? undefined : JSON.stringify(body) });
-  const envelope = res.json() as { data: T; errormsg: string | null };
-  if (res.statusCode !== 200) throw new Error(`${method} ${url}: ${res.statusCode} ${envelope.errormsg}`);
-  return envelope.data;
-}
+const api = <T>(method: 'GET' | 'POST', url: string, body?: unknown) => apiCall<T>(server, token, method, url, body);
 
 beforeAll(async () => {
   // Tiles from `a.localhost` and `b.localhost` (Chromium resolves *.localhost to this machine).

@@ -6,17 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceWithSecret } from '@iotc/shared/device';
 import type { TrackAnswer } from '@iotc/shared/track';
-import { ADMIN_PASSWORD, screenshot, startServer, withBrowser, type Server } from './harness.ts';
+import { apiCall, ADMIN_PASSWORD, screenshot, startServer, withBrowser, type Server } from './harness.ts';
 
 let server: Server;
 let token: string;
 
-async function api<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<T> {
-  const res = await server.app.inject({ method, url, headers: { access_token: token, 'content-type': 'application/json' }, payload: body === undefined ? undefined : JSON.stringify(body) });
-  const envelope = res.json() as { data: T; errormsg: string | null };
-  if (res.statusCode !== 200) throw new Error(`${method} ${url}: ${res.statusCode} ${envelope.errormsg}`);
-  return envelope.data;
-}
+const api = <T>(method: 'GET' | 'POST', url: string, body?: unknown) => apiCall<T>(server, token, method, url, body);
 
 beforeAll(async () => {
   server = await startServer();

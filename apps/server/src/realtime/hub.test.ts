@@ -5,14 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
-import WebSocket from 'ws';
 import type { AlarmRow } from '@iotc/shared/alarm';
-import type { DeviceState, LiveMessage } from '@iotc/shared/live';
+import type { DeviceState } from '@iotc/shared/live';
 import { DEMO_PASSWORD, login, testApp, type TestApp } from '../test/harness.ts';
 import { createTenantUser } from '../test/fixtures.ts';
 import { orgs } from '../db/schema.ts';
 import { localBus, type EventBus } from './bus.ts';
 import { liveHub } from './hub.ts';
+import { openLive, until, type LiveSocket } from '../test/live-socket.ts';
 
 let t: TestApp;
 let hubApp: FastifyInstance;
@@ -49,29 +49,9 @@ afterAll(async () => {
   await t.close();
 });
 
-interface Socket {
-  ws: WebSocket;
-  messages: LiveMessage[];
-  closed: Promise<number>;
-}
+type Socket = LiveSocket;
 
-async function open(accessToken: string): Promise<Socket> {
-  const ws = new WebSocket(`${base}/api/iot/v2/live?access_token=${encodeURIComponent(accessToken)}`);
-  const messages: LiveMessage[] = [];
-  ws.on('message', (data) => messages.push(JSON.parse(String(data)) as LiveMessage));
-  const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('error', reject);
-  });
-  return { ws, messages, closed };
-}
-
-async function until(check: () => boolean, ms = 3000) {
-  const end = Date.now() + ms;
-  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
-  return check();
-}
+const open = (accessToken: string): Promise<Socket> => openLive(base, accessToken);
 
 /** Opens a socket and waits for its hello (it is admitted: events from now on are for it). */
 async function admitted(accessToken: string) {

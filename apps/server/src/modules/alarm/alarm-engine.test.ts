@@ -6,7 +6,6 @@
 // the WebSocket and no one else's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import WebSocket from 'ws';
 import ExcelJS from 'exceljs';
 import type { AlarmRow, AlarmStats, LevelRow, PolicyInput, PolicyRow } from '@iotc/shared/alarm';
 import type { AssetRow } from '@iotc/shared/asset';
@@ -17,6 +16,7 @@ import { call, DEMO_PASSWORD, login, testApp, type TestApp } from '../../test/ha
 import { addOrgUser, createTenantUser } from '../../test/fixtures.ts';
 import { alarmRuleStates, deviceStates, orgs, users as usersTable } from '../../db/schema.ts';
 import { alarmEngine } from './engine.ts';
+import { openLive, until } from '../../test/live-socket.ts';
 
 let t: TestApp;
 let admin: string;
@@ -290,21 +290,7 @@ describe('handling, query and isolation', () => {
 describe('live push', () => {
   it('pushes a new alarm to the own organisation within a second, and not to another', async () => {
     const base = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws');
-    const open = async (token: string) => {
-      const ws = new WebSocket(`${base}/api/iot/v2/live?access_token=${encodeURIComponent(token)}`);
-      const messages: LiveMessage[] = [];
-      ws.on('message', (data) => messages.push(JSON.parse(String(data)) as LiveMessage));
-      await new Promise<void>((resolve, reject) => {
-        ws.once('open', () => resolve());
-        ws.once('error', reject);
-      });
-      return { ws, messages };
-    };
-    const until = async (check: () => boolean, ms: number) => {
-      const end = Date.now() + ms;
-      while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-      return check();
-    };
+    const open = (token: string) => openLive(base, token);
     const mine = await open(operator);
     const theirs = await open(rival);
     expect(await until(() => mine.messages.some((m) => m.type === 'hello') && theirs.messages.some((m) => m.type === 'hello'), 1000)).toBe(true);

@@ -13,6 +13,7 @@ import type { DeviceState, IntakeLogRow, LiveMessage, MapPoint, Series, StatusCo
 import { call, DEMO_PASSWORD, login, testApp, type TestApp } from '../../test/harness.ts';
 import { addOrgUser, createTenantUser } from '../../test/fixtures.ts';
 import { deviceStates, orgs } from '../../db/schema.ts';
+import { openLive, until } from '../../test/live-socket.ts';
 
 const OFFLINE_MS = 10 * 60_000;
 let t: TestApp;
@@ -185,26 +186,7 @@ describe('live push', () => {
     base = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws');
   });
 
-  /** Opens a socket and collects its messages. */
-  async function open(token: string) {
-    const ws = new WebSocket(`${base}/api/iot/v2/live?access_token=${encodeURIComponent(token)}`);
-    const messages: LiveMessage[] = [];
-    ws.on('message', (data) => messages.push(JSON.parse(String(data)) as LiveMessage));
-    const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
-    await new Promise<void>((resolve, reject) => {
-      ws.once('open', () => resolve());
-      ws.once('error', reject);
-    });
-    return { ws, messages, closed };
-  }
-  const until = async (check: () => boolean, ms: number) => {
-    const end = Date.now() + ms;
-    while (!check()) {
-      if (Date.now() > end) return false;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    return true;
-  };
+  const open = (token: string) => openLive(base, token);
   const statesOf = (messages: LiveMessage[]) => messages.flatMap((m) => (m.type === 'device-states' ? m.data : []));
 
   it('pushes a stored report to the own organisation within a second, and not to others', async () => {
