@@ -144,6 +144,11 @@ export async function openDatabase(target: DbTarget): Promise<Database> {
   return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end(), ping: () => pingPostgres(target.url) };
 }
 
+/** Drops a client's socket: a silent server would keep a polite end() waiting. */
+function dropConnection(client: pg.Client): void {
+  (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+}
+
 /** `select 1` on a fresh connection, within PING_TIMEOUT_MS whatever the network does. */
 async function pingPostgres(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: PING_TIMEOUT_MS, query_timeout: PING_TIMEOUT_MS });
@@ -153,8 +158,7 @@ async function pingPostgres(url: string): Promise<void> {
     await client.query('select 1');
     await client.end();
   } catch (err) {
-    // A silent server would keep a polite end() waiting: the socket is dropped instead.
-    (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+    dropConnection(client);
     throw err;
   }
 }
@@ -181,7 +185,7 @@ async function connectAtStart(url: string, waitMs: number, onWait?: (event: { er
       if (told > -Infinity) onWait?.({ waitedMs: Date.now() - started, reachedAfterMs: Date.now() - started });
       return client;
     } catch (err) {
-      (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+      dropConnection(client);
       const waited = Date.now() - started;
       if (!notReachable(err) || waited >= waitMs) throw err;
       if (waited - told >= 10_000) {

@@ -18,8 +18,32 @@ import { COMMAND_ACK_TOPIC, commandTopic } from '@iotc/shared/command';
 import { reportList, type ReportingDevice } from './pipeline.ts';
 import { isUnavailable } from '../db/availability.ts';
 
-/** How long closing the embedded broker waits for the reports being stored to be stored and acknowledged. */
+/** How long closing the link waits for the reports being stored to be stored and acknowledged. */
 export const EMBEDDED_DRAIN_MS = 15_000;
+
+/** Messages being taken now (both links): closing waits for them, so their acknowledgements go out. */
+function inFlightMessages() {
+  const pending = new Set<Promise<void>>();
+  return {
+    track(p: Promise<void>) {
+      pending.add(p);
+      void p.finally(() => pending.delete(p));
+    },
+    get size() {
+      return pending.size;
+    },
+    /** Resolves to whether every message under way settled within `ms`. */
+    async settled(ms: number): Promise<boolean> {
+      let timer: NodeJS.Timeout | undefined;
+      const done = await Promise.race([
+        Promise.allSettled([...pending]).then(() => true),
+        new Promise<false>((r) => (timer = setTimeout(() => r(false), ms))),
+      ]);
+      clearTimeout(timer);
+      return done;
+    },
+  };
+}
 
 export interface MqttLink {
   mode: 'embedded' | 'external';
@@ -94,11 +118,8 @@ export async function startMqtt(opts: {
   // Closing drains: new publishes are refused (the device keeps them and sends them again after
   // reconnecting), those being stored are stored and acknowledged, then the devices are let go.
   let draining = false;
-  const inFlight = new Set<Promise<void>>();
-  const track = (p: Promise<void>) => {
-    inFlight.add(p);
-    void p.finally(() => inFlight.delete(p));
-  };
+  const inFlight = inFlightMessages();
+  const track = inFlight.track;
   const broker = await Aedes.createBroker({
     authenticate: (client, username, password, done) => {
       check(username ?? '', password?.toString('utf8') ?? '').then(
@@ -169,13 +190,7 @@ export async function startMqtt(opts: {
       // No new connections, no new reports; those being stored finish and are acknowledged.
       draining = true;
       const closed = new Promise<void>((r) => server.close(() => r()));
-      let timer: NodeJS.Timeout | undefined;
-      const waited = await Promise.race([
-        Promise.allSettled([...inFlight]).then(() => true),
-        new Promise<false>((r) => (timer = setTimeout(() => r(false), EMBEDDED_DRAIN_MS))),
-      ]);
-      clearTimeout(timer);
-      if (!waited) opts.log.warn({ reports: inFlight.size }, 'MQTT: reports still being stored at close; the devices send them again');
+      if (!(await inFlight.settled(EMBEDDED_DRAIN_MS))) opts.log.warn({ reports: inFlight.size }, 'MQTT: reports still being stored at close; the devices send them again');
       // One more turn so that the last acknowledgements are written before the sockets close.
       await new Promise((r) => setImmediate(r));
       await new Promise<void>((r) => broker.close(() => r()));
@@ -228,12 +243,8 @@ function externalLink(
     await deliver(sink, device, payload);
   }
 
-  /** Messages being taken now: closing waits for them, so their acknowledgements go out. */
-  const inFlight = new Set<Promise<void>>();
-  const track = (p: Promise<void>) => {
-    inFlight.add(p);
-    void p.finally(() => inFlight.delete(p));
-  };
+  const inFlight = inFlightMessages();
+  const track = inFlight.track;
   const count = node ? EXTERNAL_CONNECTIONS : 1;
   const stamp = `iotc-${process.pid}-${Date.now()}`;
   const clients = Array.from({ length: count }, (_, n) => {
@@ -300,13 +311,7 @@ function externalLink(
             : undefined,
         ),
       );
-      let timer: NodeJS.Timeout | undefined;
-      const drained = await Promise.race([
-        Promise.allSettled([...inFlight]).then(() => true),
-        new Promise<false>((r) => (timer = setTimeout(() => r(false), EMBEDDED_DRAIN_MS))),
-      ]);
-      clearTimeout(timer);
-      if (!drained) log.warn({ reports: inFlight.size }, 'MQTT: reports still being stored at close; the broker sends them again at the next start');
+      if (!(await inFlight.settled(EMBEDDED_DRAIN_MS))) log.warn({ reports: inFlight.size }, 'MQTT: reports still being stored at close; the broker sends them again at the next start');
       await Promise.all(clients.map((c) => c.endAsync()));
     },
   };

@@ -10,10 +10,10 @@ import type { Db } from '../db/client.ts';
 import { devices, intakeLog } from '../db/schema.ts';
 import type { Reading, ReadingStore } from './store.ts';
 import { storableText, unstorableTextAt } from '../plugins/text-guard.ts';
-
-const UNSTORABLE_REASON = 'text with a NUL character or an unpaired surrogate cannot be stored';
 import type { DeviceRateLimiter } from './device-rate.ts';
 import type { DatabaseAvailability } from '../db/availability.ts';
+
+const UNSTORABLE_REASON = 'text with a NUL character or an unpaired surrogate cannot be stored';
 
 export type Channel = 'mqtt' | 'http';
 

@@ -268,7 +268,7 @@ export function readingStore(
     },
     /** Readings not yet committed (waiting, in the writes running) and the writes running. */
     get depth() {
-      return { waiting: count(queue), writing: inWrites, batches: writing.size };
+      return { waiting, writing: inWrites, batches: writing.size };
     },
     /** Resolves when everything submitted so far is written. */
     async flushed() {
