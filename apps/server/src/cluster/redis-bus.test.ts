@@ -37,3 +37,24 @@ describe.skipIf(!REDIS_URL)('Redis event bus', () => {
     expect(c.got).toEqual([shared]);
   });
 });
+
+describe('Redis event bus with Redis away', () => {
+  it('still delivers to its own node, and closes at once instead of waiting for Redis (a node stopping while Redis is down)', async () => {
+    // A port nothing listens on (a free one, taken and let go).
+    const { createServer } = await import('node:net');
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const bus = redisBus(`redis://127.0.0.1:${port}`);
+    const got: LiveEvent[] = [];
+    bus.subscribe((e) => got.push(e));
+    await settle(); // a connection attempt or two has failed
+    bus.publish({ type: 'invalidate', cache: 'push-rules' });
+    expect(got).toEqual([{ type: 'invalidate', cache: 'push-rules' }]);
+    const closed = await Promise.race([bus.close().then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 3000))]);
+    expect(closed).toBe(true);
+  });
+});

@@ -64,9 +64,9 @@ interface Logger {
 export function redisBus(url: string, opts: { log?: Logger; channel?: string } = {}): EventBus {
   const channel = opts.channel ?? REDIS_CHANNEL;
   const self = randomUUID();
-  const emitter = new EventEmitter();
-  emitter.setMaxListeners(0);
-  const deliver = (event: LiveEvent) => void emitter.emit('event', event);
+  // This node's listeners: the in-process bus; Redis carries events to and from the other nodes.
+  const local = localBus();
+  const deliver = local.publish;
   // No offline queue on the publisher: an event that cannot go now is dropped, not piled up.
   const pub = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
   const sub = new Redis(url, { maxRetriesPerRequest: null });
@@ -109,13 +109,13 @@ export function redisBus(url: string, opts: { log?: Logger; channel?: string } =
       });
     },
     publishLocal: deliver,
-    subscribe(listener) {
-      emitter.on('event', listener);
-      return () => emitter.off('event', listener);
-    },
+    subscribe: local.subscribe,
     async close() {
-      emitter.removeAllListeners();
-      await Promise.all([pub.quit().catch(() => pub.disconnect()), sub.quit().catch(() => sub.disconnect())]);
+      await local.close();
+      // A polite QUIT on a connection that is not up would wait for it forever (Redis away at
+      // shutdown): such a connection is dropped instead.
+      const end = (c: Redis) => (c.status === 'ready' ? c.quit().then(() => undefined, () => c.disconnect()) : c.disconnect());
+      await Promise.all([end(pub), end(sub)]);
     },
   };
 }
