@@ -21,6 +21,7 @@ import { rangeNodes, rootFromReader, verifyConsistency, verifyInclusion } from '
 import { readNodes as readLedgerNodes } from '../apps/server/src/modules/ledger/repo.ts';
 import { verifyLedger } from '../apps/server/src/modules/ledger/cli.ts';
 import { detectTrips } from '@iotc/shared/trips';
+import { archiveTick, readFixes, readFixRows } from '../apps/server/src/modules/track/archive.ts';
 import { startMqtt } from '../apps/server/src/ingest/mqtt.ts';
 import { createDevice, step } from '../apps/server/src/sim/models.ts';
 import { hashSecret, type ReportingDevice } from '../apps/server/src/ingest/pipeline.ts';
@@ -44,14 +45,14 @@ function run(opts: autocannon.Options): Promise<autocannon.Result> {
 }
 
 /** The real app on the embedded default (PGlite on disk) or on a throw-away database of DATABASE_URL. */
-async function benchApp() {
+async function benchApp(env: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'iotc-bench-'));
   const pg = process.env.DATABASE_URL ? await createPgDatabase(process.env.DATABASE_URL) : undefined;
   // The benches measure capacity: 50 clients signing in from one address as fast as they can,
   // and devices publishing as fast as acknowledgements come back, are far over the protective
   // limits of a real installation (plugins/rate-limit.ts, ingest/device-rate.ts).
   const limits = { LOGIN_RATE_PER_IP: '100000', LOGIN_RATE_PER_ACCOUNT: '100000', INTAKE_DEVICE_RATE: '100000', INTAKE_DEVICE_BURST: '100000' };
-  const app = await buildApp({ ...loadConfig({ LOG_LEVEL: 'error', DATA_DIR: dir, DATABASE_URL: pg?.url, ...limits }), mqtt: false });
+  const app = await buildApp({ ...loadConfig({ LOG_LEVEL: 'error', DATA_DIR: dir, DATABASE_URL: pg?.url, ...limits, ...env }), mqtt: false });
   return {
     app,
     engine: pg ? 'postgres' : 'pglite',
@@ -473,7 +474,7 @@ interface TrackColumns {
  * +-15 m parked and +-5 m driving, a 50 km jump every 5,000 reports, LBS stretches of 5 to 60
  * minutes and 30-minute data gaps, each about once in 20,000 reports. Returns the legs driven.
  */
-function simulateVan(c: TrackColumns, seed: number): number {
+function simulateVan(c: TrackColumns, seed: number, start = Date.parse('2026-11-01T00:00:00Z')): number {
   let a = seed >>> 0;
   const rand = () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -487,7 +488,6 @@ function simulateVan(c: TrackColumns, seed: number): number {
   const depotLon = 108 + rand() * 12;
   const mLat = 1 / 111_195;
   const mLon = 1 / (111_195 * Math.cos((depotLat * Math.PI) / 180));
-  const start = Date.parse('2026-11-01T00:00:00Z');
   const DAY = 86_400;
   let now = 0; // seconds since start
   let x = 0; // metres east of the depot
@@ -586,7 +586,8 @@ function simulateVan(c: TrackColumns, seed: number): number {
  * Trip and stop detection (packages/shared/src/trips.ts) over 100 devices x 30 days at one report
  * every 10 s: 259,200 reports each, 25.9 million in all, in the columns a query would give. Each
  * device's history is generated (not timed; see simulateVan) into the same typed arrays, then
- * detected (timed). Reading the history from the database is not part of it yet.
+ * detected (timed): the detection step alone. `trackFleet` below times it with the reading from
+ * the database.
  */
 async function track() {
   const DEVICES = Number(process.env.BENCH_TRACK_DEVICES ?? 100);
@@ -615,7 +616,124 @@ async function track() {
   report('track.jumps_ignored', ignored, 'points');
   // A check, not a figure: an LBS stretch or a gap may hide a short stop, nothing more should differ.
   if (Math.abs(trips / legs - 1) > 0.02) throw new Error(`found ${trips} trips for ${legs} legs driven`);
+  await trackFleet();
   await trackQuery();
+}
+
+/**
+ * Trip and stop detection from the database: 100 devices (10 on PGlite; BENCH_TRACK_DB_DEVICES)
+ * x 30 days at one report every 10 s (simulateVan), stored in `telemetry` a day at a time for all
+ * devices together, as the intake leaves them, with raw and decoded JSON of a real report's size
+ * (loading not timed). Then the position archive's job packs the closed days (timed: what it costs
+ * once per day in service), and each device's month is read (packs, and rows for what is not
+ * packed) and detected, two devices at a time on PostgreSQL (timed: the issue's figure). For
+ * comparison, the same for a few devices read from the rows alone.
+ */
+async function trackFleet() {
+  // The archive's job runs when the bench says, not on its own beside the loading.
+  const { app, engine, close } = await benchApp({ TRACK_ARCHIVE_SECONDS: '0' });
+  const DEVICES = Number(process.env.BENCH_TRACK_DB_DEVICES ?? (engine === 'postgres' ? 100 : 10));
+  const DAYS = 30;
+  const n = (DAYS * 86_400) / 10;
+  try {
+    const db = app.database.db;
+    const [demo] = await db.select().from(orgs).where(eq(orgs.code, 'demo'));
+    const start = Math.floor(Date.now() / 86_400_000) * 86_400_000 - (DAYS + 2) * 86_400_000;
+    const fleet: { ref: string; cols: TrackColumns }[] = [];
+    let legs = 0;
+    for (let d = 0; d < DEVICES; d++) {
+      const [dev] = await db.insert(devices).values({ orgId: demo!.id, deviceId: `BENCH-FLEET-${d}`, name: `bench van ${d}`, secretHash: hashSecret('bench-fleet-secret') }).returning();
+      const cols: TrackColumns = { t: new Float64Array(n), lat: new Float64Array(n), lon: new Float64Array(n), lbs: new Uint8Array(n), speed: new Float64Array(n) };
+      legs += simulateVan(cols, d + 1, start);
+      fleet.push({ ref: dev!.id, cols });
+    }
+    const loadStarted = performance.now();
+    const end = Math.max(...fleet.map((f) => f.cols.t[n - 1]!)) + 1;
+    const cursor = fleet.map(() => 0);
+    for (let dayEnd = start + 86_400_000; cursor.some((c) => c < n); dayEnd += 86_400_000) {
+      const ref: string[] = [];
+      const t: string[] = [];
+      const lat: number[] = [];
+      const lon: number[] = [];
+      const lbs: boolean[] = [];
+      const speed: (number | null)[] = [];
+      fleet.forEach((f, k) => {
+        let i = cursor[k]!;
+        for (; i < n && f.cols.t[i]! < dayEnd; i++) {
+          ref.push(f.ref);
+          t.push(new Date(f.cols.t[i]!).toISOString());
+          lat.push(f.cols.lat[i]!);
+          lon.push(f.cols.lon[i]!);
+          lbs.push(f.cols.lbs[i] === 1);
+          speed.push(Number.isNaN(f.cols.speed[i]!) ? null : Math.round(f.cols.speed[i]! * 10) / 10);
+        }
+        cursor[k] = i;
+      });
+      for (let from = 0; from < ref.length; from += 200_000) {
+        // Each column as one array literal (one parameter, not one per element).
+        const sl = <T,>(a: T[]) => `{${a.slice(from, from + 200_000).map((v) => (v === null ? 'NULL' : v === true ? 't' : v === false ? 'f' : v)).join(',')}}`;
+        await db.execute(sql`insert into telemetry (org_id, device_ref, time, lat, lon, positioning, speed, raw, sensors)
+          select ${demo!.id}::uuid, r, tm, la, lo, case when l then 'LBS' else 'GPS' end, sp,
+            jsonb_build_object('imei', '8601000' || left(r::text, 8), 'ts', extract(epoch from tm)::bigint, 'lat', la, 'lng', lo, 'spd', sp, 'bat', 87, 'csq', 23, 'temp', 4.5, 'hum', 61),
+            jsonb_build_object('temperature', 4.5, 'humidity', 61, 'battery', 87, 'door', 'closed')
+          from unnest(${sl(ref)}::uuid[], ${sl(t)}::timestamptz[], ${sl(lat)}::float8[], ${sl(lon)}::float8[], ${sl(lbs)}::bool[], ${sl(speed)}::float8[]) as x(r, tm, la, lo, l, sp)
+          order by tm`);
+      }
+    }
+    await db.execute(sql`vacuum analyze telemetry`);
+    report(`track.${engine}.fleet_load_${DEVICES}_devices`, Math.round(performance.now() - loadStarted), 'ms');
+
+    const range = { from: start, to: end };
+    /** Reads and detects each device's month, `parallel` devices at a time; answers ms, trips, stops. */
+    const detectAll = async (refs: string[], read: (ref: string) => Promise<TrackColumns>, parallel: number) => {
+      let trips = 0;
+      let stops = 0;
+      let next = 0;
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: parallel }, async () => {
+          while (next < refs.length) {
+            const ref = refs[next++]!;
+            const r = detectTrips(await read(ref));
+            trips += r.trips.length;
+            stops += r.stops.length;
+          }
+        }),
+      );
+      return { ms: performance.now() - started, trips, stops };
+    };
+    const parallel = engine === 'postgres' ? 2 : 1;
+    const refs = fleet.map((f) => f.ref);
+    const sample = refs.slice(0, Math.min(5, refs.length));
+    const rowsOnly = await detectAll(sample, (ref) => readFixRows(db, ref, range.from, range.to), parallel);
+    report(`track.${engine}.trip_detection_from_rows_per_device`, Math.round(rowsOnly.ms / sample.length), 'ms');
+
+    const packStarted = performance.now();
+    let packedDays = 0;
+    let fixes = 0;
+    for (;;) {
+      const r = await archiveTick(db, { limit: 1_000_000 });
+      packedDays += r.packed;
+      fixes += r.fixes;
+      if (r.caughtUp) break;
+    }
+    const packMs = performance.now() - packStarted;
+    report(`track.${engine}.archive_pack_device_days`, packedDays, 'device-days');
+    report(`track.${engine}.archive_pack_time`, Math.round(packMs), 'ms');
+    report(`track.${engine}.archive_pack_rate`, Math.round(fixes / (packMs / 1000)), 'fixes/s');
+
+    const runs: { ms: number; trips: number; stops: number }[] = [];
+    for (let k = 0; k < 3; k++) runs.push(await detectAll(refs, async (ref) => (await readFixes(db, ref, range.from, range.to)).fixes, parallel));
+    const ms = runs.map((r) => r.ms).sort((a, b) => a - b);
+    report(`track.${engine}.trip_detection_db_${DEVICES}_devices_${DAYS}_days_first`, Math.round(runs[0]!.ms), 'ms');
+    report(`track.${engine}.trip_detection_db_${DEVICES}_devices_${DAYS}_days_median`, Math.round(ms[1]!), 'ms');
+    report(`track.${engine}.trip_detection_db_trips_found`, runs[0]!.trips, 'trips');
+    report(`track.${engine}.trip_detection_db_legs_driven`, legs, 'legs');
+    report(`track.${engine}.trip_detection_db_stops_found`, runs[0]!.stops, 'stops');
+    if (Math.abs(runs[0]!.trips / legs - 1) > 0.02) throw new Error(`found ${runs[0]!.trips} trips for ${legs} legs driven`);
+  } finally {
+    await close();
+  }
 }
 
 /**

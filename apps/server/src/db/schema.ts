@@ -7,6 +7,7 @@ import {
   boolean,
   index,
   integer,
+  date,
   jsonb,
   pgTable,
   primaryKey,
@@ -21,6 +22,9 @@ import {
 } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+/** Binary values (ledger hashes, packed tracks). */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
 
 /** Organisations form a tree; a user sees rows of their organisation and its descendants. */
 export const orgs = pgTable('orgs', {
@@ -342,6 +346,39 @@ export const telemetry = pgTable(
     index('telemetry_received_brin').using('brin', t.receivedAt),
   ],
 );
+
+/**
+ * The position archive (modules/track/archive.ts): each device's usable fixes of one closed UTC
+ * day packed into one value (time, latitude, longitude, speed, LBS flag as columns), so that a
+ * month of history reads as 30 values instead of hundreds of thousands of rows. Rebuilt when a
+ * reading of that day arrives late; the rows in `telemetry` stay the record.
+ */
+export const trackDays = pgTable(
+  'track_days',
+  {
+    deviceRef: uuid('device_ref').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    orgId: uuid('org_id').notNull(),
+    points: integer('points').notNull(),
+    data: bytea('data').notNull(),
+    /** Readings received up to this time are in the pack (set a little early, so that none committing late is assumed in). */
+    packedAt: timestamp('packed_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'track_days_pk', columns: [t.deviceRef, t.day] })],
+);
+
+/**
+ * Where the archive's job is (one row): days before `closedThrough` have been swept, readings
+ * received before `receivedMark` looked at; `lease` names the node's run holding the job until
+ * `leaseUntil`.
+ */
+export const trackArchiveState = pgTable('track_archive_state', {
+  id: integer('id').primaryKey(),
+  closedThrough: date('closed_through', { mode: 'string' }),
+  receivedMark: timestamp('received_mark', { withTimezone: true }),
+  lease: text('lease'),
+  leaseUntil: timestamp('lease_until', { withTimezone: true }),
+});
 
 /** Refused reports with their reason, per device (null when the device itself is unknown). */
 export const intakeLog = pgTable(
@@ -1107,8 +1144,6 @@ export const reportScheduleRuns = pgTable(
 // ---------------------------------------------------------------------------------------------
 // Ledger (traceability; packages/shared/src/ledger, modules/ledger)
 // ---------------------------------------------------------------------------------------------
-
-const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
 
 /**
  * The ledger's leaves, appended in index order and never changed: the canonical record bytes

@@ -13,6 +13,7 @@ import { rowsOf, type Db, type Executor } from '../db/client.ts';
 import { UnavailableError, type DatabaseAvailability } from '../db/availability.ts';
 import { uuidList } from '../db/list.ts';
 import type { deviceStates, telemetry } from '../db/schema.ts';
+import { dropStalePacks } from '../modules/track/archive.ts';
 
 export type Reading = typeof telemetry.$inferInsert & { time: Date; deviceRef: string; acc: boolean | null };
 
@@ -127,6 +128,8 @@ export function readingStore(
         inserted.push(r);
         counts.set(p, (counts.get(p) ?? 0) + 1);
       }
+      // A reading of a closed day makes that day's packed track stale (modules/track/archive.ts).
+      await dropStalePacks(tx, inserted, receivedAt);
       const states = foldStates(inserted, receivedAt);
       if (silenceAfterMs !== undefined && states.length) {
         const since = receivedAt.getTime() - silenceAfterMs;

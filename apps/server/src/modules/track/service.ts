@@ -9,9 +9,10 @@
 // subquery with LIMIT 1 over generate_series), so the cost follows the number of buckets, not
 // of readings. The client asks again for the window it zooms into.
 //
-// The summary (trips, stops, statistics, alarm markers) needs the shape of the whole range: it
-// reads every position when there are at most SUMMARY_FULL_POINTS, else one per bucket of at
-// least SUMMARY_BUCKET_S seconds, and runs the trip detection of packages/shared/src/trips.ts.
+// The summary (trips, stops, statistics, alarm markers) needs the shape of the whole range: the
+// whole closed days come in full from the position archive (archive.ts); any other span is read
+// in full when it has at most SUMMARY_FULL_POINTS readings, else one per bucket of at least
+// SUMMARY_BUCKET_S seconds; then the trip detection of packages/shared/src/trips.ts runs.
 import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
 import { detectTrips } from '@iotc/shared/trips';
 import { MAX_TRACK_DAYS, SUMMARY_BUCKET_S, type TrackAnswer, type TrackPoints, type TrackQuery, type TrackSummary } from '@iotc/shared/track';
@@ -19,6 +20,7 @@ import { rowsOf, type Db } from '../../db/client.ts';
 import { orgTree } from '../../db/list.ts';
 import { alarmLevels, alarms, devices, transportTaskDevices, transportTasks } from '../../db/schema.ts';
 import { AppError } from '../../plugins/errors.ts';
+import { readFixes, type Fixes } from './archive.ts';
 import type { Caller } from '../auth/service.ts';
 import type { Lang } from '@iotc/shared/i18n';
 
@@ -171,19 +173,25 @@ export function trackService(db: Db) {
 
     async summary(caller: Caller, q: TrackQuery, lang: Lang): Promise<TrackSummary> {
       const tg = await target(caller, q);
-      let points = await firstReadings(tg.device.id, tg.from, tg.to, SUMMARY_FULL_POINTS + 1, false);
-      if (points.length > SUMMARY_FULL_POINTS) {
-        const bucketMs = Math.max(SUMMARY_BUCKET_S * 1000, Math.ceil((tg.to.getTime() - tg.from.getTime()) / SUMMARY_FULL_POINTS));
-        points = await bucketed(tg.device.id, tg.from, tg.to, bucketMs, false);
-      }
-      const withFix = points.filter((p) => p.lat !== null && p.lon !== null && !(p.lat === 0 && p.lon === 0));
-      const track = {
-        t: Float64Array.from(withFix, (p) => p.t),
-        lat: Float64Array.from(withFix, (p) => p.lat!),
-        lon: Float64Array.from(withFix, (p) => p.lon!),
-        lbs: Uint8Array.from(withFix, (p) => (p.positioning === 'LBS' ? 1 : 0)),
-        speed: Float64Array.from(withFix, (p) => p.speed ?? Number.NaN),
+      // Whole closed days come packed from the archive; a span without a pack is read in full up
+      // to SUMMARY_FULL_POINTS readings, else thinned to one per bucket.
+      const readSpan = async (a: number, b: number): Promise<Fixes> => {
+        let points = await firstReadings(tg.device.id, new Date(a), new Date(b), SUMMARY_FULL_POINTS + 1, false);
+        if (points.length > SUMMARY_FULL_POINTS) {
+          const bucketMs = Math.max(SUMMARY_BUCKET_S * 1000, Math.ceil((b - a) / SUMMARY_FULL_POINTS));
+          points = await bucketed(tg.device.id, new Date(a), new Date(b), bucketMs, false);
+        }
+        const withFix = points.filter((p) => p.lat !== null && p.lon !== null && Number.isFinite(p.lat) && Number.isFinite(p.lon) && !(p.lat === 0 && p.lon === 0));
+        return {
+          t: Float64Array.from(withFix, (p) => p.t),
+          lat: Float64Array.from(withFix, (p) => p.lat!),
+          lon: Float64Array.from(withFix, (p) => p.lon!),
+          lbs: Uint8Array.from(withFix, (p) => (p.positioning === 'LBS' ? 1 : 0)),
+          speed: Float64Array.from(withFix, (p) => p.speed ?? Number.NaN),
+        };
       };
+      const { fixes: track } = await readFixes(db, tg.device.id, tg.from.getTime(), tg.to.getTime(), readSpan);
+      const n = track.t.length;
       const r = detectTrips(track);
       const trips = r.trips.map((t) => ({ startT: t.startT, endT: t.endT, durationS: t.durationS, distanceM: t.distanceM, maxSpeedKmh: t.maxSpeedKmh, avgSpeedKmh: t.avgSpeedKmh }));
       const distanceM = r.trips.reduce((s, t) => s + t.distanceM, 0);
@@ -210,12 +218,12 @@ export function trackService(db: Db) {
         })),
         stats: {
           distanceM: Math.round(distanceM),
-          durationS: points.length > 1 ? Math.round((points[points.length - 1]!.t - points[0]!.t) / 1000) : 0,
+          durationS: n > 1 ? Math.round((track.t[n - 1]! - track.t[0]!) / 1000) : 0,
           movingS: Math.round(movingS),
           maxSpeedKmh: r.trips.reduce((m, t) => Math.max(m, t.maxSpeedKmh), 0),
           avgSpeedKmh: movingS > 0 ? (distanceM / 1000) / (movingS / 3600) : 0,
           stopCount: r.stops.length,
-          points: points.length,
+          points: n,
           jumps: r.ignored.length,
         },
       };
