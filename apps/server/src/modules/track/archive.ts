@@ -83,7 +83,13 @@ export const packLength = (bytes: Uint8Array) => new DataView(bytes.buffer, byte
 
 type FixRow = { t: number | string; lat: number | string; lon: number | string; speed: number | string | null; lbs: boolean };
 
-/** A usable position: both coordinates, in range (NaN and infinities are not), not the 0,0 of a device without a fix. */
+/**
+ * A usable position: both coordinates, in range (NaN and infinities are not), not the 0,0 of a
+ * device without a fix. The same test in SQL (packs, readFixRows) and here (spans a caller reads
+ * itself), so a range gives the same fixes whether its days are packed or not.
+ */
+export const isUsableFix = (lat: number | null, lon: number | null): boolean =>
+  lat !== null && lon !== null && lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180 && !(lat === 0 && lon === 0);
 const USABLE = sql.raw(`lat is not null and lon is not null and lat between -90 and 90 and lon between -180 and 180 and not (lat = 0 and lon = 0)`);
 
 /** The usable fixes of [from, to) from the rows, in time order. */
@@ -162,16 +168,15 @@ export async function readFixes(
  */
 export async function dropStalePacks(q: Executor, stored: readonly { deviceRef: string; time: Date }[], now: Date): Promise<void> {
   const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
-  const stale = new Set<string>();
-  for (const r of stored) if (r.time.getTime() < today) stale.add(`${r.deviceRef}|${dayOf(r.time.getTime())}`);
-  if (stale.size === 0) return;
-  const refs: string[] = [];
-  const days: string[] = [];
-  for (const k of stale) {
-    const [ref, day] = k.split('|') as [string, string];
-    refs.push(ref);
-    days.push(day);
+  const stale = new Map<string, { ref: string; day: string }>();
+  for (const r of stored) {
+    if (r.time.getTime() >= today) continue;
+    const day = dayOf(r.time.getTime());
+    stale.set(`${r.deviceRef}|${day}`, { ref: r.deviceRef, day });
   }
+  if (stale.size === 0) return;
+  const refs = [...stale.values()].map((k) => k.ref);
+  const days = [...stale.values()].map((k) => k.day);
   await q.execute(sql`delete from track_days d using unnest(${uuidList(refs)}, ${`{${days.join(',')}}`}::date[]) as x(ref, day)
     where d.device_ref = x.ref and d.day = x.day`);
 }

@@ -20,7 +20,7 @@ import { rowsOf, type Db } from '../../db/client.ts';
 import { orgTree } from '../../db/list.ts';
 import { alarmLevels, alarms, devices, transportTaskDevices, transportTasks } from '../../db/schema.ts';
 import { AppError } from '../../plugins/errors.ts';
-import { readFixes, type Fixes } from './archive.ts';
+import { isUsableFix, readFixes, type Fixes } from './archive.ts';
 import type { Caller } from '../auth/service.ts';
 import type { Lang } from '@iotc/shared/i18n';
 
@@ -181,7 +181,7 @@ export function trackService(db: Db) {
           const bucketMs = Math.max(SUMMARY_BUCKET_S * 1000, Math.ceil((b - a) / SUMMARY_FULL_POINTS));
           points = await bucketed(tg.device.id, new Date(a), new Date(b), bucketMs, false);
         }
-        const withFix = points.filter((p) => p.lat !== null && p.lon !== null && Number.isFinite(p.lat) && Number.isFinite(p.lon) && !(p.lat === 0 && p.lon === 0));
+        const withFix = points.filter((p) => isUsableFix(p.lat, p.lon));
         return {
           t: Float64Array.from(withFix, (p) => p.t),
           lat: Float64Array.from(withFix, (p) => p.lat!),
