@@ -1,5 +1,6 @@
 // Export of a list to CSV or Excel in the user's language and time zone: headers in the
-// request's language, instants formatted YYYY-MM-DD HH:mm:ss in the request's Timezone.
+// request's language, instants formatted YYYY-MM-DD HH:mm:ss in the request's Timezone. Every
+// CSV cell goes through csvCell, so user text never reaches a spreadsheet as a formula.
 import ExcelJS from 'exceljs';
 import { stringify } from 'csv-stringify/sync';
 import dayjs from 'dayjs';
@@ -42,6 +43,24 @@ export function formatInstant(d: Date, tz: string): string {
   return dayjs(d).tz(tz).format(DATETIME_FORMAT);
 }
 
+/**
+ * First characters a spreadsheet takes as the start of a formula: OWASP's list (= + - @, tab,
+ * carriage return) and the full-width forms some spreadsheet programs read the same way.
+ */
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+/** A plain decimal number such as "-18.5" or "1e-3": a value, not a formula. */
+const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * A CSV cell that a spreadsheet reads as data (OWASP CSV injection): text starting like a
+ * formula gets a leading single quote; numbers, and text that is a plain number, stay as they are.
+ * Excel files need none of this: their cells are typed, text is never evaluated.
+ */
+export function csvCell(value: string | number | null | undefined): string | number {
+  if (typeof value !== 'string') return value ?? '';
+  return FORMULA_START.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
+}
+
 export async function exportRows<T>(opts: {
   format: ExportFormat;
   lang: Lang;
@@ -58,7 +77,7 @@ export async function exportRows<T>(opts: {
   const base = `${opts.name[lang]}-${stamp}`;
 
   if (opts.format === 'csv') {
-    const records = [columns.map((c) => c.header[lang]), ...opts.rows.map((r) => columns.map((c) => cell(c.value(r))))];
+    const records = [columns.map((c) => c.header[lang]), ...opts.rows.map((r) => columns.map((c) => cell(c.value(r))))].map((record) => record.map(csvCell));
     // The byte-order mark makes Excel read the UTF-8 (Chinese) text correctly.
     const body = Buffer.concat([Buffer.from('\ufeff'), Buffer.from(stringify(records))]);
     return { contentType: 'text/csv; charset=utf-8', filename: `${base}.csv`, body };
