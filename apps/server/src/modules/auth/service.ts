@@ -53,12 +53,12 @@ export function authService(repo: AuthRepo, opts: AuthOptions) {
   /** The stored password check, costing one argon2 verification even for an unknown account. */
   async function passwordMatches(user: { passwordHash: string } | undefined, password: string): Promise<boolean> {
     if (user) return verifyPassword(user.passwordHash, password);
-    dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
     await verifyPassword(await dummyHash, password);
     return false;
   }
-  // Unknown accounts still cost one verification, so timing does not tell which accounts exist.
-  let dummyHash: Promise<string> | undefined;
+  // Unknown accounts still cost one verification, so timing does not tell which accounts exist
+  // (made at once, so the first unknown account does not pay for the hashing either).
+  const dummyHash: Promise<string> = hashPassword(randomBytes(16).toString('hex'));
 
   async function permissionsOf(user: { userId: string; isPlatformAdmin: boolean }): Promise<Permission[]> {
     if (user.isPlatformAdmin) return [...PERMISSION_CODES];
@@ -104,7 +104,9 @@ export function authService(repo: AuthRepo, opts: AuthOptions) {
       const since = new Date(now().getTime() - LOGIN_FAILURE_WINDOW_MS);
       const failures = await repo.recentFailures(account, since);
       if (failures >= LOGIN_MAX_FAILURES) return refuse(429, 'TOO_MANY_ATTEMPTS');
-      if (!user || !(await passwordMatches(user, body.password))) {
+      // Verified before asking whether the account exists: an unknown account costs the same.
+      const matches = await passwordMatches(user, body.password);
+      if (!user || !matches) {
         await repo.recordFailure(account, meta.ip);
         return refuse(401, 'ACCOUNT_PASSWORD_ERROR');
       }
@@ -138,7 +140,8 @@ export function authService(repo: AuthRepo, opts: AuthOptions) {
       const refuse = refuser(account, user, 'password_change', meta);
       const failures = await repo.recentFailures(account, new Date(now().getTime() - LOGIN_FAILURE_WINDOW_MS));
       if (failures >= LOGIN_MAX_FAILURES) return refuse(429, 'TOO_MANY_ATTEMPTS');
-      if (!user || !(await passwordMatches(user, body.oldPassword))) {
+      const matches = await passwordMatches(user, body.oldPassword);
+      if (!user || !matches) {
         await repo.recordFailure(account, meta.ip);
         return refuse(400, 'OLD_PASSWORD_ERROR');
       }
