@@ -474,6 +474,7 @@ export async function buildApp(
     origin: config.ledgerOrigin,
     signerKey: config.ledgerSignerKey,
     permissionsOf: auth.permissionsOf,
+    audit: audit.record,
     publicUrl: config.publicUrl,
   });
   await ledger.signer();

@@ -37,6 +37,8 @@ export const AUDIT_ACTIONS = [
   'asset_update',
   'asset_delete',
   'asset_import',
+  'ledger_share_create',
+  'ledger_share_revoke',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_RESULTS = ['success', 'failure'] as const;

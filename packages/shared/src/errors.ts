@@ -282,6 +282,20 @@ export const ERRORS = {
   LEDGER_RANGE_INVERTED: { en: 'The first tree size must not be larger than the second', zh: '起始树大小不能大于结束树大小' },
   LEDGER_SCOPE_REQUIRED: { en: 'Please pick a task, a device with a time range, or a warehouse record', zh: '请选择任务、设备及时间范围或出入库记录' },
   LEDGER_RANGE_TOO_LONG: { en: 'A device range covers at most 366 days: please pick a shorter time range', zh: '设备时间范围最多 366 天，请缩短时间范围' },
+  LEDGER_SHARE_EXPIRY_ONE: { en: 'Give the link an expiry in days or a date, not both', zh: '链接有效期请选择天数或日期其中一种' },
+  LEDGER_SHARE_EXPIRY_RANGE: {
+    en: "The link's expiry must be in the future and at most 5 years away",
+    zh: '链接有效期须晚于当前时间，且不超过 5 年',
+  },
+  LEDGER_SHARE_UNKNOWN: {
+    en: 'This verification link does not exist: please check the address or ask the sender for a new link',
+    zh: '此验证链接不存在，请检查地址或向分享者索取新链接',
+  },
+  LEDGER_SHARE_EXPIRED: { en: 'This verification link has expired: please ask the sender for a new link', zh: '此验证链接已过期，请向分享者索取新链接' },
+  LEDGER_SHARE_REVOKED: {
+    en: 'This verification link was revoked by its sender: please ask the sender for a new link',
+    zh: '此验证链接已被分享者撤销，请向分享者索取新链接',
+  },
   METRICS_TOKEN_REQUIRED: { en: 'A valid metrics token is required', zh: '需要有效的监控指标令牌' },
   VALIDATION: { en: 'The request is invalid', zh: '请求参数有误' },
   TEXT_UNSTORABLE: {

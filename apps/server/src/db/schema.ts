@@ -1200,19 +1200,27 @@ export const ledgerWatermarks = pgTable('ledger_watermarks', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** Links that publish a task's, a device range's or a warehouse batch's records without login; only the token's SHA-256 is kept. */
+/**
+ * Links that publish a task's, a device range's or a warehouse batch's records without login;
+ * only the token's SHA-256 is kept. Every link ends: at its expiry, or when it is revoked.
+ */
 export const ledgerShares = pgTable(
   'ledger_shares',
   {
-    tokenHash: text('token_hash').primaryKey(),
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: text('token_hash').notNull().unique('ledger_shares_token_hash_key'),
     orgId: uuid('org_id')
       .notNull()
       .references(() => orgs.id, { onDelete: 'cascade' }),
+    /** 'task' | 'device' | 'batch' | 'warehouseRecord': the key `scope` holds. */
+    kind: text('kind').notNull(),
     /** { taskId }, { deviceId (the device row id), from, to }, { warehouseBatch } or { warehouseRecordId }. */
     scope: jsonb('scope').notNull(),
     createdBy: text('created_by').notNull(),
     createdAt: createdAt(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedBy: text('revoked_by'),
   },
-  (t) => [index('ledger_shares_org_idx').on(t.orgId)],
+  (t) => [index('ledger_shares_org_idx').on(t.orgId, t.createdAt)],
 );

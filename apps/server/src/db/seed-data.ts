@@ -306,6 +306,8 @@ export const DICTS: DictSeed[] = [
       ['asset_update', '修改资产', 'Asset changed'],
       ['asset_delete', '删除资产', 'Asset deleted'],
       ['asset_import', '导入资产', 'Assets imported'],
+      ['ledger_share_create', '创建验证分享链接', 'Verification link shared'],
+      ['ledger_share_revoke', '撤销验证分享链接', 'Verification link revoked'],
     ],
   },
   {

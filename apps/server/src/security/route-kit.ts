@@ -319,6 +319,7 @@ export const PARAM_KINDS: Record<string, string> = {
   '/api/iot/v2/report-schedules/:id': 'schedule',
   '/api/iot/v2/ledger/leaves/:index': 'leafIndex',
   '/api/iot/v2/ledger/public/:token': 'shareToken',
+  '/api/iot/v2/ledger/shares/:id': 'share',
 };
 
 const uuidField = (s: JsonSchema): boolean => s.format === 'uuid' || (!Array.isArray(s.items) && s.items?.format === 'uuid');
@@ -385,6 +386,7 @@ export async function idsOfOrg(db: Db, orgId: string): Promise<Ids> {
   ids.command = await q(`select id as v from commands where org_id = $A`);
   ids.schedule = await q(`select id as v from report_schedules where org_id = $A`);
   ids.leafIndex = await q(`select idx as v from ledger_leaves where org_id = $A order by idx limit 5`);
+  ids.share = await q(`select id as v from ledger_shares where org_id = $A`);
   return ids;
 }
 

@@ -5,7 +5,7 @@
 // answer in the usual envelope; the checkpoint and the public key are plain text, as
 // transparency-log tools read them.
 import { z } from 'zod';
-import { blankAsUndefined, isoInstant } from '../list.ts';
+import { blankAsUndefined, isoInstant, listQuerySchema } from '../list.ts';
 import { ledgerRecordSchema } from './leaf.ts';
 
 export const LEDGER_API = {
@@ -21,8 +21,10 @@ export const LEDGER_API = {
   leaf: (index: number) => `/api/iot/v2/ledger/leaves/${index}`,
   /** GET ?taskId= | ?deviceId=&from=&to= | ?warehouseBatch= | ?warehouseRecordId= (&after=) → RecordsAnswer. */
   records: '/api/iot/v2/ledger/records',
-  /** POST ShareBody → ShareAnswer. */
+  /** POST ShareBody → ShareAnswer; GET ShareQuery → Page<ShareRow> (the organisation tree's links). */
   shares: '/api/iot/v2/ledger/shares',
+  /** POST → ShareRow: the link ends now (its token answers LEDGER_SHARE_REVOKED). */
+  revoke: (id: string) => `/api/iot/v2/ledger/shares/${id}/revoke`,
   /** GET (&after=) → PublicRecordsAnswer. No login. */
   public: (token: string) => `/api/iot/v2/ledger/public/${token}`,
   /**
@@ -87,6 +89,9 @@ const scopeFields = {
   warehouseRecordId: z.preprocess(blankAsUndefined, z.uuid().optional()),
 };
 
+/** The one thing a records call or a share covers (a share stores it as is). */
+export type LedgerScope = { taskId: string } | { deviceId: string; from: string; to: string } | { warehouseBatch: string } | { warehouseRecordId: string };
+
 type ScopeShape = { taskId?: string; deviceId?: string; from?: string; to?: string; warehouseBatch?: string; warehouseRecordId?: string };
 
 function scopeChecks<T extends z.ZodType<ScopeShape>>(s: T) {
@@ -144,23 +149,70 @@ export const recordsAnswerSchema = z.object({
 });
 export type RecordsAnswer = z.infer<typeof recordsAnswerSchema>;
 
+/** The expiries the console offers, in days; the maker may also pick a date up to the longest. */
+export const SHARE_EXPIRY_DAYS = [1, 7, 30, 90, 365] as const;
+/** A link made without an expiry ends after this many days. */
+export const DEFAULT_SHARE_EXPIRY_DAYS = 30;
+/**
+ * The longest a link lives: five years, the time GSP keeps cold-chain records, so a link can
+ * serve an inspection for as long as the records themselves must be kept. No link is endless.
+ */
+export const MAX_SHARE_EXPIRY_DAYS = 1826;
+
 export const shareBodySchema = scopeChecks(
   z.object({
     ...scopeFields,
-    /** Default: the link never expires. */
-    expiresInDays: z.number().int().min(1).max(3650).optional(),
+    /** Days from now; default DEFAULT_SHARE_EXPIRY_DAYS. */
+    expiresInDays: z.number().int().min(1).max(MAX_SHARE_EXPIRY_DAYS).optional(),
+    /** An instant instead (in the future, at most MAX_SHARE_EXPIRY_DAYS away: the server checks it). */
+    expiresAt: z.preprocess(blankAsUndefined, isoInstant.optional()),
   }),
-);
+).refine((b) => b.expiresInDays === undefined || b.expiresAt === undefined, { message: 'LEDGER_SHARE_EXPIRY_ONE', path: ['expiresAt'] });
 export type ShareBody = z.infer<typeof shareBodySchema>;
 
 export const shareAnswerSchema = z.object({
+  /** The link's id: the share list and the revoke call name it (never the token). */
+  id: z.string(),
   token: z.string(),
   /** The public verification page (absolute when PUBLIC_URL is set). */
   url: z.string(),
   apiUrl: z.string(),
-  expiresAt: z.string().nullable(),
+  expiresAt: z.string(),
 });
 export type ShareAnswer = z.infer<typeof shareAnswerSchema>;
+
+export const SHARE_KINDS = ['task', 'device', 'batch', 'warehouseRecord'] as const;
+export type ShareKind = (typeof SHARE_KINDS)[number];
+export const SHARE_STATUSES = ['active', 'expired', 'revoked'] as const;
+export type ShareStatus = (typeof SHARE_STATUSES)[number];
+
+export const shareQuerySchema = listQuerySchema.extend({
+  status: z.preprocess(blankAsUndefined, z.enum(SHARE_STATUSES).optional()),
+  kind: z.preprocess(blankAsUndefined, z.enum(SHARE_KINDS).optional()),
+});
+export type ShareQuery = z.infer<typeof shareQuerySchema>;
+
+/** One link of the organisation tree, as its list shows it (the token is never shown again). */
+export const shareRowSchema = z.object({
+  id: z.string(),
+  kind: z.enum(SHARE_KINDS),
+  /**
+   * What it covers, in words the same in every language: a task's code and goods, a device's id
+   * and name, a batch number, or a warehouse record's goods and batch ('' when the subject is gone).
+   */
+  subject: z.string(),
+  /** A device range's bounds (null for the other kinds). */
+  from: z.string().nullable(),
+  to: z.string().nullable(),
+  orgName: z.string(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  revokedAt: z.string().nullable(),
+  revokedBy: z.string().nullable(),
+  status: z.enum(SHARE_STATUSES),
+});
+export type ShareRow = z.infer<typeof shareRowSchema>;
 
 /** What a share publishes about its subject besides the records. */
 export const shareSubjectSchema = z.discriminatedUnion('kind', [
@@ -179,7 +231,7 @@ export const shareSubjectSchema = z.discriminatedUnion('kind', [
 ]);
 export type ShareSubject = z.infer<typeof shareSubjectSchema>;
 
-export const publicRecordsAnswerSchema = recordsAnswerSchema.extend({ subject: shareSubjectSchema, expiresAt: z.string().nullable() });
+export const publicRecordsAnswerSchema = recordsAnswerSchema.extend({ subject: shareSubjectSchema, expiresAt: z.string() });
 export type PublicRecordsAnswer = z.infer<typeof publicRecordsAnswerSchema>;
 
 /** Why a record does not verify (null: it does). */

@@ -87,18 +87,18 @@ describe('the share certificate', () => {
     expect(zh.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     const unknown = await certificate('x'.repeat(43));
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toMatchObject({ errorcode: 'NOT_FOUND' });
+    expect(unknown.json()).toMatchObject({ errorcode: 'LEDGER_SHARE_UNKNOWN' });
   });
 
   it('states the verification made at download: all verified, then the changed record', async () => {
-    const good = await t.app.ledger.shareVerification(share.token, 'http://console.test');
+    const good = await t.app.ledger.shares.verification(share.token, 'http://console.test');
     expect(good).toMatchObject({ total: 3, verified: 3, pending: 0, failures: [], orgName: expect.any(String), url: `http://console.test/verify/${share.token}` });
     expect(good.checkpoint).toMatchObject({ size: expect.any(Number), rootHash: expect.any(String) });
     expect(good.verifierKey).toMatch(/^\S+\+[0-9a-f]{8}\+/);
 
     const minute = base + 60_000;
     await db().execute(sql`update telemetry set sensors = jsonb_set(sensors, '{temperature}', '-40') where device_ref = ${device.id} and received_at = ${iso(minute + 20_000)}::timestamptz`);
-    const bad = await t.app.ledger.shareVerification(share.token, 'http://console.test');
+    const bad = await t.app.ledger.shares.verification(share.token, 'http://console.test');
     expect(bad).toMatchObject({ total: 3, verified: 2 });
     expect(bad.failures).toEqual([expect.objectContaining({ ref: `sensor:${device.id}:${iso(minute)}`, reason: 'digest-mismatch', record: expect.objectContaining({ deviceId: 'CT00000001', minute: iso(minute) }) })]);
     expect((await certificate(share.token)).statusCode).toBe(200);
@@ -120,7 +120,7 @@ describe('the share certificate', () => {
 
 describe('a warehouse batch certificate', () => {
   it('states the batch and verifies its records', async () => {
-    const v = await t.app.ledger.shareVerification(batchShare.token, 'http://console.test');
+    const v = await t.app.ledger.shares.verification(batchShare.token, 'http://console.test');
     expect(v).toMatchObject({ subject: { kind: 'batch', batchNo: 'LOT-42', records: 2, goods: ['Frozen dumplings'] }, total: 2, verified: 2, failures: [] });
     expect(v.checkpoint?.signedAt).toEqual(expect.any(String));
     const res = await certificate(batchShare.token);
@@ -136,7 +136,7 @@ describe('a warehouse batch certificate', () => {
   });
 
   it('states a single warehouse record', async () => {
-    const v = await t.app.ledger.shareVerification(recordShare.token, 'http://console.test');
+    const v = await t.app.ledger.shares.verification(recordShare.token, 'http://console.test');
     expect(v).toMatchObject({ subject: { kind: 'warehouseRecord', batchNo: 'LOT-42', direction: 'in', warehouse: 'Cert cold store' }, total: 1, verified: 1 });
     const res = await certificate(recordShare.token, 'zh-CN');
     expect(res.statusCode).toBe(200);

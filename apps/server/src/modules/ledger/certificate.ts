@@ -12,7 +12,7 @@ import type { LedgerRecord } from '@iotc/shared/ledger/leaf';
 import { formatInstant } from '../../lib/export.ts';
 import { COLORS, CONTENT_W, ensureSpace, facts, font, heading, PAGE, type Doc } from '../report/pdf.ts';
 import { CERTIFICATE_TEXTS, type CertificateTexts } from './certificate-texts.ts';
-import type { ShareVerification } from './service.ts';
+import type { ShareVerification } from './shares.ts';
 
 const QR_SIZE = 96;
 const OK_COLOR = '#389e0d';
@@ -55,7 +55,7 @@ function subjectLines(v: ShareVerification, x: CertificateTexts, tz: string): [s
       [x.warehouse, s.warehouse],
     );
   }
-  lines.push([x.expires, v.expiresAt ? formatInstant(new Date(v.expiresAt), tz) : x.never]);
+  lines.push([x.expires, formatInstant(new Date(v.expiresAt), tz)]);
   return lines;
 }
 

@@ -2,7 +2,9 @@
 // checkpoint and the public key (plain text, as transparency-log tools read them), inclusion and
 // consistency proofs (hashes only), and the records a share link publishes. With login: one
 // leaf (its organisation tree only), the records of a task, a device range, a warehouse batch or
-// one warehouse record with their proofs, and making share links of the same scopes.
+// one warehouse record with their proofs, and making, listing and revoking share links of the
+// same scopes (shares.ts). A share's token is in its public addresses only: the request log masks
+// it there (ops/logging.ts).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelopeSchema } from '@iotc/shared/envelope';
@@ -21,9 +23,13 @@ import {
   recordsQuerySchema,
   shareAnswerSchema,
   shareBodySchema,
+  shareQuerySchema,
+  shareRowSchema,
 } from '@iotc/shared/ledger/api';
+import { pageSchema } from '@iotc/shared/list';
+import { idParamsSchema } from '@iotc/shared/platform';
 import { contentDisposition, requestTimezone } from '../../lib/export.ts';
-import { callerOf } from '../../plugins/auth.ts';
+import { callerOf, clientOf } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/errors.ts';
 import { certificatePdf, subjectName } from './certificate.ts';
 import { CERTIFICATE_TEXTS } from './certificate-texts.ts';
@@ -78,21 +84,47 @@ export const ledgerRoutes: FastifyPluginAsyncZod<{ ledger: LedgerService }> = as
   );
   app.post(
     LEDGER_API.shares,
-    { schema: { tags, summary: "A link that publishes the records of a task, a device range, a warehouse batch or one warehouse record without login", body: shareBodySchema, response: { 200: envelopeSchema(shareAnswerSchema) } }, ...signedIn },
-    async (req) => ok(await ledger.share(callerOf(req), req.body)),
+    {
+      schema: {
+        tags,
+        summary: 'A link that publishes the records of a task, a device range, a warehouse batch or one warehouse record without login, until it expires (30 days unless `expiresInDays` or `expiresAt` says otherwise, at most 5 years) or is revoked',
+        body: shareBodySchema,
+        response: { 200: envelopeSchema(shareAnswerSchema) },
+      },
+      ...signedIn,
+    },
+    async (req) => ok(await ledger.shares.create(callerOf(req), req.body, clientOf(req))),
+  );
+  app.get(
+    LEDGER_API.shares,
+    {
+      schema: {
+        tags,
+        summary: "The share links of the caller's organisation tree (of the kinds the caller may read), newest first, with their status: active, expired or revoked",
+        querystring: shareQuerySchema,
+        response: { 200: envelopeSchema(pageSchema(shareRowSchema)) },
+      },
+      ...signedIn,
+    },
+    async (req) => ok(await ledger.shares.list(callerOf(req), req.query)),
+  );
+  app.post(
+    '/api/iot/v2/ledger/shares/:id/revoke',
+    { schema: { tags, summary: 'Ends a share link now: its token answers 410 LEDGER_SHARE_REVOKED from then on', params: idParamsSchema, response: { 200: envelopeSchema(shareRowSchema) } }, ...signedIn },
+    async (req) => ok(await ledger.shares.revoke(callerOf(req), req.params.id, clientOf(req))),
   );
   app.get(
     '/api/iot/v2/ledger/public/:token',
     {
       schema: {
         tags,
-        summary: 'The records a share link publishes (200 a page), without login',
+        summary: 'The records a share link publishes (200 a page), without login; an ended link answers 410 (LEDGER_SHARE_EXPIRED, LEDGER_SHARE_REVOKED), an unknown one 404',
         params: z.object({ token: z.string().min(1).max(100) }),
         querystring: publicRecordsQuerySchema,
         response: { 200: envelopeSchema(publicRecordsAnswerSchema) },
       },
     },
-    async (req) => ok(await ledger.publicRecords(req.params.token, req.query.after)),
+    async (req) => ok(await ledger.shares.publicRecords(req.params.token, req.query.after)),
   );
   app.get(
     '/api/iot/v2/ledger/public/:token/certificate',
@@ -105,7 +137,7 @@ export const ledgerRoutes: FastifyPluginAsyncZod<{ ledger: LedgerService }> = as
     },
     async (req, reply) => {
       const tz = requestTimezone(req);
-      const v = await ledger.shareVerification(req.params.token, `${req.protocol}://${req.host}`);
+      const v = await ledger.shares.verification(req.params.token, `${req.protocol}://${req.host}`);
       const pdf = await certificatePdf(v, req.lang, tz);
       const name = subjectName(v.subject);
       return reply

@@ -1,34 +1,29 @@
 // The ledger (issue 9; DESIGN.md "Ledger (traceability) interface"): the feeder that appends
 // what sources.ts reads, in index order, one node at a time; signed tree heads at an interval;
 // proofs; the records of a task, a device range, a warehouse batch or one warehouse record with
-// everything a browser needs to check them; and share links that publish one such scope.
+// everything a browser needs to check them; and share links that publish one such scope
+// (shares.ts).
 //
 // Appending: one transaction per batch holds the ledger's advisory lock, re-reads the tree's size
 // and right edge from the database (so whichever node holds the lock continues the same tree),
 // and writes the leaves, every subtree they complete (ledger_nodes) and the watermarks together.
 // The unique ref makes logging a record twice impossible, whatever the watermarks say.
-import { createHash, randomBytes } from 'node:crypto';
 import { and, count, eq, sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   MAX_RECORDS_PAGE,
-  LEDGER_API,
-  ledgerSharePage,
   type ConsistencyProof,
   type InclusionProof,
   type LeafAnswer,
   type LedgerItem,
-  type PublicRecordsAnswer,
+  type LedgerScope,
   type RecordsAnswer,
   type RecordsQuery,
-  type ShareAnswer,
-  type ShareBody,
   type ShareSubject,
-  type VerifyReason,
 } from '@iotc/shared/ledger/api';
 import { toBase64 } from '@iotc/shared/ledger/bytes';
-import { formatCheckpoint, parseCheckpoint, signNote, splitNote } from '@iotc/shared/ledger/checkpoint';
-import { decodeLeaf, encodeLeaf, LeafError, type LedgerRecord } from '@iotc/shared/ledger/leaf';
+import { formatCheckpoint, signNote } from '@iotc/shared/ledger/checkpoint';
+import { decodeLeaf, encodeLeaf, LeafError } from '@iotc/shared/ledger/leaf';
 import {
   appendLeaf,
   consistencyPlan,
@@ -45,11 +40,12 @@ import {
 import type { Permission } from '@iotc/shared/platform';
 import { LOCKS, tryXactLock, type Db } from '../../db/client.ts';
 import { orgTree, uuidList } from '../../db/list.ts';
-import { devices, ledgerShares, orgs, transportTaskDevices, transportTasks, warehouseRecords } from '../../db/schema.ts';
+import { devices, orgs, transportTaskDevices, transportTasks, warehouseRecords } from '../../db/schema.ts';
 import { AppError } from '../../plugins/errors.ts';
+import type { AuditEntry } from '../audit/repo.ts';
 import type { Caller } from '../auth/service.ts';
 import { loadSigner, type Signer } from './keys.ts';
-import { verifyRecords } from './verify.ts';
+import { SHARE_PERMISSION, scopeKind, scopeOf, shareService } from './shares.ts';
 import {
   insertCheckpoint,
   insertLeaves,
@@ -88,6 +84,8 @@ export interface LedgerOptions {
   /** LEDGER_SIGNER_KEY. */
   signerKey?: string;
   permissionsOf: (caller: Caller) => Promise<Permission[]>;
+  /** The audit log's recorder (share links made and revoked). */
+  audit?: (e: AuditEntry) => Promise<void>;
   /** PUBLIC_URL, for absolute share links. */
   publicUrl?: string;
   now?: () => Date;
@@ -97,30 +95,6 @@ export interface LedgerOptions {
   batchSize?: number;
 }
 
-/** Most records a certificate verifies (a device over a year is ~500,000 minutes). */
-export const MAX_CERTIFICATE_RECORDS = 100_000;
-
-/** What a share's certificate states, verified when it is asked for. */
-export interface ShareVerification {
-  subject: ShareSubject;
-  orgName: string;
-  expiresAt: string | null;
-  /** The latest signed checkpoint the records were checked against (null before the first). */
-  checkpoint: { note: string; origin: string; size: number; rootHash: string; signedAt: string | null } | null;
-  verifierKey: string;
-  origin: string;
-  /** Records covered (at most MAX_CERTIFICATE_RECORDS are checked; truncated says more exist). */
-  total: number;
-  verified: number;
-  /** Newer than the checkpoint: in the log, not yet under a signed head. */
-  pending: number;
-  failures: { index: number; ref: string; kind: LedgerRecord['kind']; reason: VerifyReason; record: LedgerRecord }[];
-  truncated: boolean;
-  checkedAt: string;
-  /** The public verification page the certificate's QR code opens. */
-  url: string;
-}
-
 /** An id the feeder has not seen yet after this long is taken for a rolled-back insert and passed. */
 const GAP_MS = 5 * 60_000;
 /** Batches of one tick at most (the next tick carries on). */
@@ -128,13 +102,12 @@ const MAX_BATCHES = 20;
 const EPOCH = '1970-01-01T00:00:00.000Z';
 
 /** What a records call or a share covers; stored as is in ledger_shares.scope. */
-type Scope = { taskId: string } | { deviceId: string; from: string; to: string } | { warehouseBatch: string } | { warehouseRecordId: string };
+type Scope = LedgerScope;
 
 /** Goods names a batch subject lists (a batch usually holds one or two). */
 const BATCH_GOODS = 5;
 
 const b64 = toBase64;
-const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 
 export function ledgerService(db: Db, opts: LedgerOptions) {
   const now = opts.now ?? (() => new Date());
@@ -272,15 +245,7 @@ export function ledgerService(db: Db, opts: LedgerOptions) {
     if (!(await opts.permissionsOf(caller)).includes(permission)) throw new AppError(403, 'NO_PERMISSION');
   }
 
-  function scopeOf(q: { taskId?: string; deviceId?: string; from?: string; to?: string; warehouseBatch?: string; warehouseRecordId?: string }): Scope {
-    if (q.taskId) return { taskId: q.taskId };
-    if (q.deviceId && q.from && q.to) return { deviceId: q.deviceId, from: q.from, to: q.to };
-    if (q.warehouseBatch) return { warehouseBatch: q.warehouseBatch };
-    if (q.warehouseRecordId) return { warehouseRecordId: q.warehouseRecordId };
-    throw new AppError(400, 'LEDGER_SCOPE_REQUIRED');
-  }
-
-  const permissionOf = (scope: Scope): Permission => ('taskId' in scope ? 'transport:read' : 'deviceId' in scope ? 'device:read' : 'warehouse:read');
+  const permissionOf = (scope: Scope): Permission => SHARE_PERMISSION[scopeKind(scope)];
 
   /**
    * The leaves of a scope inside the organisations `tree`, what it publishes about its subject,
@@ -387,16 +352,13 @@ export function ledgerService(db: Db, opts: LedgerOptions) {
     };
   }
 
-  /** A share by its token with what it covers; 404 for an unknown or expired one. */
-  async function openShare(token: string) {
-    const [share] = await db
-      .select()
-      .from(ledgerShares)
-      .where(and(eq(ledgerShares.tokenHash, sha256Hex(token)), sql`(${ledgerShares.expiresAt} is null or ${ledgerShares.expiresAt} > now())`));
-    if (!share) throw new AppError(404, 'NOT_FOUND');
-    const { where, subject } = await resolve(share.scope as Scope, await orgTree(db, share.orgId));
-    return { share, where, subject };
-  }
+  const shares = shareService(db, {
+    scopes: { resolve, page, orgName: async (id) => (await db.select({ name: orgs.name }).from(orgs).where(eq(orgs.id, id)))[0]?.name ?? '' },
+    permissionsOf: opts.permissionsOf,
+    audit: opts.audit,
+    publicUrl: opts.publicUrl,
+    now,
+  });
 
   return {
     /** Loads (or at first start makes) the signer key. */
@@ -463,74 +425,8 @@ export function ledgerService(db: Db, opts: LedgerOptions) {
       return page(where, q.after);
     },
 
-    async share(caller: Caller, body: ShareBody): Promise<ShareAnswer> {
-      const scope = scopeOf(body);
-      await need(caller, permissionOf(scope));
-      const { orgId } = await resolve(scope, await orgTree(db, caller.orgId));
-      const token = randomBytes(32).toString('base64url');
-      const expiresAt = body.expiresInDays ? new Date(now().getTime() + body.expiresInDays * 86_400_000) : null;
-      await db.insert(ledgerShares).values({ tokenHash: sha256Hex(token), orgId, scope, createdBy: caller.account, expiresAt });
-      return {
-        token,
-        url: `${(opts.publicUrl ?? '').replace(/\/$/, '')}${ledgerSharePage(token)}`,
-        apiUrl: LEDGER_API.public(token),
-        expiresAt: expiresAt?.toISOString() ?? null,
-      };
-    },
-
-    /** The records a share link publishes; 404 for an unknown or expired token. */
-    async publicRecords(token: string, after?: number): Promise<PublicRecordsAnswer> {
-      const { share, where, subject } = await openShare(token);
-      return { ...(await page(where, after)), subject, expiresAt: share.expiresAt?.toISOString() ?? null };
-    },
-
-    /**
-     * Every record of a share verified now, as the public page verifies them (verify.ts), for its
-     * certificate; 404 for an unknown or expired token. `origin`: the request's, when PUBLIC_URL is unset.
-     */
-    async shareVerification(token: string, origin: string): Promise<ShareVerification> {
-      const { share, where, subject } = await openShare(token);
-      const [org] = await db.select({ name: orgs.name }).from(orgs).where(eq(orgs.id, share.orgId));
-      const out: ShareVerification = {
-        subject,
-        orgName: org?.name ?? '',
-        expiresAt: share.expiresAt?.toISOString() ?? null,
-        checkpoint: null,
-        verifierKey: '',
-        origin: '',
-        total: 0,
-        verified: 0,
-        pending: 0,
-        failures: [],
-        truncated: false,
-        checkedAt: now().toISOString(),
-        url: `${(opts.publicUrl ?? origin).replace(/\/$/, '')}${ledgerSharePage(token)}`,
-      };
-      let after: number | undefined;
-      for (;;) {
-        const answer = await page(where, after);
-        if (out.checkpoint === null && answer.checkpoint) {
-          const cp = parseCheckpoint(splitNote(answer.checkpoint).body);
-          out.checkpoint = { note: answer.checkpoint, origin: cp.origin, size: cp.size, rootHash: b64(cp.rootHash), signedAt: answer.signedAt };
-        }
-        out.verifierKey = answer.verifierKey;
-        out.origin = answer.origin;
-        const verdicts = await verifyRecords({ ...answer, origin: answer.origin });
-        verdicts.forEach((v, i) => {
-          out.total++;
-          if (v.ok) out.verified++;
-          else if (v.reason === 'pending') out.pending++;
-          else out.failures.push({ index: v.index, ref: v.ref, kind: answer.items[i]!.kind, reason: v.reason!, record: answer.items[i]!.record });
-        });
-        if (answer.next === null) break;
-        if (out.total >= MAX_CERTIFICATE_RECORDS) {
-          out.truncated = true;
-          break;
-        }
-        after = answer.next;
-      }
-      return out;
-    },
+    /** Share links: make, list, revoke, and what a live one publishes (shares.ts). */
+    shares,
   };
 }
 export type LedgerService = ReturnType<typeof ledgerService>;

@@ -37,6 +37,9 @@ const FROM = new Date(BASE - 3_600_000).toISOString();
 const TO = new Date(BASE + 3_600_000).toISOString();
 const TOKEN = 'tok_abcdefghijklmnopqrstuvwxyz0123456789ABCDEF';
 const RECORD = '00000000-0000-4000-8000-0000000000a1';
+/** Every link ends (30 days unless chosen otherwise). */
+const EXPIRES = '2027-01-15T08:00:00.000Z';
+const SHARE_ID = '00000000-0000-4000-8000-0000000000e1';
 
 let answer: RecordsAnswer;
 let subject: ShareSubject;
@@ -60,9 +63,9 @@ beforeEach(async () => {
     if (path === `${DEVICE_API.devices}/${DEVICE}`) return { id: DEVICE, deviceId: 'LG00000001', name: 'Ledger tracker' };
     if (path === WAREHOUSE_API.record(RECORD)) return { id: RECORD, goodsName: 'Vaccines', batchNo: 'B-7', warehouseName: 'Shanghai cold store', time: '2026-11-24T06:00:00.000Z' };
     if (path === LEDGER_API.records) return answer;
-    if (path === LEDGER_API.shares) return { token: TOKEN, url: `/verify/${TOKEN}`, apiUrl: LEDGER_API.public(TOKEN), expiresAt: null };
+    if (path === LEDGER_API.shares) return { id: SHARE_ID, token: TOKEN, url: `/verify/${TOKEN}`, apiUrl: LEDGER_API.public(TOKEN), expiresAt: EXPIRES };
     if (path === LEDGER_API.public(TOKEN)) {
-      const pub: PublicRecordsAnswer = { ...answer, subject, expiresAt: null };
+      const pub: PublicRecordsAnswer = { ...answer, subject, expiresAt: EXPIRES };
       return pub;
     }
     if (path.startsWith('/api/iot/v2/ledger/public/')) throw new ApiError(404, 'NOT_FOUND', 'Not found');
