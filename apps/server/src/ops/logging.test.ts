@@ -3,12 +3,18 @@
 // it, mistypes a password, a device reports with its secret and a password-retrieval code goes to
 // the outbox, is read back: each line is JSON naming the node and process, request lines carry
 // the request id, method, route, status and time, and no line holds the token, a password, the
-// device secret or the verification code.
+// device secret or the verification code. Likewise a ledger share's token, which travels in the
+// address itself: making a share, reading its records and certificate, opening its verification
+// page, a revoked and a never-made token, and a mangled address leave no trace of it.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import WebSocket from 'ws';
 import type { DeviceWithSecret } from '@iotc/shared/device';
+import { LEDGER_API, ledgerSharePage, type ShareAnswer } from '@iotc/shared/ledger/api';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { orgs, outbox } from '../db/schema.ts';
@@ -21,16 +27,20 @@ const WRONG_PASSWORD = 'Wrong#2026zz';
 const lines: string[] = [];
 let app: FastifyInstance;
 let drop: (() => Promise<void>) | undefined;
+/** A stand-in for the built web app, so the verification page is served as in production. */
+const webDist = mkdtempSync(join(tmpdir(), 'logging-web-'));
 
 beforeAll(async () => {
+  writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>IoT Cloud Console</title>');
   const pg = process.env.DATABASE_URL ? await createPgDatabase(process.env.DATABASE_URL) : undefined;
   drop = pg?.drop;
   const config = loadConfig({ LOG_LEVEL: 'debug', NODE_ID: NODE, ADMIN_PASSWORD, DEMO_PASSWORD });
-  app = await buildApp({ ...config, dataDir: '', databaseUrl: pg?.url, mqtt: false }, { logStream: { write: (line: string) => void lines.push(line) } });
+  app = await buildApp({ ...config, dataDir: '', databaseUrl: pg?.url, mqtt: false, webDist }, { logStream: { write: (line: string) => void lines.push(line) } });
 });
 afterAll(async () => {
   await app.close();
   await drop?.();
+  rmSync(webDist, { recursive: true, force: true });
 });
 
 describe('log lines', () => {
@@ -116,5 +126,70 @@ describe('log lines', () => {
       const { pid: _pid, time: _time, responseTime: _rt, ...rest } = p;
       expect(JSON.stringify(rest)).not.toMatch(codeAlone);
     }
+  });
+
+  it('never hold a ledger share token, whichever address carries it', async () => {
+    const token = await call<{ token: string }>(app, { method: 'POST', url: '/iot-cloud-auth/auth/v1/login', body: { account: 'log-admin', password: PASSWORD } }).then((r) => r.body.data!.token);
+    const made = await call<DeviceWithSecret & { id: string }>(app, { method: 'POST', url: '/api/iot/v2/devices', token, body: { deviceId: 'LOG-DEVICE-2', name: 'Shared device' } });
+    const range = { deviceId: made.body.data!.id, from: new Date(Date.now() - 3_600_000).toISOString(), to: new Date().toISOString() };
+    const from = lines.length;
+    const shared = await call<ShareAnswer>(app, { method: 'POST', url: LEDGER_API.shares, token, body: range });
+    expect(shared.status, JSON.stringify(shared.body)).toBe(200);
+    const share = shared.body.data!;
+    const revoked = (await call<ShareAnswer>(app, { method: 'POST', url: LEDGER_API.shares, token, body: range })).body.data!;
+    expect((await call(app, { method: 'POST', url: LEDGER_API.revoke(revoked.id), token })).status).toBe(200);
+    const unknown = 'U'.repeat(43);
+
+    const answers: [string, number][] = [];
+    const get = async (url: string) => {
+      const res = await app.inject({ method: 'GET', url, headers: { language: 'zh-CN' } });
+      answers.push([url.replace(share.token, '<share>').replace(revoked.token, '<revoked>'), res.statusCode]);
+    };
+    await get(share.apiUrl);
+    await get(`${share.apiUrl}?after=0`);
+    await get(LEDGER_API.certificate(share.token));
+    await get(ledgerSharePage(share.token));
+    await get(`${ledgerSharePage(share.token)}?lang=en`);
+    await get(revoked.apiUrl);
+    await get(LEDGER_API.certificate(revoked.token));
+    await get(ledgerSharePage(revoked.token));
+    await get(LEDGER_API.public(unknown));
+    // Mangled addresses: another letter case, doubled slashes, a token too long for the route.
+    await get(`/API/iot/v2/ledger/PUBLIC/${share.token}`);
+    await get(`//verify//${share.token}`);
+    await get(LEDGER_API.public(`${share.token}${'x'.repeat(100)}`));
+    // An error whose text names the address, as a failing call might log it.
+    app.log.warn({ err: new Error(`reading ${share.apiUrl} failed`) }, 'share probe');
+    expect(answers).toEqual([
+      ['/api/iot/v2/ledger/public/<share>', 200],
+      ['/api/iot/v2/ledger/public/<share>?after=0', 200],
+      ['/api/iot/v2/ledger/public/<share>/certificate', 200],
+      ['/verify/<share>', 200],
+      ['/verify/<share>?lang=en', 200],
+      ['/api/iot/v2/ledger/public/<revoked>', 410],
+      ['/api/iot/v2/ledger/public/<revoked>/certificate', 410],
+      ['/verify/<revoked>', 200],
+      [LEDGER_API.public(unknown), 404],
+      // Whatever these answer, they are logged too.
+      ['/API/iot/v2/ledger/PUBLIC/<share>', expect.any(Number)],
+      ['//verify//<share>', expect.any(Number)],
+      [`/api/iot/v2/ledger/public/<share>${'x'.repeat(100)}`, expect.any(Number)],
+    ]);
+
+    const written = lines.slice(from);
+    const parsed = written.map((l) => JSON.parse(l) as Record<string, unknown>);
+    // Every call was logged, with its address masked.
+    const requests = parsed.filter((p) => p.msg === 'request completed');
+    expect(requests.filter((r) => r.route === '/api/iot/v2/ledger/public/:token').length).toBeGreaterThanOrEqual(4);
+    expect(requests).toHaveLength(answers.length + 3);
+    expect(requests).toContainEqual(expect.objectContaining({ url: '/api/iot/v2/ledger/public/***/certificate', status: 200 }));
+    expect(requests).toContainEqual(expect.objectContaining({ url: '/verify/***', status: 200 }));
+    expect(requests).toContainEqual(expect.objectContaining({ url: '/api/iot/v2/ledger/public/***', status: 410 }));
+    expect(parsed.filter((p) => p.msg === 'incoming request').length).toBeGreaterThanOrEqual(answers.length);
+    expect(parsed.find((p) => p.msg === 'share probe')).toMatchObject({ err: { message: 'reading /api/iot/v2/ledger/public/*** failed' } });
+    const text = written.join('\n');
+    for (const secret of [share.token, revoked.token, unknown, encodeURIComponent(share.token)]) expect(text).not.toContain(secret);
+    // The token's first characters alone neither (a cut-off address).
+    expect(text).not.toContain(share.token.slice(0, 16));
   });
 });

@@ -2,9 +2,10 @@
 // of several nodes gathered in one place can be told apart. One line per request, at its end,
 // with the method, route pattern, status and time (Fastify's log controller, overridden here);
 // the probes' lines only at debug. Secrets never reach a line: headers are not logged, secrets in
-// an address are masked, and objects logged with a password, token or secret field have it replaced.
+// an address are masked (query values, and a ledger share's token in its path), errors' texts are
+// masked the same way, and objects logged with a password, token or secret field have it replaced.
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { DestinationStream, LoggerOptions } from 'pino';
+import { stdSerializers, type DestinationStream, type LoggerOptions } from 'pino';
 import { OPS_PATHS } from './health.ts';
 
 /**
@@ -12,7 +13,26 @@ import { OPS_PATHS } from './health.ts';
  * an address may carry a token) never reach the log.
  */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:password|token|access_token|code|state)=)[^&#]*/gi, '$1***');
+  return redactSharePaths(url.replace(/([?&](?:password|token|access_token|code|state)=)[^&#]*/gi, '$1***'));
+}
+
+/**
+ * The addresses whose next segment is a ledger share's token (the public API calls, the
+ * certificate among them, and the web app's verification page): wherever they appear in a text,
+ * in any letter case and with doubled slashes, the token is replaced by `***`.
+ */
+const SHARE_PATH = /(\/+(?:api\/+iot\/+v2\/+ledger\/+public|verify)\/+)[^/?#\s"'<>]+/gi;
+
+export function redactSharePaths(text: string): string {
+  return text.replace(SHARE_PATH, '$1***');
+}
+
+/** pino's error serializer, with share tokens masked in the message and stack. */
+function errSerializer(err: Error) {
+  const out = stdSerializers.err(err) as ReturnType<typeof stdSerializers.err> & { message?: string; stack?: string };
+  if (typeof out.message === 'string') out.message = redactSharePaths(out.message);
+  if (typeof out.stack === 'string') out.stack = redactSharePaths(out.stack);
+  return out;
 }
 
 /** Field names whose values never reach a line, wherever they are logged (one level deep). */
@@ -35,6 +55,7 @@ export function loggerOptions(opts: { level: string; nodeId: string; stream?: De
         host: req.host,
         remoteAddress: req.ip,
       }),
+      err: errSerializer,
     },
     ...(opts.stream ? { stream: opts.stream } : {}),
   };
@@ -46,6 +67,11 @@ const PROBES = new Set<string>(Object.values(OPS_PATHS));
 export class RequestLog extends LogController {
   override incomingRequest(request: FastifyRequest) {
     request.log.debug({ req: request }, 'incoming request');
+  }
+
+  /** Fastify's own 404 line names the raw address: masked like every other. */
+  override routeNotFound(request: FastifyRequest) {
+    request.log.info(`Route ${request.method}:${redactUrl(request.url)} not found`);
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
