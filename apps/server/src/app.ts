@@ -2,6 +2,7 @@
 // the spec's calls, OpenAPI, and the built web app with its client-side routes.
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { isUtf8 } from 'node:buffer';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
@@ -191,10 +192,13 @@ export async function buildApp(
     if (at) throw new AppError(400, 'TEXT_UNSTORABLE', at);
   });
 
-  // An empty body on a JSON POST (the spec's `info` call) is no body, not an error.
+  // An empty body on a JSON POST (the spec's `info` call) is no body, not an error. Bytes that
+  // are not UTF-8 are refused as the escaped forms of unstorable text are, rather than read as
+  // replacement characters and stored altered.
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    const text = (body as string).trim();
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, raw, done) => {
+    if (!isUtf8(raw as Buffer)) return done(new AppError(400, 'TEXT_UNSTORABLE', 'body'), undefined);
+    const text = (raw as Buffer).toString('utf8').trim();
     if (text === '') return done(null, undefined);
     try {
       done(null, secureJson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' }));
@@ -316,6 +320,8 @@ export async function buildApp(
     concurrency: database.kind === 'postgres' ? 3 : 1,
     observe: metrics.readings,
     silenceAfterMs: config.offlineAfterMs,
+    // The reading goes to its device's intake log with the reason; the rest of its batch is stored.
+    onFailed: (err, r) => app.log.warn({ err, deviceRef: r.deviceRef, time: Number.isNaN(r.time.getTime()) ? null : r.time }, 'a reading the database refused was left out of its batch'),
     onStored: (stored, inserted, heardBefore) => {
       engine.submit(inserted);
       faults.stored(stored, inserted, heardBefore);
@@ -369,7 +375,7 @@ export async function buildApp(
     await faults.settled();
     await recognizer.settled();
   });
-  const intake = intakePipeline(database.db, readings, { availability, log: app.log, onRefused: (r) => faults.refused(r), deviceRate: deviceRateLimiter(config.intakeDeviceRate), onCounted: metrics.countReports });
+  const intake = intakePipeline(database.db, readings, { availability, log: app.log, earliest: config.intakeEarliest, authFailuresPerMinute: config.intakeAuthFailuresPerIp, keepLogMs: config.intakeLogMs, onRefused: (r) => faults.refused(r), deviceRate: deviceRateLimiter(config.intakeDeviceRate), onCounted: metrics.countReports });
   app.decorate('intake', intake);
   const hub = await liveHub(app, { db: database.db, auth, bus, offlineAfterMs: config.offlineAfterMs, availability });
   metrics.watchClients(hub.clientCount);

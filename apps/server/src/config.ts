@@ -61,6 +61,19 @@ export const envSchema = z.object({
     .trim()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, { message: 'must be 1-64 letters, digits, "_" or "-"' })
     .default('iotc'),
+  /** Reports dated before this are refused into the intake log (a date or an ISO time, UTC). */
+  INTAKE_EARLIEST_TIME: z
+    .string()
+    .trim()
+    .default('2000-01-01')
+    .refine((v) => /^\d{4}-\d{2}-\d{2}(T[\d:.]+Z)?$/.test(v) && !Number.isNaN(Date.parse(v)) && Date.parse(v) >= Date.parse('1970-01-01'), {
+      message: 'must be a date (YYYY-MM-DD) or a UTC time (YYYY-MM-DDTHH:mm:ssZ) from 1970 on',
+    })
+    .transform((v) => new Date(v.length === 10 ? `${v}T00:00:00Z` : v)),
+  /** Failed device sign-ins a minute from one address (MQTT and HTTP) before it is refused unread and unlogged. */
+  INTAKE_AUTH_FAILURES_PER_IP: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** Days the intake log (refused reports and sign-ins) is kept. */
+  INTAKE_LOG_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** Silence after which a device counts as offline, in seconds. */
   OFFLINE_AFTER_SECONDS: z.coerce.number().int().min(30).max(7 * 86_400).default(600),
   /** How often the time-based alarms (offline, stay timeout) are checked, in seconds. */
@@ -215,6 +228,12 @@ export interface AppConfig {
   rateLimits: RateLimits;
   /** The per-device token bucket of the MQTT and HTTP intake (ingest/device-rate.ts). */
   intakeDeviceRate: { rate: number; burst: number };
+  /** Reports dated before this are refused. */
+  intakeEarliest: Date;
+  /** Failed device sign-ins a minute from one address before it is refused unread. */
+  intakeAuthFailuresPerIp: number;
+  /** How long intake log rows are kept (ms). */
+  intakeLogMs: number;
   /** Where the built web app lives; absent in API tests. */
   webDist?: string;
   /** Start the embedded broker / broker connection (main does; API tests do not). */
@@ -277,6 +296,9 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
       codePerTarget: e.CODE_RATE_PER_TARGET,
     },
     intakeDeviceRate: { rate: e.INTAKE_DEVICE_RATE, burst: e.INTAKE_DEVICE_BURST },
+    intakeEarliest: e.INTAKE_EARLIEST_TIME,
+    intakeAuthFailuresPerIp: e.INTAKE_AUTH_FAILURES_PER_IP,
+    intakeLogMs: e.INTAKE_LOG_DAYS * 86_400_000,
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN,
     adminPassword: e.ADMIN_PASSWORD,

@@ -297,6 +297,10 @@ export const ERRORS = {
     zh: '此验证链接已被分享者撤销，请向分享者索取新链接',
   },
   METRICS_TOKEN_REQUIRED: { en: 'A valid metrics token is required', zh: '需要有效的监控指标令牌' },
+  METRICS_LOCAL_ONLY: {
+    en: 'Metrics are served to this machine only: set METRICS_TOKEN to scrape them from elsewhere',
+    zh: '监控指标仅对本机开放：如需从其他机器采集，请设置 METRICS_TOKEN',
+  },
   VALIDATION: { en: 'The request is invalid', zh: '请求参数有误' },
   TEXT_UNSTORABLE: {
     en: 'The text contains a character that cannot be stored (NUL or an unpaired surrogate)',

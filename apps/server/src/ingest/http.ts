@@ -53,9 +53,16 @@ export const httpIntakeRoutes: FastifyPluginAsyncZod<{
 
   /** One call: sign-in, then the reports. */
   async function intake(req: FastifyRequest, reply: FastifyReply) {
+    // An address with too many failed sign-ins this minute is refused unread and unlogged.
+    const blocked = pipeline.authFailures.blocked(req.ip);
+    if (blocked) {
+      void reply.header('retry-after', String(Math.max(1, Math.ceil(blocked.retryAfterMs / 1000))));
+      throw new AppError(429, 'RATE_LIMITED');
+    }
     const creds = basicCredentials(req.headers.authorization);
     const device = creds ? await pipeline.authenticate(creds.deviceId, creds.secret) : null;
     if (!device) {
+      pipeline.authFailures.failed(req.ip);
       await pipeline.refuse('http', creds?.deviceId ?? null, 'device authentication failed', null);
       throw new AppError(401, 'DEVICE_AUTH_FAILED');
     }

@@ -8,6 +8,7 @@
 // Remote control (shared/command.ts): the link publishes commands to `devices/<id>/command` and
 // hands acknowledgements from `devices/<id>/command/ack` to the command service; on the embedded
 // broker a device may subscribe only to its own command topic and publish only its own acks.
+import { isUtf8 } from 'node:buffer';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Aedes, type AuthenticateError } from 'aedes';
@@ -17,6 +18,7 @@ import { MAX_REPORTS_PER_CALL } from '@iotc/shared/device';
 import { COMMAND_ACK_TOPIC, commandTopic } from '@iotc/shared/command';
 import { reportList, type ReportingDevice } from './pipeline.ts';
 import { isUnavailable } from '../db/availability.ts';
+import type { AuthFailureLimiter } from './auth-failures.ts';
 
 /** How long closing the link waits for the reports being stored to be stored and acknowledged. */
 export const EMBEDDED_DRAIN_MS = 15_000;
@@ -73,8 +75,45 @@ export interface ReportSink {
 
 export const REPORT_TOPIC = /^devices\/([^/]+)\/report$/;
 
+/**
+ * The largest report message taken: a full batch (MAX_REPORTS_PER_CALL, 1,000 reports) of 2 KB
+ * reports, four times a tracker's usual size and twice the HTTP intake's 1 MiB body. On the
+ * embedded broker a larger packet is refused as soon as its length is read, before its body is
+ * buffered (the connection closes); from an external broker it is refused into the intake log
+ * (set the broker's own limit too: Mosquitto's message_size_limit).
+ */
+export const MAX_MESSAGE_BYTES = 2 * 1_048_576;
+/** The largest MQTT packet the embedded broker reads: a largest message plus its topic and headers. */
+export const MAX_PACKET_BYTES = MAX_MESSAGE_BYTES + 4_096;
+
+/** Aedes' client, down to the packet parser (mqtt-packet) it reads a connection with. */
+interface ParsingClient {
+  _parser: { packet: { length: number }; _parseLength(): boolean; _emitError(err: Error): void };
+}
+
+/** Makes a connection's parser refuse a packet longer than `max` as soon as its length is known. */
+function capPackets(client: ParsingClient, max: number) {
+  const parser = client._parser;
+  const parseLength = parser._parseLength.bind(parser);
+  parser._parseLength = () => {
+    if (!parseLength()) return false;
+    if (parser.packet.length <= max) return true;
+    parser._emitError(new Error(`MQTT packet of ${parser.packet.length} bytes is over the limit of ${max}`));
+    return false;
+  };
+}
+
 /** Parses one MQTT payload (one report or an array) and hands it to the intake; refusals go to the intake log. */
 async function deliver(sink: ReportSink, device: ReportingDevice, payload: Buffer) {
+  if (payload.length > MAX_MESSAGE_BYTES) {
+    await sink.refuse('mqtt', device.deviceId, `message of ${payload.length} bytes is over the limit of ${MAX_MESSAGE_BYTES}`, null, device.id);
+    return;
+  }
+  // Not UTF-8: refused whole, as the HTTP intake refuses such a body, rather than read with replacement characters.
+  if (!isUtf8(payload)) {
+    await sink.refuse('mqtt', device.deviceId, 'payload is not UTF-8 text', payload.toString('utf8'), device.id);
+    return;
+  }
   let body: unknown;
   try {
     body = JSON.parse(payload.toString('utf8'));
@@ -97,6 +136,10 @@ export async function startMqtt(opts: {
   log: FastifyBaseLogger;
   /** Device sign-in on the embedded broker: the device of an id and secret, or null. */
   authenticate?: (username: string, password: string) => Promise<ReportingDevice | null>;
+  /** Failed sign-ins per client address on the embedded broker: past the limit an address is refused unread. */
+  authFailures?: AuthFailureLimiter;
+  /** The largest MQTT packet the embedded broker reads (default MAX_PACKET_BYTES); a larger one closes the connection before its body is read. */
+  maxPacketBytes?: number;
   sink?: ReportSink;
   /** Where command acknowledgements go; without it they are dropped. */
   commandAcks?: CommandAckSink;
@@ -120,23 +163,30 @@ export async function startMqtt(opts: {
   let draining = false;
   const inFlight = inFlightMessages();
   const track = inFlight.track;
+  const refuse = (code: AuthenticateError['returnCode'], text: string) => {
+    const err = new Error(text) as AuthenticateError;
+    err.returnCode = code;
+    return err;
+  };
   const broker = await Aedes.createBroker({
     authenticate: (client, username, password, done) => {
+      const address = (client.conn as { remoteAddress?: string } | undefined)?.remoteAddress;
+      if (opts.authFailures?.blocked(address)) return done(refuse(3, 'too many failed sign-ins from this address: try again in a minute'), false);
       check(username ?? '', password?.toString('utf8') ?? '').then(
         (device) => {
           if (device) {
+            // The session is the device's own, whatever client id it sent: MQTT hands an id in
+            // use to the newest connection, so an id of its choosing could name another device's
+            // session (another organisation's) and knock it off. Its own second connection
+            // still replaces its first, as MQTT wants.
+            client.id = device.deviceId;
             deviceOfClient.set(client, device);
             return done(null, true);
           }
-          const err = new Error('bad user name or password') as AuthenticateError;
-          err.returnCode = 4;
-          done(err, false);
+          opts.authFailures?.failed(address);
+          done(refuse(4, 'bad user name or password'), false);
         },
-        () => {
-          const err = new Error('server unavailable') as AuthenticateError;
-          err.returnCode = 3;
-          done(err, false);
-        },
+        () => done(refuse(3, 'server unavailable'), false),
       );
     },
     // A device publishes its own reports and command acknowledgements only; the broker's
@@ -171,7 +221,8 @@ export async function startMqtt(opts: {
       done(null, device && sub.topic === commandTopic(device.deviceId) ? sub : null);
     },
   });
-  const server: Server = createServer(broker.handle);
+  const maxPacket = opts.maxPacketBytes ?? MAX_PACKET_BYTES;
+  const server: Server = createServer((conn) => capPackets(broker.handle(conn) as unknown as ParsingClient, maxPacket));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => resolve());

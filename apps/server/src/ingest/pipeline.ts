@@ -3,15 +3,16 @@
 // repeated device time is stored once), and keep every refusal with its reason in the device's
 // intake log. A bad report never stops the others.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { eq } from 'drizzle-orm';
-import { deviceReportSchema, MAX_FUTURE_SKEW_MS, MAX_REPORTS_PER_CALL, type IntakeResult } from '@iotc/shared/device';
+import { eq, sql } from 'drizzle-orm';
+import { DEVICE_ID_PATTERN, deviceReportSchema, MAX_FUTURE_SKEW_MS, MAX_REPORTS_PER_CALL, type IntakeResult } from '@iotc/shared/device';
 import { decodeExtraData } from '@iotc/shared/sensors';
-import type { Db } from '../db/client.ts';
+import { rowsOf, type Db } from '../db/client.ts';
 import { devices, intakeLog } from '../db/schema.ts';
 import type { Reading, ReadingStore } from './store.ts';
 import { storableText, unstorableTextAt } from '../plugins/text-guard.ts';
 import type { DeviceRateLimiter } from './device-rate.ts';
 import type { DatabaseAvailability } from '../db/availability.ts';
+import { authFailureLimiter, type AuthFailureLimiter } from './auth-failures.ts';
 
 const UNSTORABLE_REASON = 'text with a NUL character or an unpaired surrogate cannot be stored';
 
@@ -32,6 +33,16 @@ export function reportList(body: unknown): unknown[] | null {
 export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
 /** A new device secret: 24 random bytes, shown once and kept only as its hash. */
 export const newSecret = () => randomBytes(24).toString('base64url');
+
+/** Intake log rows deleted per statement by `purge`. */
+const PURGE_BATCH = 5_000;
+
+/** A device id of a caller that did not sign in, as kept in the intake log: at most this long. */
+export const LOGGED_DEVICE_ID_MAX = 64;
+/** Longer than any secret the platform gives out (32 characters): a longer one is refused unread. */
+const SECRET_MAX = 256;
+/** The earliest device time taken by default (INTAKE_EARLIEST_TIME). */
+export const DEFAULT_EARLIEST = new Date('2000-01-01T00:00:00Z');
 
 /** Keeps a refused payload readable in the log without letting one device fill the table. */
 const excerpt = (v: unknown) => {
@@ -71,9 +82,17 @@ export function intakePipeline(
     availability?: DatabaseAvailability;
     /** Where a device slowed down to its rate is noted (at most once a second per device). */
     log?: { warn(obj: object, msg: string): void };
+    /** Reports dated before this are refused (default DEFAULT_EARLIEST); the latest is MAX_FUTURE_SKEW_MS ahead. */
+    earliest?: Date;
+    /** Failed sign-ins a minute from one address before it is refused unread (default 20). */
+    authFailuresPerMinute?: number;
+    /** How long intake log rows are kept (`purge`; default 30 days). */
+    keepLogMs?: number;
   } = {},
 ) {
   const now = opts.now ?? (() => new Date());
+  const earliest = opts.earliest ?? DEFAULT_EARLIEST;
+  const authFailures: AuthFailureLimiter = authFailureLimiter(opts.authFailuresPerMinute ?? 20);
   const guard = <T>(run: () => Promise<T>): Promise<T> => (opts.availability ? opts.availability.guard(run) : run());
   const refused = (refusal: Refusal) => {
     try {
@@ -84,8 +103,13 @@ export function intakePipeline(
   };
 
   return {
+    /** Failed sign-ins per client address: `blocked` before a sign-in, `failed` after a failed one. */
+    authFailures,
+
     /** The device whose id and secret these are, or null (unknown device or wrong secret). */
     async authenticate(deviceId: string, secret: string): Promise<ReportingDevice | null> {
+      // No device has such an id (a NUL, say, which the database would refuse with an error).
+      if (!DEVICE_ID_PATTERN.test(deviceId) || secret.length > SECRET_MAX) return null;
       const [row] = await guard(() =>
         db
           .select({ id: devices.id, orgId: devices.orgId, deviceId: devices.deviceId, secretHash: devices.secretHash })
@@ -100,6 +124,7 @@ export function intakePipeline(
 
     /** The registered device of an id (an external broker has authenticated it already). */
     async deviceOf(deviceId: string): Promise<ReportingDevice | null> {
+      if (!DEVICE_ID_PATTERN.test(deviceId)) return null;
       const [row] = await guard(() =>
         db.select({ id: devices.id, orgId: devices.orgId, deviceId: devices.deviceId }).from(devices).where(eq(devices.deviceId, deviceId)),
       );
@@ -139,9 +164,31 @@ export function intakePipeline(
 
     /** Records a refusal that belongs to no known device (or before any report could be read). */
     async refuse(channel: Channel, deviceId: string | null, reason: string, payload: unknown, deviceRef: string | null = null) {
-      await guard(() => db.insert(intakeLog).values({ deviceRef, deviceId: deviceId === null ? null : storableText(deviceId), channel, reason, payload: excerpt(payload) }));
+      // The id a caller gave is bounded too: a failed sign-in may name anything.
+      const id = deviceId === null ? null : storableText(deviceId.length > LOGGED_DEVICE_ID_MAX ? `${deviceId.slice(0, LOGGED_DEVICE_ID_MAX)}...` : deviceId);
+      await guard(() => db.insert(intakeLog).values({ deviceRef, deviceId: id, channel, reason, payload: excerpt(payload) }));
       opts.onCounted?.(channel, { stored: 0, duplicate: 0, rejected: 1 });
       if (deviceRef) refused({ deviceRef, count: 1, at: now(), reason });
+    },
+
+    /**
+     * Deletes intake log rows older than `keepLogMs`, oldest first, a bounded batch at a time
+     * (ids grow with time, so each batch reads the primary key's first rows only), until a batch
+     * has none left to delete; resolves to how many went.
+     */
+    async purge(): Promise<number> {
+      const before = new Date(now().getTime() - (opts.keepLogMs ?? 30 * 86_400_000)).toISOString();
+      let total = 0;
+      for (;;) {
+        const r = rowsOf<{ n: number | string }>(
+          await db.execute(sql`with oldest as (select id, at from intake_log order by id limit ${PURGE_BATCH}),
+            gone as (delete from intake_log where id in (select id from oldest where at < ${before}::timestamptz) returning 1)
+            select count(*) as n from gone`),
+        )[0];
+        const n = Number(r?.n ?? 0);
+        total += n;
+        if (n === 0) return total;
+      }
     },
 
     /** Counts reports refused before they reached the store because the database was unreachable (an HTTP call refused at sign-in). */
@@ -153,6 +200,8 @@ export function intakePipeline(
     async ingest(device: ReportingDevice, reports: unknown[], channel: Channel): Promise<IntakeResult> {
       const rejected: IntakeResult['rejected'] = [];
       const rows: Reading[] = [];
+      /** The report each row came from. */
+      const rowReport: number[] = [];
       const latest = now().getTime() + MAX_FUTURE_SKEW_MS;
       reports.forEach((input, index) => {
         // Text PostgreSQL cannot store (NUL, lone surrogates) would fail the whole batch's insert.
@@ -177,6 +226,10 @@ export function intakePipeline(
           rejected.push({ index, reason: `time ${r.time} is in the future` });
           return;
         }
+        if (time.getTime() < earliest.getTime()) {
+          rejected.push({ index, reason: `time ${r.time} is before the earliest device time taken, ${earliest.toISOString()}` });
+          return;
+        }
         const decoded = decodeExtraData(r.extraData);
         if (!decoded.ok) {
           rejected.push({ index, reason: decoded.reason });
@@ -187,6 +240,7 @@ export function intakePipeline(
           rejected.push({ index, reason: `${unstorableRaw}: ${UNSTORABLE_REASON}` });
           return;
         }
+        rowReport.push(index);
         rows.push({
           orgId: device.orgId,
           deviceRef: device.id,
@@ -202,15 +256,21 @@ export function intakePipeline(
           sensors: decoded.values,
         });
       });
-      const inserted = await store.submit(rows);
+      // A reading the database refuses is refused alone; the others, and other devices' readings written with them, are stored.
+      const { inserted, failed } = await store.store(rows);
+      if (failed.length) {
+        for (const f of failed) rejected.push({ index: rowReport[f.index]!, reason: f.reason });
+        rejected.sort((a, b) => a.index - b.index);
+      }
       if (rejected.length) {
         await db.insert(intakeLog).values(
           rejected.map((r) => ({ deviceRef: device.id, deviceId: device.deviceId, channel, reason: r.reason, payload: excerpt(reports[r.index]) })),
         );
         refused({ deviceRef: device.id, count: rejected.length, at: now(), reason: rejected.at(-1)!.reason });
       }
-      opts.onCounted?.(channel, { stored: inserted, duplicate: rows.length - inserted, rejected: rejected.length });
-      return { accepted: inserted, duplicates: rows.length - inserted, rejected };
+      const duplicates = rows.length - failed.length - inserted;
+      opts.onCounted?.(channel, { stored: inserted, duplicate: duplicates, rejected: rejected.length });
+      return { accepted: inserted, duplicates, rejected };
     },
   };
 }

@@ -10,16 +10,23 @@
 // for a write, past which new submissions are refused too, so memory stays bounded.
 import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db, type Executor } from '../db/client.ts';
-import { UnavailableError, type DatabaseAvailability } from '../db/availability.ts';
+import { isUnavailable, UnavailableError, type DatabaseAvailability } from '../db/availability.ts';
 import { uuidList } from '../db/list.ts';
 import type { deviceStates, telemetry } from '../db/schema.ts';
 import { dropStalePacks } from '../modules/track/archive.ts';
 
 export type Reading = typeof telemetry.$inferInsert & { time: Date; deviceRef: string; acc: boolean | null };
 
+/** What became of one submission: how many of its readings were new, and those the store could not take. */
+export interface StoreOutcome {
+  inserted: number;
+  /** Readings the database refused (by their index in the submission), each with the reason; the others are stored. */
+  failed: { index: number; reason: string }[];
+}
+
 interface Pending {
   readings: Reading[];
-  resolve: (inserted: number) => void;
+  resolve: (outcome: StoreOutcome) => void;
   reject: (err: unknown) => void;
 }
 
@@ -58,6 +65,12 @@ export function foldStates(readings: Reading[], receivedAt: Date): StateRow[] {
 
 export type StoredState = typeof deviceStates.$inferSelect;
 
+/** A database error's message, short enough for an intake log line (never a stack). */
+function reasonOf(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return text.length > 200 ? `${text.slice(0, 200)}...` : text;
+}
+
 export function readingStore(
   db: Db,
   opts: {
@@ -85,6 +98,8 @@ export function readingStore(
     maxWaiting?: number;
     /** After this long a running write makes the store ask whether the database is there (default WRITE_STALL_MS). */
     writeStallMs?: number;
+    /** Told of each reading the database refused (the others of its batch are stored); its submitter is told too. */
+    onFailed?: (err: unknown, reading: Reading) => void;
   } = {},
 ) {
   const now = opts.now ?? (() => new Date());
@@ -101,10 +116,18 @@ export function readingStore(
   let waiting = 0;
   let refusedBusy = 0;
   let failedBatches = 0;
+  let failedReadings = 0;
   /** When this process last wrote each device's state (its received time, ms). */
   const written = new Map<string, number>();
   const silenceAfterMs = opts.silenceAfterMs;
 
+  /**
+   * Stores a batch. A reading the database refuses (a value out of its range, say) must not fail
+   * the others it shares the batch with, which may be other devices' and other organisations':
+   * a failed transaction is split in halves, each tried on its own, down to the reading that
+   * fails, which alone is answered as failed with its reason. An outage is not split: the whole
+   * batch is refused as unavailable (readings committed before it are repeats when resent).
+   */
   async function write(batch: Pending[]) {
     // The first of several readings with one device time is the one kept.
     const kept = new Map<string, { p: Pending; r: Reading }>();
@@ -114,23 +137,51 @@ export function readingStore(
         if (!kept.has(k)) kept.set(k, { p, r });
       }
     }
-    const rows = [...kept.values()].map((e) => e.r);
-    const inserted: Reading[] = [];
     const counts = new Map<Pending, number>();
+    const failed = new Map<Pending, StoreOutcome['failed']>();
+    const commitIsolating = async (part: { p: Pending; r: Reading }[]): Promise<void> => {
+      try {
+        await commit(part, counts);
+      } catch (err) {
+        if (isUnavailable(err) || (availability && (await availability.failed(err)))) throw err;
+        if (part.length === 1) {
+          const { p, r } = part[0]!;
+          failedReadings++;
+          opts.onFailed?.(err, r);
+          const list = failed.get(p) ?? [];
+          list.push({ index: p.readings.indexOf(r), reason: `the readings store could not take it: ${reasonOf(err)}` });
+          failed.set(p, list);
+          return;
+        }
+        const half = Math.ceil(part.length / 2);
+        await commitIsolating(part.slice(0, half));
+        await commitIsolating(part.slice(half));
+      }
+    };
+    await commitIsolating([...kept.values()]);
+    for (const p of batch) p.resolve({ inserted: counts.get(p) ?? 0, failed: failed.get(p) ?? [] });
+  }
+
+  /** One transaction: the readings (a repeated device time is not stored again) and their devices' states. */
+  async function commit(entries: { p: Pending; r: Reading }[], counts: Map<Pending, number>) {
+    const byKey = new Map(entries.map((e) => [keyOf(e.r), e]));
+    const rows = entries.map((e) => e.r);
+    const inserted: { p: Pending; r: Reading }[] = [];
     const changed: StoredState[] = [];
     const heardBefore = new Map<string, Date>();
     const receivedAt = now();
     const started = performance.now();
     await db.transaction(async (tx) => {
-      const back = rowsOf<{ device_ref: string; time: Date | string }>(await tx.execute(insertReadings(rows)));
+      const back = rowsOf<{ device_ref: string; ms: number | string }>(await tx.execute(insertReadings(rows)));
       for (const b of back) {
-        const { p, r } = kept.get(keyOf({ deviceRef: b.device_ref, time: new Date(b.time) }))!;
-        inserted.push(r);
-        counts.set(p, (counts.get(p) ?? 0) + 1);
+        const e = byKey.get(`${b.device_ref}|${Number(b.ms)}`);
+        if (!e) throw new Error(`the database stored a reading that was not sent (device ${b.device_ref}, time ${Number(b.ms)} ms)`);
+        inserted.push(e);
       }
+      const readings = inserted.map((e) => e.r);
       // A reading of a closed day makes that day's packed track stale (modules/track/archive.ts).
-      await dropStalePacks(tx, inserted, receivedAt);
-      const states = foldStates(inserted, receivedAt);
+      await dropStalePacks(tx, readings, receivedAt);
+      const states = foldStates(readings, receivedAt);
       if (silenceAfterMs !== undefined && states.length) {
         const since = receivedAt.getTime() - silenceAfterMs;
         const asked = states.filter((st) => (written.get(st.deviceRef) ?? -Infinity) < since).map((st) => st.deviceRef);
@@ -138,10 +189,10 @@ export function readingStore(
       }
       if (states.length) changed.push(...rowsOf<RawState>(await tx.execute(upsertStates(states))).map(fromRaw));
     });
+    for (const { p } of inserted) counts.set(p, (counts.get(p) ?? 0) + 1);
     opts.observe?.written?.(rows.length, (performance.now() - started) / 1000);
     if (silenceAfterMs !== undefined) remember(changed, receivedAt.getTime(), silenceAfterMs);
-    for (const p of batch) p.resolve(counts.get(p) ?? 0);
-    if (changed.length) opts.onStored?.(changed, inserted, heardBefore);
+    if (changed.length) opts.onStored?.(changed, inserted.map((e) => e.r), heardBefore);
   }
 
   /** Kept after the commit only: a write that failed wrote nothing. Bounded: past the limit, what is too old to matter goes first. */
@@ -233,9 +284,12 @@ export function readingStore(
   }
 
   return {
-    /** Stores readings with whatever else is waiting; resolves to how many were new. */
-    submit(readings: Reading[]): Promise<number> {
-      if (readings.length === 0) return Promise.resolve(0);
+    /**
+     * Stores readings with whatever else is waiting; resolves to how many were new and which the
+     * database refused (the others are stored all the same).
+     */
+    store(readings: Reading[]): Promise<StoreOutcome> {
+      if (readings.length === 0) return Promise.resolve({ inserted: 0, failed: [] });
       opts.observe?.received?.(readings);
       if (availability?.down) {
         availability.refused(readings.length);
@@ -245,15 +299,22 @@ export function readingStore(
         refusedBusy += readings.length;
         return Promise.reject(new UnavailableError('backlog', true));
       }
-      return new Promise<number>((resolve, reject) => {
+      return new Promise<StoreOutcome>((resolve, reject) => {
         queue.push({ readings, resolve, reject });
         waiting += readings.length;
         schedule();
       });
     },
+    /** Stores readings as `store` does; resolves to how many were new, rejects when the database refused any of them. */
+    async submit(readings: Reading[]): Promise<number> {
+      const outcome = await this.store(readings);
+      if (outcome.failed.length) throw new Error(`${outcome.failed.length} reading(s) not stored: ${outcome.failed[0]!.reason}`);
+      return outcome.inserted;
+    },
     /**
      * Durability counters: readings waiting for a write and in running writes, readings refused
-     * because `maxWaiting` were already waiting, writes that failed while the database answered,
+     * because `maxWaiting` were already waiting, writes that failed while the database answered
+     * (not counting single readings it refused, `failedReadings`),
      * and the database's outage counters (db/availability.ts: whether it is down now, outages
      * since the start, reports refused because it was down).
      */
@@ -264,6 +325,7 @@ export function readingStore(
         writing: inWrites,
         refusedBusy,
         failedBatches,
+        failedReadings,
         databaseDown: a?.down ?? false,
         outages: a?.outages ?? 0,
         refusedWhileDown: a?.refusedWhileDown ?? 0,
@@ -287,7 +349,11 @@ export type ReadingStore = ReturnType<typeof readingStore>;
 // Both statements take their rows as one JSON parameter: building a statement of thousands of
 // bound values costs more than the database's work on them.
 
-/** The readings, a repeated device time ignored; answers the (device, time) of those stored. */
+/**
+ * The readings, a repeated device time ignored; answers the (device, time in ms since the epoch)
+ * of those stored: a number, not a timestamp, whose text a driver could read back differently
+ * (years before 100 came back as 19xx, which failed the whole batch).
+ */
 function insertReadings(rows: Reading[]): SQL {
   const json = JSON.stringify(
     rows.map((r) => ({
@@ -309,7 +375,7 @@ function insertReadings(rows: Reading[]): SQL {
     from jsonb_to_recordset(${json}::jsonb) as x(org_id uuid, device_ref uuid, time timestamptz, lat float8, lon float8,
       positioning text, network text, speed float8, course float8, raw jsonb, sensors jsonb)
     on conflict (device_ref, time) do nothing
-    returning device_ref, time`;
+    returning device_ref, round(extract(epoch from time) * 1000)::float8 as ms`;
 }
 
 /**

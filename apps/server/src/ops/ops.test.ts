@@ -252,5 +252,27 @@ describe('METRICS_TOKEN', () => {
     // Probes stay open.
     expect((await guarded.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
     expect((await guarded.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+    // With the token, from anywhere.
+    expect((await guarded.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '198.51.100.4', headers: { authorization: 'Bearer scrape-me-2026' } })).statusCode).toBe(200);
+  });
+});
+
+describe('/metrics without METRICS_TOKEN', () => {
+  it('answers this machine only: a loopback connection that came through no proxy', async () => {
+    for (const remoteAddress of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) {
+      expect((await t.app.inject({ method: 'GET', url: '/metrics', remoteAddress })).statusCode, remoteAddress).toBe(200);
+    }
+    const away = await t.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '198.51.100.4', headers: { language: 'en-US' } });
+    expect(away.statusCode).toBe(403);
+    expect(away.json()).toMatchObject({ errorcode: 'METRICS_LOCAL_ONLY', errormsg: 'Metrics are served to this machine only: set METRICS_TOKEN to scrape them from elsewhere' });
+    expect(away.body).not.toContain('iotc_');
+    // Through a proxy on this machine: the connection is loopback, the client is not.
+    for (const h of ['x-forwarded-for', 'forwarded', 'x-real-ip']) {
+      const proxied = await t.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1', headers: { [h]: h === 'forwarded' ? 'for=198.51.100.4' : '198.51.100.4', language: 'zh-CN' } });
+      expect(proxied.statusCode, h).toBe(403);
+      expect(proxied.json().errormsg).toBe('监控指标仅对本机开放：如需从其他机器采集，请设置 METRICS_TOKEN');
+    }
+    // Probes stay open to all.
+    expect((await t.app.inject({ method: 'GET', url: '/healthz', remoteAddress: '198.51.100.4' })).statusCode).toBe(200);
   });
 });

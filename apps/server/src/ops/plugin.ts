@@ -1,6 +1,7 @@
 // Operations endpoints and the per-request hook: GET /healthz (liveness), GET /readyz
 // (readiness: the database and the registered checks; 503 while draining), GET /metrics
-// (Prometheus text; a bearer token when METRICS_TOKEN is set), and the HTTP duration histogram.
+// (Prometheus text; a bearer token when METRICS_TOKEN is set, else to this machine only), and the
+// HTTP duration histogram.
 // None needs a user's token; all are left out of the OpenAPI document (they are not the product's
 // API). Registered right after the error handler, so its hook sees every route.
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -18,6 +19,10 @@ declare module 'fastify' {
     health: Health;
   }
 }
+
+/** Headers a proxy adds: a request with one came from elsewhere, whatever its connection's address. */
+const FORWARDED = ['x-forwarded-for', 'forwarded', 'x-real-ip'] as const;
+const isLoopback = (address: string | undefined) => !!address && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'));
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
@@ -42,6 +47,11 @@ export const opsPlugin = fp(async (app: FastifyInstance, opts: { database: Datab
 
   const expected = opts.metricsToken ? digest(opts.metricsToken) : undefined;
   app.get(OPS_PATHS.metrics, { schema: { hide: true } }, async (req, reply) => {
+    // Without a token, this machine only: the connection's own address (not X-Forwarded-For)
+    // is a loopback one, and it came through no proxy.
+    if (!expected && !(isLoopback(req.socket.remoteAddress) && !FORWARDED.some((h) => req.headers[h] !== undefined))) {
+      throw new AppError(403, 'METRICS_LOCAL_ONLY');
+    }
     if (expected) {
       const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
       if (!m || !timingSafeEqual(digest(m[1]!), expected)) {
