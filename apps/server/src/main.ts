@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { join, dirname } from 'node:path';
 import { ConfigError, loadConfig, type AppConfig } from './config.ts';
 import { buildApp } from './app.ts';
+import { DataDirInUseError } from './db/data-lock.ts';
 import { startMqtt } from './ingest/mqtt.ts';
 import { demoDevices, rekey, seedDemoFleet } from './db/seed-demo.ts';
 import { seedDemoTransport } from './db/seed-demo-transport.ts';
@@ -23,7 +24,20 @@ try {
 }
 config.webDist = join(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
-const app = await buildApp(config);
+let app: Awaited<ReturnType<typeof buildApp>>;
+try {
+  app = await buildApp(config);
+} catch (e) {
+  // Another server (or a backup) has this DATA_DIR's embedded database open: two processes would corrupt it.
+  if (e instanceof DataDirInUseError) {
+    console.error(
+      `Cannot start: ${e.message}. One process at a time opens an embedded database: stop that one, give this server another DATA_DIR, ` +
+        'or run several servers on PostgreSQL (DATABASE_URL).',
+    );
+    process.exit(1);
+  }
+  throw e;
+}
 const address = await app.listen({ port: config.port, host: config.host });
 const link = await startMqtt({
   url: config.mqttUrl,
@@ -31,6 +45,7 @@ const link = await startMqtt({
   host: config.host,
   log: app.log,
   authenticate: app.intake.authenticate,
+  authFailures: app.intake.authFailures,
   sink: app.intake,
   commandAcks: app.commands.onAck,
   // With an external broker this process is one node of possibly several (see README, "Several nodes").
@@ -82,7 +97,7 @@ const demo = startDemo().catch((err: unknown) => {
 
 const HOUR = 3_600_000;
 const housekeeping = setInterval(() => {
-  Promise.all([app.authService.purge(), app.captchaService.purge(), app.accountService.purge(), app.ssoService.purge()]).catch((err) => app.log.warn({ err }, 'housekeeping failed'));
+  Promise.all([app.authService.purge(), app.captchaService.purge(), app.accountService.purge(), app.ssoService.purge(), app.intake.purge()]).catch((err) => app.log.warn({ err }, 'housekeeping failed'));
 }, HOUR);
 housekeeping.unref();
 

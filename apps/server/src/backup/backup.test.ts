@@ -205,7 +205,7 @@ describe('backup and restore on PGlite', { timeout: 120_000 }, () => {
     const out = join(root, 'backups');
     const busy = await runCli(['backup', '--out', out], env(dataA));
     expect(busy.code).toBe(2);
-    expect(busy.stderr).toMatch(/in use by process \d+: stop the server first/);
+    expect(busy.stderr).toMatch(new RegExp(`in use by process ${process.pid} \\(server, since [^)]+\\): stop the server first`));
     expect(existsSync(out)).toBe(false);
 
     await app!.close();

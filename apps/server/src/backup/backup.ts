@@ -4,7 +4,8 @@
 // published).
 //
 // PGlite (DATA_DIR/pglite): one process owns the directory, so the server must be stopped; a
-// running one is found as in the ledger verifier (pgliteHolders) and named. The database is
+// running one is found by DATA_DIR's lock (db/data-lock.ts) and named, and the lock is held
+// through the backup or restore so that no server starts on the directory meanwhile. The database is
 // opened once (for the manifest's counts) and closed, which leaves its directory shut down
 // cleanly, and then copied file by file, each gzipped (streamed: PGlite's own dumpDataDir holds
 // the whole directory in memory, about 2.5 times its size in RSS, too much for a large one).
@@ -20,7 +21,7 @@
 import { spawn } from 'node:child_process';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
-import { chmodSync, copyFileSync, createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -31,7 +32,8 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { formatVerifierKey, openCheckpoint, parseSignerKey } from '@iotc/shared/ledger/checkpoint';
 import { ConfigError, loadConfig } from '../config.ts';
 import { openDatabase, rowsOf, type Db, type Executor } from '../db/client.ts';
-import { pgliteHolders, verifyLedger, type LedgerAudit } from '../modules/ledger/cli.ts';
+import { verifyLedger, type LedgerAudit } from '../modules/ledger/cli.ts';
+import { DataDirInUseError, lockDataDir, type DataDirLock } from '../db/data-lock.ts';
 import { BackupError, checkFiles, describeFile, DUMP_FILE, FORMAT_VERSION, LEDGER_FILES, MANIFEST, readManifest, type Manifest } from './archive.ts';
 
 export { BackupError } from './archive.ts';
@@ -210,8 +212,20 @@ const stampOf = (d: Date) => d.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/
 
 /** Makes a backup folder of the configured database and ledger keys; throws BackupError when it cannot. */
 export async function createBackup(opts: BackupOptions = {}): Promise<BackupResult> {
-  const started = Date.now();
   const t = resolveTarget(opts);
+  // Held through the copy: no server may open the embedded database meanwhile.
+  const existed = existsSync(t.dataDir);
+  const lock = t.mode === 'pglite' ? holdDataDir(t.dataDir, 'backup') : undefined;
+  try {
+    return await backupOf(t, opts);
+  } finally {
+    lock?.release();
+    if (!existed) rmdirIfEmpty(t.dataDir);
+  }
+}
+
+async function backupOf(t: Target, opts: BackupOptions): Promise<BackupResult> {
+  const started = Date.now();
   const now = (opts.now ?? (() => new Date()))();
   if (t.mode === 'pglite') pgliteSource(t);
   const outDir = resolve(opts.outDir ?? 'backups');
@@ -274,14 +288,13 @@ export async function createBackup(opts: BackupOptions = {}): Promise<BackupResu
   }
 }
 
-/** Refuses when a process (the server) holds the PGlite directory. */
-function assertPgliteFree(dir: string, doing: string): void {
-  const holders = pgliteHolders(dir);
-  if (holders === null || holders.length > 0) {
-    throw new BackupError(
-      `the embedded database ${dir} is in use by ${holders?.length ? `process ${holders.join(', ')}` : 'another process (postmaster.pid is there)'}: ` +
-        `stop the server first, then run the ${doing} again (PGlite serves one process only; on PostgreSQL, backups run while the server runs)`,
-    );
+/** Takes DATA_DIR's lock (db/data-lock.ts), or refuses naming the process (the server) that holds it. */
+function holdDataDir(dataDir: string, doing: 'backup' | 'restore'): DataDirLock {
+  try {
+    return lockDataDir(dataDir, doing);
+  } catch (e) {
+    if (!(e instanceof DataDirInUseError)) throw e;
+    throw new BackupError(`${e.message}: stop the server first, then run the ${doing} again (PGlite serves one process only; on PostgreSQL, backups run while the server runs)`);
   }
 }
 
@@ -289,7 +302,6 @@ function assertPgliteFree(dir: string, doing: string): void {
 function pgliteSource(t: Target): string {
   const dir = join(t.dataDir, 'pglite');
   if (!existsSync(join(dir, 'PG_VERSION'))) throw new BackupError(`no database at ${dir}: set DATA_DIR (or --data-dir) to the server's data directory, or DATABASE_URL for PostgreSQL`);
-  assertPgliteFree(dir, 'backup');
   return dir;
 }
 
@@ -395,10 +407,34 @@ export async function checkBackup(backupDir: string): Promise<Manifest> {
 
 /** Restores a backup into the configured DATA_DIR / DATABASE_URL; throws BackupError (having changed nothing) when it refuses. */
 export async function restoreBackup(opts: RestoreOptions): Promise<RestoreResult> {
+  const t = resolveTarget(opts);
+  // Held from the first check to the end of the verification: no server may start on it meanwhile.
+  const existed = existsSync(t.dataDir);
+  const lock = t.mode === 'pglite' ? holdDataDir(t.dataDir, 'restore') : undefined;
+  try {
+    return await restoreInto(t, opts);
+  } catch (e) {
+    lock?.release();
+    // A refused restore creates nothing: not even the folder the lock was taken in.
+    if (!existed) rmdirIfEmpty(t.dataDir);
+    throw e;
+  } finally {
+    lock?.release();
+  }
+}
+
+function rmdirIfEmpty(dir: string) {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // not empty, or gone: left as it is
+  }
+}
+
+async function restoreInto(t: Target, opts: RestoreOptions): Promise<RestoreResult> {
   const started = Date.now();
   const backupDir = resolve(opts.backupDir);
   const manifest = await checkBackup(backupDir);
-  const t = resolveTarget(opts);
   const stamp = stampOf((opts.now ?? (() => new Date()))());
   const warnings: string[] = [];
 
@@ -428,7 +464,6 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreResult
     const pgDir = join(t.dataDir, 'pglite');
     target = pgDir;
     const occupied = existsSync(pgDir) && readdirSync(pgDir).length > 0;
-    if (occupied) assertPgliteFree(pgDir, 'restore');
     if ((occupied || ledgerConflicts.length) && !opts.force) {
       throw new BackupError(
         `${t.dataDir} is not empty${occupied ? `: ${pgDir} holds a database` : ''}${conflictText}. Restore into an empty DATA_DIR, or add --force: ` +
@@ -626,7 +661,8 @@ export interface Verification {
  */
 export async function verifyRestore(t: Target, manifest: Manifest): Promise<Verification> {
   const checks: VerificationCheck[] = [];
-  const database = await openDatabase(t.mode === 'postgres' ? { kind: 'postgres', url: t.databaseUrl! } : { kind: 'pglite', dataDir: t.dataDir });
+  // PGlite: the restore holds DATA_DIR's lock already.
+  const database = await openDatabase(t.mode === 'postgres' ? { kind: 'postgres', url: t.databaseUrl! } : { kind: 'pglite', dataDir: t.dataDir, lockAs: false });
   let ledger: LedgerAudit | null = null;
   try {
     const now = await inspect(database.db, t.mode === 'postgres' ? `PostgreSQL ${redactUrl(t.databaseUrl!)}` : `PGlite ${join(t.dataDir, 'pglite')}`);

@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { lockDataDir, type DataDirLock } from './data-lock.ts';
 import pg from 'pg';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -104,7 +105,15 @@ const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), '../../dr
 const MIGRATION_LOCK = 7_340_021;
 
 export type DbTarget =
-  | { kind: 'pglite'; dataDir?: string }
+  | {
+      kind: 'pglite';
+      dataDir?: string;
+      /**
+       * Who takes DATA_DIR's lock (db/data-lock.ts) while the database is open: `server` by default;
+       * false when the caller holds it already (backup, restore).
+       */
+      lockAs?: string | false;
+    }
   | {
       kind: 'postgres';
       url: string;
@@ -117,14 +126,29 @@ export type DbTarget =
 export async function openDatabase(target: DbTarget): Promise<Database> {
   if (target.kind === 'pglite') {
     let dir: string | undefined;
+    let lock: DataDirLock | undefined;
     if (target.dataDir) {
+      // Refuses to open a directory another process has open: two would corrupt it.
+      if (target.lockAs !== false) lock = lockDataDir(target.dataDir, target.lockAs ?? 'server');
       dir = join(target.dataDir, 'pglite');
       mkdirSync(dir, { recursive: true });
     }
-    const client = dir ? await PGlite.create(dir) : await PGlite.create();
-    const db = drizzlePglite(client, { schema });
-    await migratePglite(db, { migrationsFolder });
-    return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+    try {
+      const client = dir ? await PGlite.create(dir) : await PGlite.create();
+      const db = drizzlePglite(client, { schema });
+      await migratePglite(db, { migrationsFolder });
+      return {
+        db: db as unknown as Db,
+        kind: 'pglite',
+        close: async () => {
+          await client.close();
+          lock?.release();
+        },
+      };
+    } catch (e) {
+      lock?.release();
+      throw e;
+    }
   }
   await migratePostgres(target.url, target.startWaitMs ?? 0, target.onStartWait);
   const pool = new pg.Pool({

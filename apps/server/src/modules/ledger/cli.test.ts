@@ -16,7 +16,8 @@ import { rowsOf } from '../../db/client.ts';
 import { orgs } from '../../db/schema.ts';
 import { addOrgUser } from '../../test/fixtures.ts';
 import { call, DEMO_PASSWORD, login, testApp, type TestApp } from '../../test/harness.ts';
-import { formatAudit, main, parseHeads, pgliteHolders, verifyLedger, type VerifyOptions } from './cli.ts';
+import { formatAudit, main, parseHeads, verifyLedger, type VerifyOptions } from './cli.ts';
+import { dataDirHolder } from '../../db/data-lock.ts';
 
 let t: TestApp;
 let dataDir: string;
@@ -219,7 +220,7 @@ describe('verify-ledger', () => {
       const b = await verifyLedger({ dataDir: empty, keyFile: join(empty, 'k'), env: {} });
       expect(b.error).toMatch(/no database/);
       expect(formatAudit(b)).toContain('ERROR');
-      expect(pgliteHolders(empty)).toEqual([]);
+      expect(dataDirHolder(empty)).toBeNull();
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }

@@ -19,11 +19,12 @@
 // public key, and the server's consistency proofs from the saved heads. No database.
 //
 // PGlite is one process's database: a second process opening DATA_DIR/pglite while the server
-// has it open would write the same files unsynchronised (PGlite has no lock; it only leaves
-// postmaster.pid). The verifier refuses then (see pgliteHolders): stop the server first, run
+// has it open would write the same files unsynchronised. The verifier takes DATA_DIR's lock
+// (db/data-lock.ts) as the server does and refuses, naming the server: stop the server first, run
 // against PostgreSQL, or use --url. The verifier never migrates and writes nothing to the database
 // (a read-only, repeatable-read transaction: one snapshot even while a server keeps appending).
-import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { DataDirInUseError, lockDataDir, type DataDirLock } from '../../db/data-lock.ts';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -199,42 +200,6 @@ async function openHeads(notes: readonly string[], key: VerifierKey, origin: str
   return out;
 }
 
-// ---- PGlite in use ----
-
-/**
- * The other processes that have files of the PGlite directory open (Linux, from /proc). PGlite
- * leaves postmaster.pid while open and removes it on a clean close; without /proc the file alone
- * counts as "in use" (null).
- */
-export function pgliteHolders(dir: string): number[] | null {
-  if (!existsSync(join(dir, 'postmaster.pid'))) return [];
-  if (!existsSync('/proc/self/fd')) return null;
-  const root = `${resolve(dir)}/`;
-  const holders: number[] = [];
-  for (const p of readdirSync('/proc')) {
-    if (!/^\d+$/.test(p) || Number(p) === process.pid) continue;
-    let fds: string[];
-    try {
-      fds = readdirSync(`/proc/${p}/fd`);
-    } catch {
-      continue;
-    }
-    for (const fd of fds) {
-      let target = '';
-      try {
-        target = readlinkSync(`/proc/${p}/fd/${fd}`);
-      } catch {
-        continue;
-      }
-      if (target.startsWith(root)) {
-        holders.push(Number(p));
-        break;
-      }
-    }
-  }
-  return holders;
-}
-
 async function openReadOnly(opts: { dataDir: string; databaseUrl?: string }): Promise<{ db: Db; source: string; close: () => Promise<void> }> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 2 });
@@ -245,16 +210,30 @@ async function openReadOnly(opts: { dataDir: string; databaseUrl?: string }): Pr
   }
   const dir = join(opts.dataDir, 'pglite');
   if (!existsSync(join(dir, 'PG_VERSION'))) throw new UsageError(`no database at ${dir}: set DATA_DIR (or --data-dir) to the server's data directory, or DATABASE_URL`);
-  const holders = pgliteHolders(dir);
-  if (holders === null || holders.length > 0) {
+  let lock: DataDirLock;
+  try {
+    lock = lockDataDir(opts.dataDir, 'verify-ledger');
+  } catch (e) {
+    if (!(e instanceof DataDirInUseError)) throw e;
     throw new UsageError(
-      `the embedded database ${dir} is open in ${holders?.length ? `process ${holders.join(', ')}` : 'another process (postmaster.pid is there)'}. ` +
-        'PGlite serves one process only: stop the server and run again, run the server on PostgreSQL (DATABASE_URL) to verify while it runs, ' +
+      `${e.message}. PGlite serves one process only: stop the server and run again, run the server on PostgreSQL (DATABASE_URL) to verify while it runs, ` +
         'or check the public tree heads with --url http://host:port.',
     );
   }
-  const client = await PGlite.create(dir);
-  return { db: drizzlePglite(client, { schema }) as unknown as Db, source: `PGlite ${dir}`, close: () => client.close() };
+  try {
+    const client = await PGlite.create(dir);
+    return {
+      db: drizzlePglite(client, { schema }) as unknown as Db,
+      source: `PGlite ${dir}`,
+      close: async () => {
+        await client.close();
+        lock.release();
+      },
+    };
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
 }
 
 // ---- the verifier key ----
