@@ -1,8 +1,10 @@
 // ECharts options of the cockpit: the province map with vehicle dots, the compliance gauge and
 // the trend charts. Font sizes are given in px computed from the root font (`rem`), so the
-// canvases scale with the page like the rem-sized parts around them.
+// canvases scale with the page like the rem-sized parts around them. A tooltip formatter's
+// string is HTML to ECharts: every text in it is escaped (vehicle codes and names are people's).
 import type { CockpitSummary, CockpitVehicle } from '@iotc/shared/cockpit';
 import { STATUS_COLORS } from '@iotc/shared/live';
+import { escapeHtml } from '../../../lib/html.ts';
 import type { ThemeName } from '../../../lib/theme.ts';
 import { CHINA_MAP } from './china-map.ts';
 import type { ProvinceRow } from './cockpit-model.ts';
@@ -44,9 +46,9 @@ export function mapOption(rows: readonly ProvinceRow[], vehicles: readonly Cockp
       formatter: (params: { seriesType: string; name: string; data?: { code?: string; name?: string } }) => {
         if (params.seriesType === 'map') {
           const r = byName.get(params.name);
-          return `${params.name}<br/>${texts.warehouses}: ${r?.warehouses ?? 0}<br/>${texts.coldRooms}: ${r?.coldRooms ?? 0}<br/>${texts.vehicles}: ${r?.vehicles ?? 0}`;
+          return [params.name, `${texts.warehouses}: ${r?.warehouses ?? 0}`, `${texts.coldRooms}: ${r?.coldRooms ?? 0}`, `${texts.vehicles}: ${r?.vehicles ?? 0}`].map(escapeHtml).join('<br/>');
         }
-        return `${params.data?.code ?? ''} ${params.data?.name ?? ''}`;
+        return escapeHtml(`${params.data?.code ?? ''} ${params.data?.name ?? ''}`);
       },
     },
     geo: {

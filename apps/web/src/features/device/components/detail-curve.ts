@@ -4,6 +4,7 @@
 import dayjs from 'dayjs';
 import type { Series } from '@iotc/shared/live';
 import type { EChartOption } from '../../../components/chart/echart.tsx';
+import { escapeHtml } from '../../../lib/html.ts';
 import type { Limits } from './monitor-model.ts';
 
 export { presentCurves, type CurveField, type CurveKey } from '../../../components/chart/curve-fields.ts';
@@ -72,7 +73,7 @@ export function detailCurveOption(input: {
         const time = typeof point[0] === 'number' ? dayjs(point[0]).format('MM-DD HH:mm:ss') : '';
         const v = point[1];
         const shown = door ? doorText(v, texts) : typeof v === 'number' ? `${v.toFixed(field.precision)}${unit}` : '-';
-        return `${time}<br/>${first?.marker ?? ''}${texts.name}: <b>${shown}</b>`;
+        return `${escapeHtml(time)}<br/>${first?.marker ?? ''}${escapeHtml(texts.name)}: <b>${escapeHtml(shown)}</b>`;
       },
     },
     xAxis: {

@@ -6,6 +6,7 @@ import dayjs from 'dayjs';
 import { DATETIME_FORMAT } from '@iotc/shared/constants';
 import type { BoundAsset } from '@iotc/shared/live';
 import type { EChartOption } from '../../../components/chart/echart.tsx';
+import { escapeHtml } from '../../../lib/html.ts';
 
 export { CURVE_FIELDS, presentCurves, type CurveField, type CurveKey } from '../../../components/chart/curve-fields.ts';
 import type { CurveField, CurveKey } from '../../../components/chart/curve-fields.ts';
@@ -125,7 +126,7 @@ export function curveOption({ field, times, values, from, to, limits, texts, wit
         const time = typeof point[0] === 'number' ? dayjs(point[0]).format(DATETIME_FORMAT) : '';
         const v = point[1];
         const shown = door ? doorText(v, texts) : typeof v === 'number' ? `${formatValue(v, field.precision)}${field.unit ? ` ${field.unit}` : ''}` : '-';
-        return `${time}<br/>${first?.marker ?? ''}${texts.name}: <b>${shown}</b>`;
+        return `${escapeHtml(time)}<br/>${first?.marker ?? ''}${escapeHtml(texts.name)}: <b>${escapeHtml(shown)}</b>`;
       },
     },
     xAxis: {

@@ -5,6 +5,7 @@ import dayjs from 'dayjs';
 import { DATETIME_FORMAT } from '@iotc/shared/constants';
 import type { TrackAnswer, TrackPoints } from '@iotc/shared/track';
 import type { EChartOption } from '../../../components/chart/echart.tsx';
+import { escapeHtml } from '../../../lib/html.ts';
 import { MAX_GAP_MS } from './track-model.ts';
 
 export const CURVES_HEIGHT = 430;
@@ -110,9 +111,9 @@ export function curvesOption({ points, limits, domain, zoom, texts }: CurvesInpu
           .filter((p) => p.seriesId && p.value[1] !== null && p.value[1] !== undefined)
           .map((p) => {
             const key = p.seriesId as CurveKey;
-            return `${p.marker ?? ''}${names[key]}: <b>${Number(p.value[1]).toFixed(PRECISION[key])} ${UNITS[key]}</b>`;
+            return `${p.marker ?? ''}${escapeHtml(names[key])}: <b>${escapeHtml(`${Number(p.value[1]).toFixed(PRECISION[key])} ${UNITS[key]}`)}</b>`;
           });
-        return [head, ...rows].join('<br/>');
+        return [escapeHtml(head), ...rows].join('<br/>');
       },
     },
     dataZoom: [

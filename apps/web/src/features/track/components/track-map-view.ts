@@ -2,12 +2,14 @@
 // canvas renderer (thousands of segments stay smooth), start and end flags, stops and alarms, and
 // the vehicle marker, which the playback moves every animation frame through setVehicle() without
 // React. The container carries the marker's WGS-84 position in `data-marker` for browser tests.
+// Tooltip strings are HTML to Leaflet: every text (an alarm's level name is people's) is escaped.
 import * as L from 'leaflet';
 import DOMPurify from 'dompurify';
 import type { MapConfig } from '@iotc/shared/live';
 import type { TrackAlarmMarker, TrackStop } from '@iotc/shared/track';
 import { toDisplay, type TileCrs } from '../../../components/live-map/coords.ts';
 import { createOfflineLayer, offlineRenderer } from '../../../components/live-map/offline-layer.ts';
+import { escapeHtml } from '../../../lib/html.ts';
 import type { ColoredPiece, TrackFixes } from './track-model.ts';
 
 const DEFAULT_CENTER: [number, number] = [35, 105];
@@ -243,22 +245,22 @@ export class TrackMapView {
     if (!texts) return;
     for (const stop of this.stops) {
       const m = L.circleMarker(this.display(stop.lat, stop.lon), { renderer: this.renderer, radius: 7, color: '#fff', weight: 2, fillColor: '#722ed1', fillOpacity: 0.95 });
-      m.bindTooltip(texts.stop(stop), { direction: 'top' });
+      m.bindTooltip(escapeHtml(texts.stop(stop)), { direction: 'top' });
       m.on('click', () => this.onSeek?.(stop.startT));
       m.addTo(this.marks);
     }
     for (const alarm of this.alarms) {
       if (alarm.lat === null || alarm.lon === null) continue;
       const m = L.circleMarker(this.display(alarm.lat, alarm.lon), { renderer: this.renderer, radius: 6, color: '#fff', weight: 2, fillColor: alarm.levelColor || '#f5222d', fillOpacity: 1 });
-      m.bindTooltip(texts.alarm(alarm), { direction: 'top' });
+      m.bindTooltip(escapeHtml(texts.alarm(alarm)), { direction: 'top' });
       m.on('click', () => this.onSeek?.(Date.parse(alarm.startedAt)));
       m.addTo(this.marks);
     }
     if (f && f.count > 0) {
       const first = this.display(f.lat[0]!, f.lon[0]!);
       const last = this.display(f.lat[f.count - 1]!, f.lon[f.count - 1]!);
-      L.marker(first, { icon: flagIcon('start', texts.startShort), keyboard: false, zIndexOffset: 1000 }).bindTooltip(texts.start, { direction: 'top' }).addTo(this.marks);
-      L.marker(last, { icon: flagIcon('end', texts.endShort), keyboard: false, zIndexOffset: 1000 }).bindTooltip(texts.end, { direction: 'top' }).addTo(this.marks);
+      L.marker(first, { icon: flagIcon('start', texts.startShort), keyboard: false, zIndexOffset: 1000 }).bindTooltip(escapeHtml(texts.start), { direction: 'top' }).addTo(this.marks);
+      L.marker(last, { icon: flagIcon('end', texts.endShort), keyboard: false, zIndexOffset: 1000 }).bindTooltip(escapeHtml(texts.end), { direction: 'top' }).addTo(this.marks);
     }
   }
 }

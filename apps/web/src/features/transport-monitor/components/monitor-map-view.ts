@@ -1,12 +1,14 @@
 // The Leaflet side of the status monitor: per task its planned route (dashed), origin and
 // destination circles and the current position (red when abnormal), on one canvas renderer. A
 // refresh every 15 s redraws the few hundred tasks whole; the user's view is kept, only the first
-// load fits the map to the tasks and a selection focuses its task.
+// load fits the map to the tasks and a selection focuses its task. Place names are text: a
+// string tooltip is HTML to Leaflet, so they are escaped.
 import * as L from 'leaflet';
 import type { MapConfig } from '@iotc/shared/live';
 import type { TaskDetail } from '@iotc/shared/transport';
 import { toDisplay, type TileCrs } from '../../../components/live-map/coords.ts';
 import { createOfflineLayer, offlineRenderer } from '../../../components/live-map/offline-layer.ts';
+import { escapeHtml } from '../../../lib/html.ts';
 import { ABNORMAL_COLOR, DESTINATION_COLOR, NORMAL_COLOR, ORIGIN_COLOR } from './monitor-model.ts';
 
 export class MonitorMapView {
@@ -128,7 +130,7 @@ export class MonitorMapView {
         [task.destination, DESTINATION_COLOR],
       ] as const) {
         L.circle(this.d(place.lat, place.lon), { renderer: this.renderer, radius: place.radiusM, color: c, weight: 1.5, fillColor: c, fillOpacity: dim ? 0.05 : 0.15, opacity: dim ? 0.3 : 0.9 })
-          .bindTooltip(place.name, { direction: 'top' })
+          .bindTooltip(escapeHtml(place.name), { direction: 'top' })
           .addTo(this.layer);
       }
       if (task.live.lat !== null && task.live.lon !== null) {

@@ -22,6 +22,7 @@ import {
   type TemplateRow,
 } from '@iotc/shared/transport';
 import { TRIP_DEFAULTS } from '@iotc/shared/trips';
+import { escapeHtml } from '../../../lib/html.ts';
 
 export const STATUS_COLORS: Record<TaskViewStatus, string> = {
   pending: '#fa8c16',
@@ -116,10 +117,6 @@ export function isClosed(status: TaskStatus): boolean {
 }
 
 // ---- the table's rows ------------------------------------------------------------------------
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 function tag(text: string, color: string, kind: string): string {
   return `<span class="tt-tag" data-tag="${kind}" style="color:${color};border-color:${color}66;background:${color}14">${escapeHtml(text)}</span>`;
