@@ -2,14 +2,17 @@
 // over three minutes are logged (the ledger's tick, as the server test forces it) and signed; the
 // verify screen shows all of them verified; one stored reading is changed with SQL in the app's
 // database and, after a reload, exactly that minute shows "does not match"; a share link made on
-// the screen opens without login in a fresh browser, flags the same record and downloads the PDF
-// certificate.
+// the screen (30 days offered, 90 picked, its end shown) opens without login in a fresh browser,
+// flags the same record and downloads the PDF certificate; revoked from the "Share links" tab
+// after a confirmation, the same link then says it was revoked, and one whose expiry has passed
+// says it expired, in the browser's language.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import type { DeviceWithSecret } from '@iotc/shared/device';
-import { orgs } from '../apps/server/src/db/schema.ts';
+import { LEDGER_API, type ShareAnswer } from '@iotc/shared/ledger/api';
+import { ledgerShares, orgs } from '../apps/server/src/db/schema.ts';
 import { apiCall, ADMIN_PASSWORD, DEMO_PASSWORD, screenshot, startServer, withBrowser, type Server } from './harness.ts';
 
 let server: Server;
@@ -76,9 +79,48 @@ afterAll(async () => {
 });
 
 const TEXT = {
-  'zh-CN': { all: '全部 3 条记录验证通过', bad: '3 条记录中有 1 条不一致', mismatch: '不一致', reason: '存储的数据在记入账本后被修改', verified: '验证通过', invalid: '此验证链接无效或已过期' },
-  'en-US': { all: 'All 3 records verified', bad: '1 of 3 records do not match', mismatch: 'Does not match', reason: 'The stored data was changed after it was logged', verified: 'Verified', invalid: 'This verification link is not valid or has expired' },
+  'zh-CN': {
+    all: '全部 3 条记录验证通过',
+    bad: '3 条记录中有 1 条不一致',
+    mismatch: '不一致',
+    reason: '存储的数据在记入账本后被修改',
+    verified: '验证通过',
+    invalid: '此验证链接无效',
+    revoked: '此验证链接已被撤销',
+    expired: '此验证链接已过期',
+    revoke: '撤销',
+    revokedTag: '已撤销',
+    activeTag: '有效',
+    validUntil: '有效期至',
+  },
+  'en-US': {
+    all: 'All 3 records verified',
+    bad: '1 of 3 records do not match',
+    mismatch: 'Does not match',
+    reason: 'The stored data was changed after it was logged',
+    verified: 'Verified',
+    invalid: 'This verification link is not valid',
+    revoked: 'This verification link was revoked',
+    expired: 'This verification link has expired',
+    revoke: 'Revoke',
+    revokedTag: 'Revoked',
+    activeTag: 'Active',
+    validUntil: 'Valid until',
+  },
 } as const;
+
+const DAY = 86_400_000;
+
+/** Waits until the open dialog or dropdown (`selector`) has finished its opening animation, so a screenshot shows it. */
+async function dialogShown(page: Page, selector: string) {
+  await page.locator(selector).last().waitFor();
+  await page.waitForFunction((sel) => {
+    const all = document.querySelectorAll(sel);
+    const el = all[all.length - 1];
+    return !!el && el.getAnimations({ subtree: true }).length === 0 && getComputedStyle(el).opacity === '1';
+  }, selector);
+}
+const shareRows = (page: Page) => page.locator('[data-testid=ledger-shares] tbody tr.ant-table-row');
 
 describe('ledger verification', { timeout: 180_000 }, () => {
   for (const locale of ['zh-CN', 'en-US'] as const) {
@@ -115,12 +157,32 @@ describe('ledger verification', { timeout: 180_000 }, () => {
           await expect.poll(() => rows(page).count()).toBe(1);
           await screenshot(page, `ledger-mismatch-${locale}`);
 
-          // Share: a public link of the same device range.
+          // Share: a public link of the same device range, for 90 days instead of the 30 offered.
           await page.locator('[data-testid=ledger-share]').click();
+          await dialogShown(page, '.ant-modal');
+          expect(await page.locator('[data-testid=ledger-share-expiry] input:checked').getAttribute('value')).toBe('30');
+          await screenshot(page, `ledger-share-expiry-${locale}`);
+          // "Until a date" asks for the day first.
+          await page.locator('[data-testid=ledger-share-expiry] label:has(input[value="date"])').click();
+          await page.locator('[data-testid=ledger-share-expiry-date]').waitFor();
+          expect(await page.locator('[data-testid=ledger-share-create]').isDisabled()).toBe(true);
+          await page.locator('[data-testid=ledger-share-expiry-date]').click();
+          await dialogShown(page, '.ant-picker-dropdown');
+          await screenshot(page, `ledger-share-date-${locale}`);
+          await page.keyboard.press('Escape');
+          await page.locator('[data-testid=ledger-share-expiry] label:has(input[value="90"])').click();
+          await expect.poll(() => page.locator('[data-testid=ledger-share-expiry] input:checked').getAttribute('value')).toBe('90');
+          const before = Date.now();
+          await page.locator('[data-testid=ledger-share-create]').click();
           await expect.poll(() => page.locator('[data-testid=ledger-share-url]').inputValue()).toMatch(/\/verify\/[\w-]{20,}$/);
           shareUrl = await page.locator('[data-testid=ledger-share-url]').inputValue();
           expect(shareUrl.startsWith(server.url)).toBe(true);
+          expect(await page.locator('[data-testid=ledger-share-expires]').textContent()).toContain(text.validUntil);
           await page.locator('[data-testid=ledger-certificate]').waitFor();
+          await screenshot(page, `ledger-share-made-${locale}`);
+          const [made] = await db().select().from(ledgerShares).where(eq(ledgerShares.kind, 'device')).orderBy(sql`${ledgerShares.createdAt} desc`).limit(1);
+          expect(made!.expiresAt.getTime()).toBeGreaterThanOrEqual(before + 90 * DAY - 1000);
+          expect(made!.expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + 90 * DAY);
         });
 
         // The public page in a fresh browser, never signed in.
@@ -139,8 +201,45 @@ describe('ledger verification', { timeout: 180_000 }, () => {
           expect(readFileSync((await download.path())!).subarray(0, 5).toString('latin1')).toBe('%PDF-');
 
           await page.goto(`${server.url}/verify/${'x'.repeat(43)}`);
-          await page.locator('[data-testid=ledger-invalid]').waitFor();
+          await page.locator('[data-testid=ledger-invalid][data-reason=invalid]').waitFor();
           expect(await page.locator('[data-testid=ledger-invalid]').textContent()).toContain(text.invalid);
+        });
+
+        // Revoked from the "Share links" tab, behind a confirmation.
+        await withBrowser(locale, async ({ page }) => {
+          await signIn(page);
+          await page.goto(`${server.url}/view/ledger/verify?view=shares`);
+          await page.locator('[data-testid=ledger-shares] tbody tr.ant-table-row').first().waitFor();
+          // Newest first: the link just made.
+          const row = shareRows(page).first();
+          expect(await row.locator('[data-testid=ledger-shares-status]').textContent()).toBe(text.activeTag);
+          expect(await row.textContent()).toContain('LEDGER-E2E-1');
+          await screenshot(page, `ledger-shares-${locale}`);
+          await row.locator('[data-testid=ledger-shares-revoke]').click();
+          await dialogShown(page, '.confirm-dialog');
+          await screenshot(page, `ledger-shares-revoke-${locale}`);
+          await page.locator('.confirm-dialog .ant-btn-dangerous').click();
+          await expect.poll(() => shareRows(page).first().locator('[data-testid=ledger-shares-status]').textContent()).toBe(text.revokedTag);
+          await page.locator('.confirm-dialog').waitFor({ state: 'detached' });
+          expect(await shareRows(page).first().locator('[data-testid=ledger-shares-revoke]').count()).toBe(0);
+          await screenshot(page, `ledger-shares-revoked-${locale}`);
+        });
+
+        // A link whose expiry has passed (set in the database: the clock is not waited for).
+        const other = await api<ShareAnswer>('POST', LEDGER_API.shares, { deviceId: device.id, from: iso(minutes[0]!), to: iso(minutes[2]! + 60_000), expiresInDays: 1 });
+        await db().update(ledgerShares).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(ledgerShares.id, other.id));
+
+        // The revoked and the expired link, never signed in, each say what happened.
+        await withBrowser(locale, async ({ page }) => {
+          await page.goto(shareUrl);
+          await page.locator('[data-testid=ledger-invalid][data-reason=revoked]').waitFor();
+          expect(await page.locator('[data-testid=ledger-invalid]').textContent()).toContain(text.revoked);
+          expect(await page.locator('[data-testid=ledger-overall]').count()).toBe(0);
+          await screenshot(page, `ledger-public-revoked-${locale}`);
+          await page.goto(`${server.url}${other.url}`);
+          await page.locator('[data-testid=ledger-invalid][data-reason=expired]').waitFor();
+          expect(await page.locator('[data-testid=ledger-invalid]').textContent()).toContain(text.expired);
+          await screenshot(page, `ledger-public-expired-${locale}`);
         });
       } finally {
         await setTemperature(target, -18.5);

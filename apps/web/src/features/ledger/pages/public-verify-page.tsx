@@ -1,9 +1,9 @@
 // /verify/:token, without login: the records a share link publishes (a task, a device range, a
 // warehouse batch or one warehouse record), checked in this browser exactly as the verify screen
 // checks them (lib/verify.ts), with the subject, the summary, the records, the PDF certificate
-// and what was checked in plain words. An unknown or expired link says so.
+// and what was checked in plain words. An expired, a revoked and an unknown link each say so.
 import { Alert, Button, Card, Result, Skeleton, Space, Typography, Progress } from 'antd';
-import { SafetyCertificateOutlined } from '@ant-design/icons';
+import { ClockCircleOutlined, SafetyCertificateOutlined, StopOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { useParams } from 'react-router-dom';
@@ -20,6 +20,16 @@ import { VerifySummary } from '../components/verify-summary.tsx';
 import '../components/ledger.css';
 
 const at = (iso: string) => dayjs(iso).format(DATETIME_FORMAT);
+
+/** Why a link shows no records: it ended (expired, revoked) or never existed; null for another failure. */
+export function endedReason(error: unknown): 'expired' | 'revoked' | 'invalid' | null {
+  if (!(error instanceof ApiError)) return null;
+  if (error.errorcode === 'LEDGER_SHARE_EXPIRED') return 'expired';
+  if (error.errorcode === 'LEDGER_SHARE_REVOKED') return 'revoked';
+  return error.status === 404 || error.status === 400 || error.status === 410 ? 'invalid' : null;
+}
+
+const ENDED_ICON = { expired: <ClockCircleOutlined />, revoked: <StopOutlined />, invalid: undefined };
 
 function subjectLine(subject: ShareSubject, t: TFunction): string {
   switch (subject.kind) {
@@ -72,10 +82,10 @@ function Content({ token }: { token: string }) {
   const verification = useVerification(`public:${token}`, pages, records.dataUpdatedAt);
 
   if (records.isError) {
-    const invalid = records.error instanceof ApiError && (records.error.status === 404 || records.error.status === 400);
-    return invalid ? (
+    const reason = endedReason(records.error);
+    return reason ? (
       <Card>
-        <Result status="warning" title={t('ledger.public.invalid')} subTitle={t('ledger.public.invalidHint')} data-testid="ledger-invalid" />
+        <Result status="warning" icon={ENDED_ICON[reason]} title={t(`ledger.public.${reason}`)} subTitle={t(`ledger.public.${reason}Hint`)} data-testid="ledger-invalid" data-reason={reason} />
       </Card>
     ) : (
       <Alert

@@ -2,9 +2,11 @@
 // functions and checked for real in jsdom (Node's Web Crypto): all records verified in green; one
 // changed reading flags exactly its minute in red with the reason, in English and Chinese; the
 // "only problems" filter; the share dialog posts the same scope; a warehouse batch from the
-// address (and a single record from an older one) is verified and shared; the signing time shows
-// in local time; the public page flags the same record, names a shared batch, and an unknown link
-// says it is not valid.
+// address (and a single record from an older one) is verified and shared; the share dialog makes
+// a 30-day link unless another span is picked and shows its end; the "Share links" tab lists the
+// links with their status and revokes an active one after a confirmation; the signing time shows
+// in local time; the public page flags the same record, names a shared batch, and says, in English
+// and Chinese, that a link expired, was revoked, or is not valid.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import i18next from 'i18next';
 import { App } from 'antd';
@@ -13,10 +15,11 @@ import dayjs from 'dayjs';
 import { DATETIME_FORMAT } from '@iotc/shared/constants';
 import { API, type UserInfo } from '@iotc/shared/auth';
 import { DEVICE_API } from '@iotc/shared/device';
-import { LEDGER_API, type PublicRecordsAnswer, type RecordsAnswer, type ShareSubject } from '@iotc/shared/ledger/api';
+import type { Page } from '@iotc/shared/envelope';
+import { LEDGER_API, type PublicRecordsAnswer, type RecordsAnswer, type ShareRow, type ShareSubject } from '@iotc/shared/ledger/api';
 import { WAREHOUSE_API } from '@iotc/shared/warehouse';
 import { click, render, setEnglish, type Rendered } from '../../../test/dom.tsx';
-import { byTestId, settleUntil } from '../../../test/form.ts';
+import { byTestId, settle, settleUntil } from '../../../test/form.ts';
 import type * as client from '../../../api/client.ts';
 import { ApiError, request, type RequestOptions } from '../../../api/client.ts';
 import { batchOptions } from '../api/pickers.ts';
@@ -41,6 +44,12 @@ const RECORD = '00000000-0000-4000-8000-0000000000a1';
 const EXPIRES = '2027-01-15T08:00:00.000Z';
 const SHARE_ID = '00000000-0000-4000-8000-0000000000e1';
 
+const SHARE_ROWS: ShareRow[] = [
+  { id: 's-active', kind: 'task', subject: 'T-0001 · Vaccines', from: null, to: null, orgName: 'Cold Chain Co', createdBy: 'operator', createdAt: '2026-11-20T02:00:00.000Z', expiresAt: '2026-12-20T02:00:00.000Z', revokedAt: null, revokedBy: null, status: 'active' },
+  { id: 's-expired', kind: 'device', subject: 'LG00000001 · Ledger tracker', from: FROM, to: TO, orgName: 'Cold Chain Co', createdBy: 'operator', createdAt: '2026-10-01T02:00:00.000Z', expiresAt: '2026-10-02T02:00:00.000Z', revokedAt: null, revokedBy: null, status: 'expired' },
+  { id: 's-revoked', kind: 'batch', subject: 'B-7', from: null, to: null, orgName: 'Cold Chain Co', createdBy: 'auditor', createdAt: '2026-09-01T02:00:00.000Z', expiresAt: '2027-09-01T02:00:00.000Z', revokedAt: '2026-09-02T02:00:00.000Z', revokedBy: 'operator', status: 'revoked' },
+];
+
 let answer: RecordsAnswer;
 let subject: ShareSubject;
 let calls: { path: string; opts: RequestOptions | undefined }[];
@@ -63,7 +72,14 @@ beforeEach(async () => {
     if (path === `${DEVICE_API.devices}/${DEVICE}`) return { id: DEVICE, deviceId: 'LG00000001', name: 'Ledger tracker' };
     if (path === WAREHOUSE_API.record(RECORD)) return { id: RECORD, goodsName: 'Vaccines', batchNo: 'B-7', warehouseName: 'Shanghai cold store', time: '2026-11-24T06:00:00.000Z' };
     if (path === LEDGER_API.records) return answer;
-    if (path === LEDGER_API.shares) return { id: SHARE_ID, token: TOKEN, url: `/verify/${TOKEN}`, apiUrl: LEDGER_API.public(TOKEN), expiresAt: EXPIRES };
+    if (path === LEDGER_API.shares && opts?.method === 'POST') return { id: SHARE_ID, token: TOKEN, url: `/verify/${TOKEN}`, apiUrl: LEDGER_API.public(TOKEN), expiresAt: EXPIRES };
+    if (path === LEDGER_API.shares) {
+      const page: Page<ShareRow> = { rows: SHARE_ROWS, total: 23, page: Number(opts?.query?.page ?? 1), size: Number(opts?.query?.size ?? 10) };
+      return page;
+    }
+    if (path === LEDGER_API.revoke('s-active')) return { ...SHARE_ROWS[0]!, status: 'revoked', revokedAt: '2026-11-25T02:00:00.000Z', revokedBy: 'operator' };
+    if (path === LEDGER_API.public('expired')) throw new ApiError(410, 'LEDGER_SHARE_EXPIRED', 'This verification link has expired');
+    if (path === LEDGER_API.public('revoked')) throw new ApiError(410, 'LEDGER_SHARE_REVOKED', 'This verification link was revoked');
     if (path === LEDGER_API.public(TOKEN)) {
       const pub: PublicRecordsAnswer = { ...answer, subject, expiresAt: EXPIRES };
       return pub;
@@ -173,13 +189,89 @@ describe('ledger verify screen', { timeout: 60_000 }, () => {
     expect(text('ledger-empty')).toContain('logged within a minute or two');
   });
 
-  it('shares the same scope and shows the public link', async () => {
+  it('shares the same scope for 30 days unless another span is picked, and shows the link and its end', async () => {
     await mountScreen('ledger-share');
     click(byTestId(document, 'ledger-share'));
+    await settleUntil(() => !!byTestId(document, 'ledger-share-create'));
+    // Nothing is made before the maker says so; 30 days is picked.
+    expect(calls.some((c) => c.path === LEDGER_API.shares)).toBe(false);
+    const picked = () => document.querySelector<HTMLInputElement>('[data-testid=ledger-share-expiry] input:checked')?.value;
+    expect(picked()).toBe('30');
+    expect(text('ledger-share-ends')).toMatch(/^The link stops working at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    const labels = [...document.querySelectorAll('[data-testid=ledger-share-expiry] label')].map((l) => l.textContent);
+    expect(labels).toEqual(['1 day', '7 days', '30 days', '90 days', '1 year', 'Until a date']);
+    click(document.querySelector('[data-testid=ledger-share-expiry] input[value="7"]'));
+    await settleUntil(() => picked() === '7');
+    click(byTestId(document, 'ledger-share-create'));
     await settleUntil(() => !!byTestId<HTMLInputElement>(document, 'ledger-share-url')?.value);
-    expect(calls.find((c) => c.path === LEDGER_API.shares)!.opts).toMatchObject({ method: 'POST', body: { deviceId: DEVICE, from: FROM, to: TO } });
+    expect(calls.find((c) => c.path === LEDGER_API.shares)!.opts).toMatchObject({ method: 'POST', body: { deviceId: DEVICE, from: FROM, to: TO, expiresInDays: 7 } });
     expect(byTestId<HTMLInputElement>(document, 'ledger-share-url')!.value).toBe(`${window.location.origin}/verify/${TOKEN}`);
+    expect(text('ledger-share-expires')).toBe(`Valid until ${dayjs(EXPIRES).format(DATETIME_FORMAT)}`);
     expect(byTestId(document, 'ledger-certificate')).not.toBeNull();
+  });
+
+  it('asks for a date when "Until a date" is picked, and creates nothing before', async () => {
+    await mountScreen('ledger-share');
+    click(byTestId(document, 'ledger-share'));
+    await settleUntil(() => !!byTestId(document, 'ledger-share-create'));
+    click(document.querySelector('[data-testid=ledger-share-expiry] input[value="date"]'));
+    await settleUntil(() => !!byTestId(document, 'ledger-share-expiry-date'));
+    expect(text('ledger-share-ends')).toBe('Pick the last day the link works (at most 5 years from today)');
+    expect(byTestId<HTMLButtonElement>(document, 'ledger-share-create')!.disabled).toBe(true);
+  });
+});
+
+describe('ledger share links tab', { timeout: 60_000 }, () => {
+  const TAB = {
+    en: { tab: 'Share links', headers: ['Covers', 'Subject', 'Created by', 'Created at', 'Expires', 'Status'], status: ['Active', 'Expired', 'Revoked'], kind: 'Transport task', revoke: 'Revoke', title: 'Revoke this link?', done: 'Link revoked' },
+    zh: { tab: '分享链接', headers: ['分享范围', '对象', '创建人', '创建时间', '过期时间', '状态'], status: ['有效', '已过期', '已撤销'], kind: '运输任务', revoke: '撤销', title: '确定撤销此链接？', done: '链接已撤销' },
+  } as const;
+  const shareRows = () => [...document.querySelectorAll<HTMLElement>('[data-testid=ledger-shares] tbody tr.ant-table-row')];
+  const headers = () => [...document.querySelectorAll('[data-testid=ledger-shares] thead th')].map((h) => h.textContent?.trim()).filter(Boolean);
+
+  for (const lang of ['en', 'zh'] as const) {
+    it(`lists the links with their status and revokes an active one after a confirmation (${lang})`, async () => {
+      await i18next.changeLanguage(lang);
+      const x = TAB[lang];
+      await mountScreen('ledger-shares', 'view=shares');
+      await settleUntil(() => shareRows().length === 3);
+      expect(text('ledger-tab-shares')).toBe(x.tab);
+      expect(calls.find((c) => c.path === LEDGER_API.shares)!.opts?.query).toMatchObject({ page: 1, size: 10 });
+      expect(headers()).toEqual(expect.arrayContaining([...x.headers]));
+      expect(shareRows().map((r) => r.querySelector('[data-testid=ledger-shares-status]')?.textContent)).toEqual([...x.status]);
+      expect(shareRows()[0]!.textContent).toContain(x.kind);
+      expect(shareRows()[0]!.textContent).toContain('T-0001 · Vaccines');
+      expect(shareRows()[1]!.textContent).toContain(`LG00000001 · Ledger tracker · ${dayjs(FROM).format(DATETIME_FORMAT)} ~ ${dayjs(TO).format(DATETIME_FORMAT)}`);
+      expect(shareRows()[0]!.textContent).toContain(dayjs(SHARE_ROWS[0]!.expiresAt).format(DATETIME_FORMAT));
+      expect(document.querySelector('[data-testid=ledger-shares] .ant-pagination-total-text')?.textContent).toContain('23');
+      expect(document.querySelector('[data-testid=ledger-shares] .ant-pagination-item-3')).not.toBeNull();
+      // Only the active link can be revoked.
+      expect(shareRows().map((r) => !!r.querySelector('[data-testid=ledger-shares-revoke]'))).toEqual([true, false, false]);
+
+      click(shareRows()[0]!.querySelector('[data-testid=ledger-shares-revoke]'));
+      await settleUntil(() => !!document.querySelector('.confirm-dialog'));
+      expect(document.querySelector('.confirm-dialog')!.textContent).toContain(x.title);
+      expect(text('ledger-shares-revoke-content')).toContain('T-0001 · Vaccines');
+      expect(calls.some((c) => c.path === LEDGER_API.revoke('s-active'))).toBe(false);
+      const ok = [...document.querySelectorAll<HTMLButtonElement>('.confirm-dialog button')].find((b) => b.textContent?.replace(/\s/g, '') === x.revoke);
+      click(ok!);
+      await settleUntil(() => !!document.querySelector('.ant-message-notice'));
+      expect(calls.find((c) => c.path === LEDGER_API.revoke('s-active'))!.opts).toMatchObject({ method: 'POST' });
+      expect(document.querySelector('.ant-message-notice')!.textContent).toContain(x.done);
+      // The list is read again.
+      await settleUntil(() => calls.filter((c) => c.path === LEDGER_API.shares).length >= 2);
+    });
+  }
+
+  it('says when there are no links', async () => {
+    requestMock.mockImplementation(async (path: string) => {
+      if (path === API.info) return user();
+      if (path === LEDGER_API.shares) return { rows: [], total: 0, page: 1, size: 10 };
+      throw new Error(`unexpected call ${path}`);
+    });
+    await mountScreen('ledger-shares-empty', 'view=shares');
+    expect(text('ledger-shares-empty')).toBe('No share links yet');
+    await settle();
   });
 });
 
@@ -191,8 +283,10 @@ describe('ledger verify screen: warehouse', { timeout: 60_000 }, () => {
     expect(text('ledger-scope-warehouse')).toBe('Warehouse batch');
     expect(byTestId(document, 'ledger-overall')!.dataset.state).toBe('ok');
     click(byTestId(document, 'ledger-share'));
+    await settleUntil(() => !!byTestId(document, 'ledger-share-create'));
+    click(byTestId(document, 'ledger-share-create'));
     await settleUntil(() => !!byTestId<HTMLInputElement>(document, 'ledger-share-url')?.value);
-    expect(calls.find((c) => c.path === LEDGER_API.shares)!.opts).toMatchObject({ method: 'POST', body: { warehouseBatch: 'B-7' } });
+    expect(calls.find((c) => c.path === LEDGER_API.shares)!.opts).toMatchObject({ method: 'POST', body: { warehouseBatch: 'B-7', expiresInDays: 30 } });
   });
 
   it('still opens a single warehouse record from an older address', async () => {
@@ -238,8 +332,19 @@ describe('ledger public page', { timeout: 60_000 }, () => {
     expect(text('ledger-signed-at')).toBe(dayjs(SIGNED_AT).format(DATETIME_FORMAT));
   });
 
-  it('says an unknown link is not valid', async () => {
-    await mountPublic('nope', 'ledger-invalid');
-    expect(text('ledger-invalid')).toContain('This verification link is not valid or has expired');
-  });
+  const ENDED = {
+    en: { nope: 'This verification link is not valid', expired: 'This verification link has expired', revoked: 'This verification link was revoked' },
+    zh: { nope: '此验证链接无效', expired: '此验证链接已过期', revoked: '此验证链接已被撤销' },
+  } as const;
+  for (const lang of ['en', 'zh'] as const) {
+    for (const token of ['nope', 'expired', 'revoked'] as const) {
+      it(`says a link that is ${token === 'nope' ? 'unknown' : token} so (${lang})`, async () => {
+        await i18next.changeLanguage(lang);
+        await mountPublic(token, 'ledger-invalid');
+        expect(byTestId(document, 'ledger-invalid')!.dataset.reason).toBe(token === 'nope' ? 'invalid' : token);
+        expect(text('ledger-invalid')).toContain(ENDED[lang][token]);
+        expect(byTestId(document, 'ledger-overall')).toBeNull();
+      });
+    }
+  }
 });

@@ -1,8 +1,10 @@
 // ledger/verify: choose a transport task, a device and a time range, or a warehouse batch (a
 // single warehouse record still opens from an older address); the screen loads its logged records (every page, up to MAX_VERIFY_RECORDS) and checks them in the
 // browser (lib/verify.ts): the summary of the signed tree head and the overall result, then each
-// record with its result. "Share and certificate" publishes the same scope as a public link.
-// Address: `scope` and the picked ids / range (components/scope-model.ts).
+// record with its result. "Share and certificate" publishes the same scope as a public link that
+// ends when the maker chose; the "Share links" tab (`view=shares`) lists the organisation's links
+// and revokes one. Address: `scope` and the picked ids / range (components/scope-model.ts), the
+// tab, and the link list's page and filters.
 import { useCallback, useMemo, useState } from 'react';
 import { Alert, Button, Card, DatePicker, Empty, Progress, Segmented, Skeleton, Space, Typography } from 'antd';
 import { ShareAltOutlined } from '@ant-design/icons';
@@ -12,6 +14,7 @@ import dayjs from 'dayjs';
 import type { ShareBody } from '@iotc/shared/ledger/api';
 import { Forbidden } from '../../../components/forbidden.tsx';
 import { RemoteSelect } from '../../../components/remote-select.tsx';
+import { TabBar } from '../../../components/tab-bar.tsx';
 import { usePermission } from '../../../lib/permissions.ts';
 import type { ScreenProps } from '../../../lib/screen.ts';
 import { PICKER_SEARCH, usePickedLabel, type PickerKind } from '../api/pickers.ts';
@@ -19,11 +22,15 @@ import { MAX_VERIFY_RECORDS, useLedgerRecords, type LedgerScope } from '../api/r
 import { RecordsTable } from '../components/records-table.tsx';
 import { defaultRange, parseScope, scopeOf, writeScope, type ScopeChoice } from '../components/scope-model.ts';
 import { ShareDialog } from '../components/share-dialog.tsx';
+import { ShareList } from '../components/share-list.tsx';
 import { useVerification } from '../components/use-verification.ts';
 import { VerifySummary } from '../components/verify-summary.tsx';
 import '../components/ledger.css';
 
 const PERMISSION = { task: 'transport:read', device: 'device:read', warehouse: 'warehouse:read' } as const;
+
+/** The screen's tabs: checking records, and the share links made of them. */
+type View = 'verify' | 'shares';
 
 /** The id whose label is looked up: a task, a device, or a single warehouse record while no batch is picked. */
 function pickedId(choice: ScopeChoice): string | undefined {
@@ -100,6 +107,7 @@ export default function VerifyPage(_props: ScreenProps) {
   const { t } = useTranslation();
   const can = usePermission();
   const [params, setParams] = useSearchParams();
+  const view: View = params.get('view') === 'shares' ? 'shares' : 'verify';
   const choice = useMemo(() => parseScope(params), [params]);
   const scope = useMemo(() => scopeOf(choice), [choice]);
   const set = useCallback((next: ScopeChoice) => setParams((prev) => writeScope(prev, next)), [setParams]);
@@ -159,11 +167,33 @@ export default function VerifyPage(_props: ScreenProps) {
     </Space>
   );
 
+  const switchView = (next: string) =>
+    setParams((prev) => {
+      const out = new URLSearchParams(prev);
+      if (next === 'shares') out.set('view', 'shares');
+      else out.delete('view');
+      return out;
+    });
+
   return (
     <Card className="ledger-page" title={<span data-testid="screen-title">{t('ledger.verify.title')}</span>} data-testid="ledger-verify-page">
-      <Typography.Paragraph type="secondary">{t('ledger.verify.intro')}</Typography.Paragraph>
-      {toolbar}
-      {scope ? <Verification key={JSON.stringify(scope)} scope={scope} /> : <Empty description={t('ledger.pick.first')} data-testid="ledger-pick-first" />}
+      <TabBar
+        activeKey={view}
+        onChange={switchView}
+        items={[
+          { key: 'verify', name: 'ledger.tab.verify', testId: 'ledger-tab-verify' },
+          { key: 'shares', name: 'ledger.tab.shares', testId: 'ledger-tab-shares' },
+        ]}
+      />
+      {view === 'shares' ? (
+        <ShareList />
+      ) : (
+        <>
+          <Typography.Paragraph type="secondary">{t('ledger.verify.intro')}</Typography.Paragraph>
+          {toolbar}
+          {scope ? <Verification key={JSON.stringify(scope)} scope={scope} /> : <Empty description={t('ledger.pick.first')} data-testid="ledger-pick-first" />}
+        </>
+      )}
     </Card>
   );
 }
