@@ -17,6 +17,7 @@ import {
 } from './codec.ts';
 import { Jt808Error } from './errors.ts';
 import { thrown } from './test-helpers.ts';
+import { goJt808, traccar } from './testdata/frames.ts';
 
 const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');
 
@@ -99,15 +100,11 @@ describe('check code', () => {
 
 describe('header', () => {
   it('encodes a 2013 heartbeat byte for byte as a terminal sends it', () => {
-    // traccar's heartbeat frame (testdata/frames.ts)
-    expect(encodeFrame({ messageId: 0x0002, phone: '043048325465', serial: 0xb7 }).toString('hex')).toBe('7e0002000004304832546500b7ca7e');
+    expect(encodeFrame({ messageId: 0x0002, phone: '043048325465', serial: 0xb7 }).toString('hex')).toBe(traccar.heartbeat);
   });
 
   it('encodes a 2019 header with the version flag, version byte and 10-byte phone', () => {
-    // go-jt808's 2019 heartbeat (protocol/jt808/jt808_test.go)
-    expect(encodeFrame({ messageId: 0x0002, phone: '17299841738', serial: 0, v2019: true }).toString('hex')).toBe(
-      '7e0002400001000000000172998417380000027e',
-    );
+    expect(encodeFrame({ messageId: 0x0002, phone: '17299841738', serial: 0, v2019: true }).toString('hex')).toBe(goJt808.heartbeat2019);
   });
 
   it('round-trips every field in each edition, with and without subpackage fields', () => {
