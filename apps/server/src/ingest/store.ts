@@ -139,9 +139,12 @@ export function readingStore(
     }
     const counts = new Map<Pending, number>();
     const failed = new Map<Pending, StoreOutcome['failed']>();
+    /** A listener's failure: raised once every submitter has its answer (its readings are stored). */
+    let listenerError: unknown;
     const commitIsolating = async (part: { p: Pending; r: Reading }[]): Promise<void> => {
+      let committed: Awaited<ReturnType<typeof commit>>;
       try {
-        await commit(part, counts);
+        committed = await commit(part, counts);
       } catch (err) {
         if (isUnavailable(err) || (availability && (await availability.failed(err)))) throw err;
         if (part.length === 1) {
@@ -156,10 +159,18 @@ export function readingStore(
         const half = Math.ceil(part.length / 2);
         await commitIsolating(part.slice(0, half));
         await commitIsolating(part.slice(half));
+        return;
+      }
+      // Outside the isolation: a listener that fails does not make its readings look refused.
+      try {
+        if (committed.changed.length) opts.onStored?.(committed.changed, committed.readings, committed.heardBefore);
+      } catch (err) {
+        listenerError ??= err;
       }
     };
     await commitIsolating([...kept.values()]);
     for (const p of batch) p.resolve({ inserted: counts.get(p) ?? 0, failed: failed.get(p) ?? [] });
+    if (listenerError !== undefined) throw listenerError;
   }
 
   /** One transaction: the readings (a repeated device time is not stored again) and their devices' states. */
@@ -192,7 +203,7 @@ export function readingStore(
     for (const { p } of inserted) counts.set(p, (counts.get(p) ?? 0) + 1);
     opts.observe?.written?.(rows.length, (performance.now() - started) / 1000);
     if (silenceAfterMs !== undefined) remember(changed, receivedAt.getTime(), silenceAfterMs);
-    if (changed.length) opts.onStored?.(changed, inserted.map((e) => e.r), heardBefore);
+    return { changed, readings: inserted.map((e) => e.r), heardBefore };
   }
 
   /** Kept after the commit only: a write that failed wrote nothing. Bounded: past the limit, what is too old to matter goes first. */
