@@ -179,7 +179,7 @@ export async function soak() {
     server = fork('bench/soak-server.ts', [], {
       execArgv: ['--import', 'tsx'],
       // The bench signs its 50 users in from one address: the per-address sign-in limit is raised.
-      env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', MQTT_PORT: '0', DEMO_SIMULATOR: 'false', LOGIN_RATE_PER_IP: '10000' },
+      env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', MQTT_PORT: '0', JT808_PORT: '0', DEMO_SIMULATOR: 'false', LOGIN_RATE_PER_IP: '10000' },
       stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     });
     const started = server;

@@ -122,6 +122,8 @@ for (let i = 1; i <= nodes; i++) {
       ...env,
       NODE_ID: id,
       PORT: String(port),
+      // Each node its own JT/T 808 port on one machine (a TCP load balancer in front spreads terminals).
+      JT808_PORT: process.env.JT808_PORT ? String(Number(process.env.JT808_PORT) + i - 1) : String(6808 + i - 1),
       // One simulator for the demo fleet; its reports reach every node through the broker.
       DEMO_SIMULATOR: i === 1 ? (process.env.DEMO_SIMULATOR ?? 'true') : 'false',
     },

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './config.ts';
 describe('config', () => {
   it('gives the embedded defaults on an empty environment', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ port: 3000, host: '0.0.0.0', dataDir: './data', mqttPort: 1884, logLevel: 'info' });
+    expect(c).toMatchObject({ port: 3000, host: '0.0.0.0', dataDir: './data', mqttPort: 1884, jt808Port: 6808, logLevel: 'info' });
     expect(c.databaseUrl).toBeUndefined();
     expect(c.mqttUrl).toBeUndefined();
     expect(c.sessionHours).toBe(2);
@@ -20,6 +20,7 @@ describe('config', () => {
       DATA_DIR: '/var/lib/iotc',
       DATABASE_URL: 'postgres://u@db:5432/iot',
       MQTT_PORT: '0',
+      JT808_PORT: '0',
       MQTT_URL: 'mqtt://broker:1883',
       SMTP_URL: 'smtp://mail:25',
       REDIS_URL: 'redis://cache:6379',
@@ -44,6 +45,7 @@ describe('config', () => {
       dataDir: '/var/lib/iotc',
       databaseUrl: 'postgres://u@db:5432/iot',
       mqttPort: 0,
+      jt808Port: 0,
       mqttUrl: 'mqtt://broker:1883',
       smtpUrl: 'smtp://mail:25',
       redisUrl: 'redis://cache:6379',
@@ -70,6 +72,7 @@ describe('config', () => {
     ['PORT', 'abc'],
     ['PORT', '70000'],
     ['MQTT_PORT', '-1'],
+    ['JT808_PORT', '70000'],
     ['DATABASE_URL', 'mysql://x@y/z'],
     ['DATABASE_URL', 'not a url'],
     ['MQTT_URL', 'http://broker'],

@@ -26,6 +26,8 @@ export const envSchema = z.object({
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
   /** Port of the embedded MQTT broker; only used when MQTT_URL is not set. */
   MQTT_PORT: port.default(1884),
+  /** TCP port of the JT/T 808 gateway (0: any free port). */
+  JT808_PORT: port.default(6808),
   MQTT_URL: optionalUrl(['mqtt:', 'mqtts:', 'tcp:', 'ssl:', 'ws:', 'wss:']),
   SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
   /** Sender of the platform's mail. */
@@ -187,6 +189,8 @@ export interface AppConfig {
   dataDir: string;
   databaseUrl?: string;
   mqttPort: number;
+  /** TCP port of the JT/T 808 gateway (0: any free port). */
+  jt808Port: number;
   mqttUrl?: string;
   smtpUrl?: string;
   mailFrom: string;
@@ -259,6 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     mqttPort: e.MQTT_PORT,
+    jt808Port: e.JT808_PORT,
     mqttUrl: e.MQTT_URL,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,

@@ -37,6 +37,7 @@ describe('SIGTERM', () => {
         DATA_DIR: dataDir,
         PORT: '0',
         MQTT_PORT: '0',
+        JT808_PORT: '0',
         HOST: '127.0.0.1',
         SEED_DEMO: 'false',
         DEMO_SIMULATOR: 'false',

@@ -6,18 +6,33 @@ import { blankAsUndefined, isoInstant, listQuerySchema } from './list.ts';
 export const DEVICE_ID_PATTERN = /^[A-Za-z0-9_-]{4,40}$/;
 const optionalText = (max: number) => z.preprocess(blankAsUndefined, z.string().trim().max(max).optional());
 
-export const deviceCreateBodySchema = z.object({
+/** How a device reports: `json` (MQTT or HTTP, the report format of DESIGN.md) or `jt808` (JT/T 808 over TCP). */
+export const DEVICE_PROTOCOLS = ['json', 'jt808'] as const;
+export type DeviceProtocol = (typeof DEVICE_PROTOCOLS)[number];
+/** A JT/T 808 terminal's device id: its phone number as the header's BCD digits, 12 (2011/2013, leading zero kept) or 20 (2019). */
+export const JT808_DEVICE_ID_PATTERN = /^(\d{12}|\d{20})$/;
+const protocolField = z.preprocess(
+  (v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : v.trim().toLowerCase()) : v),
+  z.enum(DEVICE_PROTOCOLS, { message: 'DEVICE_PROTOCOL_UNKNOWN' }).optional(),
+);
+
+const deviceFieldsSchema = z.object({
   deviceId: z.string().trim().regex(DEVICE_ID_PATTERN, { message: 'DEVICE_ID_FORMAT' }),
   name: z.string().trim().min(1, { message: 'NAME_REQUIRED' }).max(100),
   model: optionalText(64),
-  protocol: optionalText(32),
+  /** Default `json` on create; kept as it is when an update leaves it out. */
+  protocol: protocolField,
   sim: optionalText(32),
   firmware: optionalText(64),
   /** The owning organisation; the caller's own when absent. */
   orgId: z.preprocess(blankAsUndefined, z.uuid().optional()),
 });
+export const deviceCreateBodySchema = deviceFieldsSchema.refine((b) => b.protocol !== 'jt808' || JT808_DEVICE_ID_PATTERN.test(b.deviceId), {
+  message: 'JT808_DEVICE_ID_FORMAT',
+  path: ['deviceId'],
+});
 export type DeviceCreateBody = z.infer<typeof deviceCreateBodySchema>;
-export const deviceUpdateBodySchema = deviceCreateBodySchema.omit({ deviceId: true, orgId: true });
+export const deviceUpdateBodySchema = deviceFieldsSchema.omit({ deviceId: true, orgId: true });
 export type DeviceUpdateBody = z.infer<typeof deviceUpdateBodySchema>;
 
 export const deviceRowSchema = z.object({
@@ -25,7 +40,7 @@ export const deviceRowSchema = z.object({
   deviceId: z.string(),
   name: z.string(),
   model: z.string().nullable(),
-  protocol: z.string().nullable(),
+  protocol: z.enum(DEVICE_PROTOCOLS),
   sim: z.string().nullable(),
   firmware: z.string().nullable(),
   orgId: z.string(),

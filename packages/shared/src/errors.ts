@@ -131,6 +131,11 @@ export const ERRORS = {
     en: 'The device id must be 4-40 letters, digits, _ or - (an IMEI or a serial number)',
     zh: '设备编号须为 4-40 位字母、数字、_ 或 -（IMEI 或序列号）',
   },
+  DEVICE_PROTOCOL_UNKNOWN: { en: 'The protocol must be json or jt808', zh: '协议须为 json 或 jt808' },
+  JT808_DEVICE_ID_FORMAT: {
+    en: 'A JT/T 808 device id is the terminal phone number: 12 digits (2011/2013, with the leading zero) or 20 (2019)',
+    zh: 'JT/T 808 设备编号为终端手机号：12 位数字（2011/2013 版，保留前导 0）或 20 位（2019 版）',
+  },
   DEVICE_ID_TAKEN: { en: 'A device with this id already exists', zh: '该设备编号已存在' },
   DEVICE_AUTH_FAILED: { en: 'Device authentication failed', zh: '设备认证失败' },
   DEVICE_RATE_LIMITED: {

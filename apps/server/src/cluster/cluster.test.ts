@@ -63,6 +63,7 @@ function nodeEnv(id: string): NodeJS.ProcessEnv {
     NODE_ID: id,
     MQTT_SHARE_GROUP: `ct${RUN}`,
     PORT: '0',
+    JT808_PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     ADMIN_PASSWORD,

@@ -310,7 +310,8 @@ export const devices = pgTable(
     deviceId: text('device_id').notNull().unique(),
     name: text('name').notNull(),
     model: text('model'),
-    protocol: text('protocol'),
+    /** How the device reports: 'json' (MQTT or HTTP, DESIGN.md's report format) or 'jt808' (its device id is the terminal phone number). */
+    protocol: text('protocol', { enum: ['json', 'jt808'] }).notNull().default('json'),
     sim: text('sim'),
     firmware: text('firmware'),
     secretHash: text('secret_hash').notNull(),
@@ -380,6 +381,33 @@ export const trackArchiveState = pgTable('track_archive_state', {
   leaseUntil: timestamp('lease_until', { withTimezone: true }),
 });
 
+/**
+ * A JT/T 808 terminal's registration (0x0100) and session record, one per device of protocol
+ * jt808. Its authentication code is kept as SHA-256 only: any node checks a reconnecting
+ * terminal's 0x0102 against it, so nothing a node keeps in memory is needed by another.
+ */
+export const jt808Terminals = pgTable('jt808_terminals', {
+  deviceRef: uuid('device_ref')
+    .primaryKey()
+    .references(() => devices.id, { onDelete: 'cascade' }),
+  orgId: uuid('org_id').notNull(),
+  /** SHA-256 (hex) of the code sent in the last 0x8100; null after a deregistration. */
+  authCodeHash: text('auth_code_hash'),
+  province: integer('province'),
+  city: integer('city'),
+  manufacturer: text('manufacturer'),
+  model: text('model'),
+  terminalId: text('terminal_id'),
+  plateColour: integer('plate_colour'),
+  plate: text('plate'),
+  edition: integer('edition'),
+  registeredAt: timestamp('registered_at', { withTimezone: true }),
+  lastConnectedAt: timestamp('last_connected_at', { withTimezone: true }),
+  lastAddress: text('last_address'),
+  /** NODE_ID of the node that took its last authentication. */
+  nodeId: text('node_id'),
+});
+
 /** Refused reports with their reason, per device (null when the device itself is unknown). */
 export const intakeLog = pgTable(
   'intake_log',
@@ -388,7 +416,7 @@ export const intakeLog = pgTable(
     deviceRef: uuid('device_ref').references(() => devices.id, { onDelete: 'cascade' }),
     deviceId: text('device_id'),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
-    channel: text('channel', { enum: ['mqtt', 'http'] }).notNull(),
+    channel: text('channel', { enum: ['mqtt', 'http', 'jt808'] }).notNull(),
     reason: text('reason').notNull(),
     payload: text('payload'),
   },

@@ -118,7 +118,7 @@ export async function seedDemoFleet(db: Db): Promise<boolean> {
       if (a.device) {
         const [d] = await tx
           .insert(devices)
-          .values({ orgId: org!.id, deviceId: a.device.deviceId, name: a.device.name, model: a.device.model, protocol: 'MQTT', secretHash: hashSecret(newSecret()) })
+          .values({ orgId: org!.id, deviceId: a.device.deviceId, name: a.device.name, model: a.device.model, protocol: 'json', secretHash: hashSecret(newSecret()) })
           .onConflictDoNothing()
           .returning({ id: devices.id });
         if (d) {

@@ -16,7 +16,7 @@ import { authFailureLimiter, type AuthFailureLimiter } from './auth-failures.ts'
 
 const UNSTORABLE_REASON = 'text with a NUL character or an unpaired surrogate cannot be stored';
 
-export type Channel = 'mqtt' | 'http';
+export type Channel = 'mqtt' | 'http' | 'jt808';
 
 export interface ReportingDevice {
   id: string;

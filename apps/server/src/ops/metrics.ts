@@ -37,11 +37,11 @@ export function appMetrics() {
 
   const reports = new Counter({
     name: `${METRIC_PREFIX}intake_reports_total`,
-    help: 'Device reports received, by channel (mqtt, http) and what became of them (stored, duplicate of a stored device time, rejected)',
+    help: 'Device reports received, by channel (mqtt, http, jt808) and what became of them (stored, duplicate of a stored device time, rejected)',
     labelNames: ['channel', 'result'] as const,
     registers,
   });
-  for (const channel of ['mqtt', 'http']) for (const result of ['stored', 'duplicate', 'rejected']) reports.labels(channel, result).inc(0);
+  for (const channel of ['mqtt', 'http', 'jt808']) for (const result of ['stored', 'duplicate', 'rejected']) reports.labels(channel, result).inc(0);
   new Gauge({
     name: `${METRIC_PREFIX}intake_queue_depth`,
     help: 'Readings in the reading store not yet committed: waiting for a write plus in the writes running now',

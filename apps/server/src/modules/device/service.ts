@@ -3,7 +3,7 @@
 import { and, asc, count, eq, ilike, inArray, or } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Page } from '@iotc/shared/envelope';
-import { deviceCreateBodySchema, type DeviceCreateBody, type DeviceQuery, type DeviceRow, type DeviceUpdateBody, type DeviceWithSecret } from '@iotc/shared/device';
+import { deviceCreateBodySchema, JT808_DEVICE_ID_PATTERN, type DeviceCreateBody, type DeviceQuery, type DeviceRow, type DeviceUpdateBody, type DeviceWithSecret } from '@iotc/shared/device';
 import type { ImportResult } from '@iotc/shared/asset';
 import type { Lang } from '@iotc/shared/i18n';
 import { errorText } from '@iotc/shared/errors';
@@ -124,7 +124,7 @@ export function deviceService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
           deviceId: body.deviceId,
           name: body.name,
           model: body.model ?? null,
-          protocol: body.protocol ?? null,
+          protocol: body.protocol ?? 'json',
           sim: body.sim ?? null,
           firmware: body.firmware ?? null,
           secretHash: hashSecret(secret),
@@ -138,9 +138,10 @@ export function deviceService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
 
     async update(caller: Caller, id: string, body: DeviceUpdateBody, meta: ClientMeta): Promise<DeviceRow> {
       const before = await visible(caller, id);
+      if (body.protocol === 'jt808' && !JT808_DEVICE_ID_PATTERN.test(before.deviceId)) throw new AppError(400, 'JT808_DEVICE_ID_FORMAT');
       await db
         .update(devices)
-        .set({ name: body.name, model: body.model ?? null, protocol: body.protocol ?? null, sim: body.sim ?? null, firmware: body.firmware ?? null })
+        .set({ name: body.name, model: body.model ?? null, ...(body.protocol ? { protocol: body.protocol } : {}), sim: body.sim ?? null, firmware: body.firmware ?? null })
         .where(eq(devices.id, id));
       await record(caller, before.orgId, 'device_update', before.deviceId, meta);
       return visible(caller, id);
@@ -216,17 +217,18 @@ export function deviceService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
       const secrets: { deviceId: string; secret: string }[] = [];
       await db.transaction(async (tx) => {
         for (const v of valid) {
-          const details = { name: v.body.name, model: v.body.model ?? null, protocol: v.body.protocol ?? null, sim: v.body.sim ?? null, firmware: v.body.firmware ?? null };
+          const details = { name: v.body.name, model: v.body.model ?? null, sim: v.body.sim ?? null, firmware: v.body.firmware ?? null };
+          const protocol = v.body.protocol;
           if (v.id) {
             await tx
               .update(devices)
-              .set({ ...details, ...(v.secret ? { secretHash: hashSecret(v.secret) } : {}) })
+              .set({ ...details, ...(protocol ? { protocol } : {}), ...(v.secret ? { secretHash: hashSecret(v.secret) } : {}) })
               .where(eq(devices.id, v.id));
             continue;
           }
           const secret = v.secret ?? newSecret();
           if (!v.secret) secrets.push({ deviceId: v.body.deviceId, secret });
-          await tx.insert(devices).values({ orgId: caller.orgId, deviceId: v.body.deviceId, secretHash: hashSecret(secret), ...details });
+          await tx.insert(devices).values({ orgId: caller.orgId, deviceId: v.body.deviceId, secretHash: hashSecret(secret), ...details, protocol: protocol ?? 'json' });
         }
       });
       const created = valid.filter((v) => !v.id).length;

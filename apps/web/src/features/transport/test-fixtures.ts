@@ -106,8 +106,8 @@ export function template(n: number, over: Partial<TemplateRow> = {}): TemplateRo
 }
 
 export const DEVICES: DeviceRow[] = [
-  { id: uuid(601), deviceId: '860000000000011', name: 'Tracker A', model: null, protocol: null, sim: null, firmware: null, orgId: ORG, orgName: 'Cold Chain Co', createdAt: '2026-01-01T00:00:00.000Z', lastSeenAt: null, asset: null },
-  { id: uuid(602), deviceId: '860000000000012', name: 'Tracker B', model: null, protocol: null, sim: null, firmware: null, orgId: ORG, orgName: 'Cold Chain Co', createdAt: '2026-01-01T00:00:00.000Z', lastSeenAt: null, asset: null },
+  { id: uuid(601), deviceId: '860000000000011', name: 'Tracker A', model: null, protocol: 'json', sim: null, firmware: null, orgId: ORG, orgName: 'Cold Chain Co', createdAt: '2026-01-01T00:00:00.000Z', lastSeenAt: null, asset: null },
+  { id: uuid(602), deviceId: '860000000000012', name: 'Tracker B', model: null, protocol: 'json', sim: null, firmware: null, orgId: ORG, orgName: 'Cold Chain Co', createdAt: '2026-01-01T00:00:00.000Z', lastSeenAt: null, asset: null },
 ];
 
 export const LEVELS: LevelRow[] = [

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'react';
 import { Alert, Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { deviceCreateBodySchema, type DeviceWithSecret } from '@iotc/shared/device';
+import { deviceCreateBodySchema, type DeviceProtocol, type DeviceWithSecret } from '@iotc/shared/device';
 import { errorText } from '@iotc/shared/errors';
 import { apiErrorCode, apiErrorText } from '../../../lib/api-error.ts';
 import { blankToUndefined, useRevalidateOnLanguage } from '../../../lib/form.ts';
@@ -69,7 +69,8 @@ export function DeviceFormModal({ target, open, onClose, afterClose, onCreated }
     const details = {
       name: values.name.trim(),
       model: blankToUndefined(values.model),
-      protocol: blankToUndefined(values.protocol),
+      // Checked against the protocols by the form's schema rule (a picker comes with the JT/T 808 screens).
+      protocol: blankToUndefined(values.protocol) as DeviceProtocol | undefined,
       sim: blankToUndefined(values.sim),
       firmware: blankToUndefined(values.firmware),
     };

@@ -86,7 +86,7 @@ describe('registering a device', () => {
       deviceId: 'DEV-0001',
       name: 'Reefer logger',
       model: null,
-      protocol: null,
+      protocol: 'json',
       sim: null,
       firmware: null,
       orgId: 'o1',
