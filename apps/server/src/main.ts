@@ -6,6 +6,9 @@ import { ConfigError, loadConfig, type AppConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { DataDirInUseError } from './db/data-lock.ts';
 import { startMqtt } from './ingest/mqtt.ts';
+import { startJt808Gateway } from './modules/jt808/gateway.ts';
+import { jt808Repo } from './modules/jt808/repo.ts';
+import { jt808Service } from './modules/jt808/service.ts';
 import { demoDevices, rekey, seedDemoFleet } from './db/seed-demo.ts';
 import { seedDemoTransport } from './db/seed-demo-transport.ts';
 import { seedDemoWarehouse } from './db/seed-demo-warehouse.ts';
@@ -55,6 +58,17 @@ const link = await startMqtt({
 // listening, or the external broker is not connected).
 app.health.addCheck('mqtt', () => {
   if (!link.connected()) throw new Error(link.mode === 'embedded' ? 'the embedded MQTT broker is not listening' : 'not connected to the MQTT broker');
+});
+// JT/T 808 terminals over TCP, on every node (README, "Several nodes"): into the same intake pipeline.
+const jt808 = await startJt808Gateway({
+  port: config.jt808Port,
+  host: config.host,
+  log: app.log,
+  intake: app.intake,
+  service: jt808Service(jt808Repo(app.database.db), { nodeId: config.nodeId }),
+});
+app.health.addCheck('jt808', () => {
+  if (!jt808.listening()) throw new Error('the JT/T 808 listener is not listening');
 });
 // Approved remote-control commands go out over this link from now on.
 const detachCommands = app.commands.attach(link);
@@ -109,6 +123,7 @@ const lines = [
   `IoT Cloud Console is running at http://${host}:${port}`,
   `  Database: ${app.database.kind === 'pglite' ? `PGlite under ${join(config.dataDir, 'pglite')}` : 'PostgreSQL (DATABASE_URL)'}`,
   `  MQTT: ${link.mode === 'embedded' ? `embedded broker on mqtt://${host}:${link.port}` : 'external broker (MQTT_URL)'}`,
+  `  JT/T 808: TCP on port ${jt808.port}`,
   `  Mail: ${app.messenger.transports.email === 'smtp' ? 'SMTP (SMTP_URL)' : 'the outbox table (set SMTP_URL to send)'}; SMS: ${
     app.messenger.transports.sms === 'gateway' ? 'HTTP gateway (SMS_GATEWAY_URL)' : 'the outbox table'
   }`,
@@ -163,6 +178,8 @@ async function shutdown(signal: string) {
     detachCommands();
     step = 'device link';
     await link.close().catch((err: unknown) => app.log.warn({ err }, 'the device link did not close cleanly'));
+    step = 'JT/T 808 gateway';
+    await jt808.close().catch((err: unknown) => app.log.warn({ err }, 'the JT/T 808 gateway did not close cleanly'));
     step = 'HTTP server and queues';
     await app.close();
   } catch (err) {

@@ -1,0 +1,307 @@
+// The JT/T 808 gateway: a TCP listener on every node (a TCP load balancer in front spreads the
+// terminals), one small session per connection. A session is the deframer's unfinished frame, the
+// authenticated device (authentication is per connection, checked against the database, so no
+// node needs another's memory), a platform serial and a little bookkeeping; subpackage sets get a
+// reassembler only when a terminal sends one. Frames of a connection are handled one at a time in
+// order; a location or batch is answered (0x8001) only after the intake pipeline stored it or
+// logged its refusal, and not at all when the database is unavailable (the terminal sends it
+// again; a repeated device time is stored once). A bad frame is answered and logged (bounded),
+// never closing another terminal's session; oversized frames and silent connections are closed.
+import { createServer, type Server, type Socket } from 'node:net';
+import type { IntakeResult } from '@iotc/shared/device';
+import { UnavailableError } from '../../db/availability.ts';
+import type { AuthFailureLimiter } from '../../ingest/auth-failures.ts';
+import type { Channel, ReportingDevice } from '../../ingest/pipeline.ts';
+import { decodeFrame, Deframer, encodeFrame, type Jt808Header } from './codec.ts';
+import { Jt808Error } from './errors.ts';
+import { ANSWER_RESULT, decodeTerminalMessage, encodeGeneralAnswer, encodeRegistrationAnswer, MSG, REGISTER_RESULT, type TerminalMessage } from './messages.ts';
+import { Reassembler } from './reassembly.ts';
+import { locationReport } from './reports.ts';
+import type { Jt808Service } from './service.ts';
+
+/** The default heartbeat interval of the standard's parameter 0x0001 is 60 s; three missed ones close the connection. */
+export const DEFAULT_IDLE_MS = 3 * 60_000;
+/** Frames waiting in one connection before its socket stops being read (TCP back-pressure). */
+const MAX_PENDING = 32;
+/** At most one intake log row per connection in this long (junk, bad frames, refusals). */
+const LOG_EVERY_MS = 1000;
+const CHANNEL: Channel = 'jt808';
+
+/** What the gateway needs of the intake pipeline (app.intake). */
+export interface Jt808Intake {
+  ingest(device: ReportingDevice, reports: unknown[], channel: Channel): Promise<IntakeResult>;
+  refuse(channel: Channel, deviceId: string | null, reason: string, payload: unknown, deviceRef?: string | null): Promise<void>;
+  pace?(device: ReportingDevice): Promise<void>;
+  authFailures: AuthFailureLimiter;
+}
+
+export interface Jt808GatewayOptions {
+  port: number;
+  host?: string;
+  service: Jt808Service;
+  intake: Jt808Intake;
+  log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** Silence after which a connection is closed (default DEFAULT_IDLE_MS). */
+  idleMs?: number;
+}
+
+export interface Jt808Gateway {
+  port: number;
+  listening(): boolean;
+  /** Connections open now. */
+  connections(): number;
+  /** Stops taking connections, waits for the frames being handled, then closes the connections. */
+  close(): Promise<void>;
+}
+
+interface Session {
+  socket: Socket;
+  address: string | null;
+  deframer: Deframer;
+  device: ReportingDevice | null;
+  /** The platform's serial for its own messages. */
+  serial: number;
+  pending: number;
+  work: Promise<void>;
+  lastLogAt: number;
+  refusedUnauthenticated: boolean;
+  reassembler?: Reassembler;
+  closed: boolean;
+}
+
+export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt808Gateway> {
+  const { service, intake, log } = opts;
+  const idleMs = opts.idleMs ?? DEFAULT_IDLE_MS;
+  const sessions = new Set<Session>();
+  let closing = false;
+
+  const send = (s: Session, to: Jt808Header, messageId: number, body: Buffer) => {
+    if (s.closed || s.socket.destroyed) return;
+    s.serial = (s.serial + 1) & 0xffff;
+    s.socket.write(encodeFrame({ messageId, phone: to.phone, serial: s.serial, v2019: to.v2019, protocolVersion: to.protocolVersion || undefined }, body));
+  };
+  const answer = (s: Session, to: Jt808Header, result: number) =>
+    send(s, to, MSG.platformAnswer, encodeGeneralAnswer({ serial: to.serial, messageId: to.messageId, result }));
+
+  /** A refusal into the intake log, at most one a second per connection; its failures are logged, never thrown. */
+  const refuse = async (s: Session, reason: string, payload: unknown, phone: string | null, device: ReportingDevice | null = s.device) => {
+    const now = Date.now();
+    if (now - s.lastLogAt < LOG_EVERY_MS) return;
+    s.lastLogAt = now;
+    try {
+      await intake.refuse(CHANNEL, device?.deviceId ?? phone, reason, payload, device?.id ?? null);
+    } catch (err) {
+      log.warn({ err, reason }, 'JT/T 808: a refusal could not be logged');
+    }
+  };
+
+  const handleError = async (s: Session, err: Jt808Error, frame: Buffer | null) => {
+    const hex = frame ? frame.toString('hex') : null;
+    if (err.code === 'frame-too-long') {
+      await refuse(s, `JT/T 808 ${err.code}: ${err.message}; connection closed`, null, null);
+      s.socket.destroy();
+      return;
+    }
+    // Answered where the header could be read: "message wrong" (the terminal may send it again).
+    if (err.messageId !== undefined && err.serial !== undefined && err.phone !== undefined) {
+      answer(s, { messageId: err.messageId, serial: err.serial, phone: err.phone, v2019: err.phone.length === 20, protocolVersion: err.phone.length === 20 ? 1 : 0, bodyLength: 0, encryption: 0 }, ANSWER_RESULT.wrongMessage);
+    }
+    const what = err.messageId === undefined ? '' : ` (message 0x${err.messageId.toString(16).padStart(4, '0')}${err.serial === undefined ? '' : `, serial ${err.serial}`})`;
+    await refuse(s, `JT/T 808 ${err.code}${what}: ${err.message}`, hex, err.phone ?? null, s.device && err.phone === s.device.deviceId ? s.device : null);
+  };
+
+  /** The session's device when this frame comes from it; null when the connection has not authenticated as this phone. */
+  const authenticated = (s: Session, header: Jt808Header) => (s.device && s.device.deviceId === header.phone ? s.device : null);
+
+  const store = async (s: Session, header: Jt808Header, reports: unknown[]) => {
+    const device = authenticated(s, header);
+    if (!device) {
+      answer(s, header, ANSWER_RESULT.failure);
+      if (!s.refusedUnauthenticated) {
+        s.refusedUnauthenticated = true;
+        s.lastLogAt = 0;
+        await refuse(s, `JT/T 808: ${reports.length} report(s) of ${header.phone} on a connection that has not authenticated as it: nothing stored (logged once per connection)`, null, header.phone, null);
+      }
+      return;
+    }
+    try {
+      await intake.pace?.(device);
+      await intake.ingest(device, reports, CHANNEL);
+    } catch (err) {
+      // Not answered: the terminal sends it again once the database is back.
+      if (!(err instanceof UnavailableError)) log.error({ err, deviceId: device.deviceId }, 'JT/T 808: reports could not be stored');
+      return;
+    }
+    answer(s, header, ANSWER_RESULT.ok);
+  };
+
+  const handleMessage = async (s: Session, msg: TerminalMessage, frameHex: string) => {
+    const { header } = msg;
+    switch (msg.kind) {
+      case 'register': {
+        if (intake.authFailures.blocked(s.address ?? undefined)) {
+          send(s, header, MSG.registerAnswer, encodeRegistrationAnswer({ serial: header.serial, result: REGISTER_RESULT.terminalNotInDatabase }));
+          return;
+        }
+        const out = await service.register(header.phone, msg.registration);
+        if (out.result !== REGISTER_RESULT.ok) {
+          intake.authFailures.failed(s.address ?? undefined);
+          send(s, header, MSG.registerAnswer, encodeRegistrationAnswer({ serial: header.serial, result: out.result }));
+          s.lastLogAt = 0;
+          await refuse(s, `JT/T 808: ${'reason' in out ? out.reason : 'registration refused'}`, frameHex, header.phone, out.device);
+          return;
+        }
+        send(s, header, MSG.registerAnswer, encodeRegistrationAnswer({ serial: header.serial, result: REGISTER_RESULT.ok, authCode: 'code' in out ? out.code : '' }));
+        return;
+      }
+      case 'authenticate': {
+        if (intake.authFailures.blocked(s.address ?? undefined)) {
+          answer(s, header, ANSWER_RESULT.failure);
+          return;
+        }
+        const { device, known } = await service.authenticate(header.phone, msg.auth.code, s.address);
+        if (!device) {
+          intake.authFailures.failed(s.address ?? undefined);
+          s.device = null;
+          answer(s, header, ANSWER_RESULT.failure);
+          s.lastLogAt = 0;
+          await refuse(s, `JT/T 808: authentication of ${header.phone} failed (unknown terminal, not registered, or a wrong code)`, null, header.phone, known);
+          return;
+        }
+        s.device = device;
+        s.refusedUnauthenticated = false;
+        answer(s, header, ANSWER_RESULT.ok);
+        return;
+      }
+      case 'heartbeat':
+        answer(s, header, ANSWER_RESULT.ok);
+        return;
+      case 'deregister': {
+        const device = authenticated(s, header);
+        if (!device) {
+          answer(s, header, ANSWER_RESULT.failure);
+          return;
+        }
+        await service.deregister(device);
+        s.device = null;
+        answer(s, header, ANSWER_RESULT.ok);
+        return;
+      }
+      case 'location':
+        await store(s, header, [locationReport(header.phone, msg.location, { messageId: header.messageId, frameHex })]);
+        return;
+      case 'batch':
+        if (msg.batch.items.length === 0) {
+          answer(s, header, ANSWER_RESULT.ok);
+          return;
+        }
+        await store(
+          s,
+          header,
+          msg.batch.items.map((l) => locationReport(header.phone, l, { messageId: header.messageId })),
+        );
+        return;
+      case 'answer':
+      case 'attributes':
+      case 'position-answer':
+        // Answers to the platform's own messages: taken up by the command flow (a later step).
+        return;
+      case 'unknown':
+        answer(s, header, ANSWER_RESULT.notSupported);
+        await refuse(s, `JT/T 808: message 0x${header.messageId.toString(16).padStart(4, '0')} is not supported`, frameHex, header.phone, authenticated(s, header));
+        return;
+    }
+  };
+
+  const handleFrame = async (s: Session, item: Buffer | Jt808Error) => {
+    if (item instanceof Jt808Error) return handleError(s, item, null);
+    let frame;
+    try {
+      frame = decodeFrame(item);
+      if (frame.header.packages) {
+        s.reassembler ??= new Reassembler({ maxSets: 4, maxBytes: 256 * 1024 });
+        const { message, dropped } = s.reassembler.add(frame, Date.now());
+        for (const d of dropped) {
+          await refuse(s, `JT/T 808: packages of message 0x${d.messageId.toString(16).padStart(4, '0')} dropped (${d.reason}; missing ${d.missing.join(', ')})`, null, d.phone, null);
+        }
+        // Each package is answered as received; the message is taken once complete.
+        answer(s, frame.header, ANSWER_RESULT.ok);
+        if (!message) return;
+        if (s.reassembler.size === 0) s.reassembler = undefined;
+        frame = message;
+      }
+      return await handleMessage(s, decodeTerminalMessage(frame), item.length <= 1000 ? item.toString('hex') : '');
+    } catch (err) {
+      if (err instanceof Jt808Error) return handleError(s, err, item);
+      throw err;
+    }
+  };
+
+  const onConnection = (socket: Socket) => {
+    if (closing) {
+      socket.destroy();
+      return;
+    }
+    const s: Session = {
+      socket,
+      address: socket.remoteAddress ?? null,
+      deframer: new Deframer(),
+      device: null,
+      serial: 0,
+      pending: 0,
+      work: Promise.resolve(),
+      lastLogAt: 0,
+      refusedUnauthenticated: false,
+      closed: false,
+    };
+    sessions.add(s);
+    socket.setNoDelay(true);
+    // The one idle check: silence past the heartbeat allowance closes the connection.
+    socket.setTimeout(idleMs, () => socket.destroy());
+    socket.on('data', (chunk: Buffer) => {
+      for (const item of s.deframer.push(chunk)) {
+        s.pending++;
+        if (s.pending > MAX_PENDING) socket.pause();
+        s.work = s.work
+          .then(() => (s.closed ? undefined : handleFrame(s, item)))
+          .catch((err: unknown) => log.error({ err }, 'JT/T 808: a frame could not be handled'))
+          .finally(() => {
+            s.pending--;
+            if (s.pending <= MAX_PENDING && socket.isPaused() && !s.closed) socket.resume();
+          });
+      }
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      s.closed = true;
+      sessions.delete(s);
+    });
+  };
+
+  const server: Server = createServer(onConnection);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  server.on('error', (err) => log.error({ err }, 'JT/T 808: listener error'));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : opts.port;
+
+  return {
+    port,
+    listening: () => server.listening,
+    connections: () => sessions.size,
+    async close() {
+      closing = true;
+      for (const s of sessions) s.socket.pause();
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Frames under way are stored and answered first; then the connections go.
+      await Promise.all([...sessions].map((s) => s.work));
+      for (const s of sessions) s.socket.destroy();
+      await stopped;
+    },
+  };
+}

@@ -1,0 +1,68 @@
+// JT/T 808 terminal rows (`jt808_terminals`): registration data, the hash of the authentication
+// code, and where the terminal last connected. Everything a node needs to take a reconnecting
+// terminal is here, not in any node's memory.
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { devices, jt808Terminals } from '../../db/schema.ts';
+import type { Registration } from './messages.ts';
+
+export interface TerminalDevice {
+  id: string;
+  orgId: string;
+  deviceId: string;
+  protocol: 'json' | 'jt808';
+}
+
+export function jt808Repo(db: Db) {
+  return {
+    /** The device whose device id is this phone number (whatever its protocol). */
+    async deviceByPhone(phone: string): Promise<TerminalDevice | null> {
+      const [row] = await db
+        .select({ id: devices.id, orgId: devices.orgId, deviceId: devices.deviceId, protocol: devices.protocol })
+        .from(devices)
+        .where(eq(devices.deviceId, phone));
+      return row ?? null;
+    },
+
+    /** Stores a registration and the new code's hash, replacing the terminal's previous ones. */
+    async saveRegistration(device: TerminalDevice, reg: Registration, codeHash: string, at: Date): Promise<void> {
+      const values = {
+        orgId: device.orgId,
+        authCodeHash: codeHash,
+        province: reg.province,
+        city: reg.city,
+        manufacturer: reg.manufacturer,
+        model: reg.model,
+        terminalId: reg.terminalId,
+        plateColour: reg.plateColour,
+        plate: reg.plate,
+        edition: reg.edition,
+        registeredAt: at,
+      };
+      await db
+        .insert(jt808Terminals)
+        .values({ deviceRef: device.id, ...values })
+        .onConflictDoUpdate({ target: jt808Terminals.deviceRef, set: values });
+    },
+
+    /** The kept code hash of a jt808 device, or null (never registered, or deregistered). */
+    async codeHash(deviceRef: string): Promise<string | null> {
+      const [row] = await db
+        .select({ hash: jt808Terminals.authCodeHash })
+        .from(jt808Terminals)
+        .innerJoin(devices, eq(devices.id, jt808Terminals.deviceRef))
+        .where(and(eq(jt808Terminals.deviceRef, deviceRef), eq(devices.protocol, 'jt808')));
+      return row?.hash ?? null;
+    },
+
+    async markConnected(deviceRef: string, address: string | null, nodeId: string, at: Date): Promise<void> {
+      await db.update(jt808Terminals).set({ lastConnectedAt: at, lastAddress: address, nodeId }).where(eq(jt808Terminals.deviceRef, deviceRef));
+    },
+
+    /** Deregistration (0x0003): the code stops working; the registration data stays for troubleshooting. */
+    async forgetCode(deviceRef: string): Promise<void> {
+      await db.update(jt808Terminals).set({ authCodeHash: sql`null` }).where(eq(jt808Terminals.deviceRef, deviceRef));
+    },
+  };
+}
+export type Jt808Repo = ReturnType<typeof jt808Repo>;
