@@ -12,7 +12,7 @@ import mqtt from 'mqtt';
 import { sql } from 'drizzle-orm';
 import type { DeviceWithSecret } from '@iotc/shared/device';
 import { openDatabase, rowsOf } from './db/client.ts';
-import { ADMIN_PASSWORD } from './test/harness.ts';
+import { ADMIN_PASSWORD, embeddedServerEnv } from './test/harness.ts';
 
 const main = fileURLToPath(new URL('./main.ts', import.meta.url));
 const DEVICES = 6;
@@ -29,23 +29,7 @@ describe('SIGTERM', () => {
 
   it('drains and exits 0 with every acknowledged report stored', async () => {
     child = spawn(process.execPath, ['--import', 'tsx', main], {
-      env: {
-        ...process.env,
-        DATABASE_URL: '',
-        MQTT_URL: '',
-        REDIS_URL: '',
-        DATA_DIR: dataDir,
-        PORT: '0',
-        MQTT_PORT: '0',
-        JT808_PORT: '0',
-        HOST: '127.0.0.1',
-        SEED_DEMO: 'false',
-        DEMO_SIMULATOR: 'false',
-        LOG_LEVEL: 'info',
-        ADMIN_PASSWORD,
-        INTAKE_DEVICE_RATE: '100000',
-        INTAKE_DEVICE_BURST: '1000000',
-      },
+      env: embeddedServerEnv(dataDir, { LOG_LEVEL: 'info', INTAKE_DEVICE_RATE: '100000', INTAKE_DEVICE_BURST: '1000000' }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dataDirHolder, DataDirInUseError, LOCK_FILE, lockDataDir, processStartTime } from './data-lock.ts';
-import { ADMIN_PASSWORD } from '../test/harness.ts';
+import { embeddedServerEnv } from '../test/harness.ts';
 
 const main = fileURLToPath(new URL('../main.ts', import.meta.url));
 const lockModule = fileURLToPath(new URL('./data-lock.ts', import.meta.url));
@@ -100,22 +100,7 @@ describe('the data folder lock', () => {
 describe('a second server on one DATA_DIR', () => {
   const startServer = (dataDir: string) => {
     const child = spawn(process.execPath, ['--import', 'tsx', main], {
-      env: {
-        ...process.env,
-        DATABASE_URL: '',
-        MQTT_URL: '',
-        REDIS_URL: '',
-        DATA_DIR: dataDir,
-        PORT: '0',
-        MQTT_PORT: '0',
-        JT808_PORT: '0',
-        HOST: '127.0.0.1',
-        SEED_DEMO: 'false',
-        DEMO_SIMULATOR: 'false',
-        LOG_LEVEL: 'warn',
-        ADMIN_PASSWORD,
-        TRACK_ARCHIVE_SECONDS: '0',
-      },
+      env: embeddedServerEnv(dataDir, { LOG_LEVEL: 'warn', TRACK_ARCHIVE_SECONDS: '0' }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(child);

@@ -14,6 +14,28 @@ export const DEMO_PASSWORD = 'Demo@2026';
  * protective limits (plugins/rate-limit.ts, ingest/device-rate.ts) are tested on their own with
  * limits of their own, so other tests run with limits they never reach.
  */
+/**
+ * The environment of a real server process (main.ts) in a test: the embedded database under
+ * `dataDir`, the embedded broker, every port picked by the OS, no demo, `extra` on top.
+ */
+export function embeddedServerEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    DATABASE_URL: '',
+    MQTT_URL: '',
+    REDIS_URL: '',
+    DATA_DIR: dataDir,
+    PORT: '0',
+    MQTT_PORT: '0',
+    JT808_PORT: '0',
+    HOST: '127.0.0.1',
+    SEED_DEMO: 'false',
+    DEMO_SIMULATOR: 'false',
+    ADMIN_PASSWORD,
+    ...extra,
+  };
+}
+
 export const TEST_RATE_LIMITS = {
   LOGIN_RATE_PER_IP: '100000',
   LOGIN_RATE_PER_ACCOUNT: '100000',
