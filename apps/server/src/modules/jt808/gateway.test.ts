@@ -13,10 +13,12 @@ import { ADMIN_PASSWORD, call, login, testApp, type TestApp } from '../../test/h
 import { createTenantUser } from '../../test/fixtures.ts';
 import { devices, intakeLog, jt808Terminals, telemetry } from '../../db/schema.ts';
 import { hashSecret, newSecret } from '../../ingest/pipeline.ts';
-import { Deframer, decodeFrame, encodeFrame, type HeaderFields, type Jt808Frame } from './codec.ts';
+import { authFailureLimiter } from '../../ingest/auth-failures.ts';
+import { UnavailableError } from '../../db/availability.ts';
+import { Deframer, decodeFrame, encodeFrame, encodePackages, type HeaderFields, type Jt808Frame } from './codec.ts';
 import { decodeGeneralAnswer, decodeRegistrationAnswer, encodeAuthentication, encodeRegistration, MSG, type Registration } from './messages.ts';
 import { encodeLocation, encodeLocationBatch, type LocationInit } from './location.ts';
-import { startJt808Gateway, type Jt808Gateway } from './gateway.ts';
+import { startJt808Gateway, type Jt808Gateway, type Jt808Intake } from './gateway.ts';
 import { jt808Repo } from './repo.ts';
 import { jt808Service } from './service.ts';
 
@@ -32,12 +34,12 @@ let otherOrgId: string;
 
 const REG: Registration = { edition: 2013, province: 31, city: 100, manufacturer: 'ACME', model: 'GT-808', terminalId: 'T000001', plateColour: 1, plate: '沪A12345' };
 
-const start = (idleMs?: number) =>
+const start = (idleMs?: number, intake: Jt808Intake = t.app.intake) =>
   startJt808Gateway({
     port: 0,
     host: '127.0.0.1',
     log,
-    intake: t.app.intake,
+    intake,
     service: jt808Service(jt808Repo(t.app.database.db), { nodeId: 'test-node' }),
     idleMs,
   });
@@ -94,6 +96,11 @@ class Terminal {
       if (i >= 0) return this.frames.splice(i, 1)[0]!;
       await new Promise<void>((resolve) => this.waiters.push(resolve));
     }
+  }
+
+  /** The platform frames received and not taken yet. */
+  get waiting(): number {
+    return this.frames.length;
   }
 
   /** The next 0x8001 answer. */
@@ -321,6 +328,72 @@ describe('JT/T 808 gateway over TCP', () => {
     expect(await term.answer()).toEqual({ serial, messageId: MSG.deregister, result: 0 });
     expect(await term.authenticate(reg.authCode!)).toBe(1);
     term.end();
+  });
+
+  it('sends nothing while the database is unavailable, so the terminal sends again and it is stored once', async () => {
+    let down = true;
+    const flaky = await start(undefined, {
+      ...t.app.intake,
+      ingest: (device, reports, channel) => (down ? Promise.reject(new UnavailableError('database')) : t.app.intake.ingest(device, reports, channel)),
+    });
+    try {
+      const term = await Terminal.open(flaky.port, PHONE);
+      expect(await term.authenticate(code)).toBe(0);
+      const f = term.frame(MSG.location, encodeLocation(fix('2026-11-21T11:00:00Z')));
+      term.write(f.bytes);
+      // Frames of a connection are handled in order: the heartbeat's answer comes after the location was handled.
+      const hb = term.send(MSG.heartbeat, Buffer.alloc(0));
+      expect(await term.answer()).toMatchObject({ serial: hb, messageId: MSG.heartbeat });
+      expect(term.waiting).toBe(0);
+      expect((await rows(deviceRef)).map((r) => r.time.toISOString())).not.toContain('2026-11-21T11:00:00.000Z');
+      down = false;
+      term.write(f.bytes);
+      expect(await term.answer()).toMatchObject({ serial: f.serial, messageId: MSG.location, result: 0 });
+      expect((await rows(deviceRef)).filter((r) => r.time.toISOString() === '2026-11-21T11:00:00.000Z')).toHaveLength(1);
+      term.end();
+    } finally {
+      await flaky.close();
+    }
+  });
+
+  it('reassembles a subpackaged batch and answers each package once it is stored', async () => {
+    const term = await Terminal.open(gateway.port, PHONE);
+    expect(await term.authenticate(code)).toBe(0);
+    const items = Array.from({ length: 12 }, (_, i) => fix(`2026-11-21T12:${String(i).padStart(2, '0')}:00Z`));
+    const frames = encodePackages({ messageId: MSG.locationBatch, phone: PHONE, serial: 500 }, encodeLocationBatch({ type: 1, items }), 100);
+    expect(frames.length).toBeGreaterThan(2);
+    for (const f of frames) term.write(f);
+    const answers = [];
+    for (let i = 0; i < frames.length; i++) answers.push(await term.answer());
+    expect(answers).toEqual(frames.map((_, i) => ({ serial: 500 + i, messageId: MSG.locationBatch, result: 0 })));
+    expect((await rows(deviceRef)).filter((r) => r.time.toISOString().startsWith('2026-11-21T12:'))).toHaveLength(12);
+    term.end();
+  });
+
+  it('logs a flood of bad frames in a few rows, and refuses an address past its failed sign-ins without a lookup', async () => {
+    const term = await Terminal.open(gateway.port, SECOND);
+    const spoiled = Array.from({ length: 50 }, () => {
+      const b = Buffer.from(term.frame(MSG.heartbeat, Buffer.alloc(0)).bytes);
+      b[b.length - 2] = b[b.length - 2] === 0 ? 1 : 0;
+      return b;
+    });
+    term.write(Buffer.concat(spoiled));
+    for (let i = 0; i < 50; i++) expect((await term.answer()).result).toBe(2);
+    const rowsOfSecond = await t.app.database.db.select().from(intakeLog).where(and(eq(intakeLog.channel, 'jt808'), eq(intakeLog.deviceId, SECOND)));
+    expect(rowsOfSecond.filter((r) => r.reason.includes('bad-check-code')).length).toBeLessThanOrEqual(3);
+    term.end();
+
+    const limited = await start(undefined, { ...t.app.intake, authFailures: authFailureLimiter(2) });
+    try {
+      const c = await Terminal.open(limited.port, PHONE);
+      expect(await c.authenticate('wrong-1')).toBe(1);
+      expect(await c.authenticate('wrong-2')).toBe(1);
+      // Blocked for the rest of the minute: even the right code.
+      expect(await c.authenticate(code)).toBe(1);
+      c.end();
+    } finally {
+      await limited.close();
+    }
   });
 
   it('closes a silent connection and one sending an endless frame', async () => {

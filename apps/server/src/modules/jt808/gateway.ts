@@ -82,6 +82,10 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
   };
   const answer = (s: Session, to: Jt808Header, result: number) =>
     send(s, to, MSG.platformAnswer, encodeGeneralAnswer({ serial: to.serial, messageId: to.messageId, result }));
+  /** Answers a message, and each package of a subpackaged one (serials count up from the first package's). */
+  const answerAll = (s: Session, to: Jt808Header, result: number, packages: number) => {
+    for (let i = 0; i < packages; i++) answer(s, { ...to, serial: (to.serial + i) & 0xffff }, result);
+  };
 
   /** A refusal into the intake log, at most one a second per connection; its failures are logged, never thrown. */
   const refuse = async (s: Session, reason: string, payload: unknown, phone: string | null, device: ReportingDevice | null = s.device) => {
@@ -113,10 +117,10 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
   /** The session's device when this frame comes from it; null when the connection has not authenticated as this phone. */
   const authenticated = (s: Session, header: Jt808Header) => (s.device && s.device.deviceId === header.phone ? s.device : null);
 
-  const store = async (s: Session, header: Jt808Header, reports: unknown[]) => {
+  const store = async (s: Session, header: Jt808Header, reports: unknown[], packages: number) => {
     const device = authenticated(s, header);
     if (!device) {
-      answer(s, header, ANSWER_RESULT.failure);
+      answerAll(s, header, ANSWER_RESULT.failure, packages);
       if (!s.refusedUnauthenticated) {
         s.refusedUnauthenticated = true;
         s.lastLogAt = 0;
@@ -132,10 +136,11 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
       if (!(err instanceof UnavailableError)) log.error({ err, deviceId: device.deviceId }, 'JT/T 808: reports could not be stored');
       return;
     }
-    answer(s, header, ANSWER_RESULT.ok);
+    answerAll(s, header, ANSWER_RESULT.ok, packages);
   };
 
-  const handleMessage = async (s: Session, msg: TerminalMessage, frameHex: string) => {
+  /** `packages`: how many packages the message came in (1 when it was not subpackaged). */
+  const handleMessage = async (s: Session, msg: TerminalMessage, frameHex: string, packages: number) => {
     const { header } = msg;
     switch (msg.kind) {
       case 'register': {
@@ -188,17 +193,18 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
         return;
       }
       case 'location':
-        await store(s, header, [locationReport(header.phone, msg.location, { messageId: header.messageId, frameHex })]);
+        await store(s, header, [locationReport(header.phone, msg.location, { messageId: header.messageId, frameHex })], packages);
         return;
       case 'batch':
         if (msg.batch.items.length === 0) {
-          answer(s, header, ANSWER_RESULT.ok);
+          answerAll(s, header, ANSWER_RESULT.ok, packages);
           return;
         }
         await store(
           s,
           header,
           msg.batch.items.map((l) => locationReport(header.phone, l, { messageId: header.messageId })),
+          packages,
         );
         return;
       case 'answer':
@@ -216,6 +222,7 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
   const handleFrame = async (s: Session, item: Buffer | Jt808Error) => {
     if (item instanceof Jt808Error) return handleError(s, item, null);
     let frame;
+    let packages = 1;
     try {
       frame = decodeFrame(item);
       if (frame.header.packages) {
@@ -224,13 +231,13 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
         for (const d of dropped) {
           await refuse(s, `JT/T 808: packages of message 0x${d.messageId.toString(16).padStart(4, '0')} dropped (${d.reason}; missing ${d.missing.join(', ')})`, null, d.phone, null);
         }
-        // Each package is answered as received; the message is taken once complete.
-        answer(s, frame.header, ANSWER_RESULT.ok);
+        // The packages are answered together once the whole message is stored (acknowledge only what is stored).
         if (!message) return;
+        packages = frame.header.packages.total;
         if (s.reassembler.size === 0) s.reassembler = undefined;
         frame = message;
       }
-      return await handleMessage(s, decodeTerminalMessage(frame), item.length <= 1000 ? item.toString('hex') : '');
+      return await handleMessage(s, decodeTerminalMessage(frame), packages === 1 && item.length <= 1000 ? item.toString('hex') : '', packages);
     } catch (err) {
       if (err instanceof Jt808Error) return handleError(s, err, item);
       throw err;
