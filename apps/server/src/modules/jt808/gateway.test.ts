@@ -171,6 +171,8 @@ describe('device registry', () => {
     expect(unknown.status).toBe(400);
     const kept = await call<DeviceRow>(t.app, { method: 'PUT', url: `/api/iot/v2/devices/${deviceRef}`, token: admin, body: { name: 'Truck terminal' } });
     expect(kept.body.data!.protocol).toBe('jt808');
+    const notPhone = await call(t.app, { method: 'PUT', url: `/api/iot/v2/devices/${plain.body.data!.id}`, token: admin, body: { name: 'JSON tracker', protocol: 'jt808' } });
+    expect(notPhone).toMatchObject({ status: 400, body: { errorcode: 'JT808_DEVICE_ID_FORMAT' } });
   });
 });
 
@@ -248,6 +250,16 @@ describe('JT/T 808 gateway over TCP', () => {
       ['2026-11-21T07:00:30.000Z', null, null],
       ['2026-11-21T07:01:00.000Z', -33.8688, -70.6693],
     ]);
+    term.end();
+  });
+
+  it('answers a fix without a valid time once its refusal is in the intake log', async () => {
+    const term = await Terminal.open(gateway.port, PHONE);
+    expect(await term.authenticate(code)).toBe(0);
+    const serial = term.send(MSG.location, encodeLocation(fix('2026-11-21T09:30:00Z', { time: null })));
+    expect(await term.answer()).toEqual({ serial, messageId: MSG.location, result: 0 });
+    const refused = await t.app.database.db.select().from(intakeLog).where(and(eq(intakeLog.channel, 'jt808'), eq(intakeLog.deviceRef, deviceRef)));
+    expect(refused.some((r) => r.reason.startsWith('time:'))).toBe(true);
     term.end();
   });
 
