@@ -5,7 +5,7 @@
 // reassembler only when a terminal sends one. Frames of a connection are handled one at a time in
 // order; a location or batch is answered (0x8001) only after the intake pipeline stored it or
 // logged its refusal, and not at all when the database is unavailable (the terminal sends it
-// again; a repeated device time is stored once). A bad frame is answered and logged (bounded),
+// again; a repeated device time is stored once). A bad frame is logged (bounded), then answered,
 // never closing another terminal's session; oversized frames and silent connections are closed.
 import { createServer, type Server, type Socket } from 'node:net';
 import type { IntakeResult } from '@iotc/shared/device';
@@ -106,12 +106,12 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
       s.socket.destroy();
       return;
     }
-    // Answered where the header could be read: "message wrong" (the terminal may send it again).
+    const what = err.messageId === undefined ? '' : ` (message 0x${err.messageId.toString(16).padStart(4, '0')}${err.serial === undefined ? '' : `, serial ${err.serial}`})`;
+    await refuse(s, `JT/T 808 ${err.code}${what}: ${err.message}`, hex, err.phone ?? null, s.device && err.phone === s.device.deviceId ? s.device : null);
+    // Answered (after the log) where the header could be read: "message wrong" (the terminal may send it again).
     if (err.messageId !== undefined && err.serial !== undefined && err.phone !== undefined) {
       answer(s, { messageId: err.messageId, serial: err.serial, phone: err.phone, v2019: err.phone.length === 20, protocolVersion: err.phone.length === 20 ? 1 : 0, bodyLength: 0, encryption: 0 }, ANSWER_RESULT.wrongMessage);
     }
-    const what = err.messageId === undefined ? '' : ` (message 0x${err.messageId.toString(16).padStart(4, '0')}${err.serial === undefined ? '' : `, serial ${err.serial}`})`;
-    await refuse(s, `JT/T 808 ${err.code}${what}: ${err.message}`, hex, err.phone ?? null, s.device && err.phone === s.device.deviceId ? s.device : null);
   };
 
   /** The session's device when this frame comes from it; null when the connection has not authenticated as this phone. */
@@ -120,12 +120,12 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
   const store = async (s: Session, header: Jt808Header, reports: unknown[], packages: number) => {
     const device = authenticated(s, header);
     if (!device) {
-      answerAll(s, header, ANSWER_RESULT.failure, packages);
       if (!s.refusedUnauthenticated) {
         s.refusedUnauthenticated = true;
         s.lastLogAt = 0;
         await refuse(s, `JT/T 808: ${reports.length} report(s) of ${header.phone} on a connection that has not authenticated as it: nothing stored (logged once per connection)`, null, header.phone, null);
       }
+      answerAll(s, header, ANSWER_RESULT.failure, packages);
       return;
     }
     try {
@@ -151,9 +151,9 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
         const out = await service.register(header.phone, msg.registration);
         if (out.result !== REGISTER_RESULT.ok) {
           intake.authFailures.failed(s.address ?? undefined);
-          send(s, header, MSG.registerAnswer, encodeRegistrationAnswer({ serial: header.serial, result: out.result }));
           s.lastLogAt = 0;
           await refuse(s, `JT/T 808: ${'reason' in out ? out.reason : 'registration refused'}`, frameHex, header.phone, out.device);
+          send(s, header, MSG.registerAnswer, encodeRegistrationAnswer({ serial: header.serial, result: out.result }));
           return;
         }
         send(s, header, MSG.registerAnswer, encodeRegistrationAnswer({ serial: header.serial, result: REGISTER_RESULT.ok, authCode: 'code' in out ? out.code : '' }));
@@ -168,9 +168,9 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
         if (!device) {
           intake.authFailures.failed(s.address ?? undefined);
           s.device = null;
-          answer(s, header, ANSWER_RESULT.failure);
           s.lastLogAt = 0;
           await refuse(s, `JT/T 808: authentication of ${header.phone} failed (unknown terminal, not registered, or a wrong code)`, null, header.phone, known);
+          answer(s, header, ANSWER_RESULT.failure);
           return;
         }
         s.device = device;
@@ -213,8 +213,8 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
         // Answers to the platform's own messages: taken up by the command flow (a later step).
         return;
       case 'unknown':
-        answer(s, header, ANSWER_RESULT.notSupported);
         await refuse(s, `JT/T 808: message 0x${header.messageId.toString(16).padStart(4, '0')} is not supported`, frameHex, header.phone, authenticated(s, header));
+        answer(s, header, ANSWER_RESULT.notSupported);
         return;
     }
   };
