@@ -406,7 +406,34 @@ export const jt808Terminals = pgTable('jt808_terminals', {
   lastAddress: text('last_address'),
   /** NODE_ID of the node that took its last authentication. */
   nodeId: text('node_id'),
+  /** True from an authentication to the close of that connection; a node that dies leaves it true, so it counts only with a recent last_frame_at. */
+  connected: boolean('connected').notNull().default(false),
+  /** When a frame of the authenticated connection was last seen, written at most every 30 s per terminal. */
+  lastFrameAt: timestamp('last_frame_at', { withTimezone: true }),
+  lastDisconnectedAt: timestamp('last_disconnected_at', { withTimezone: true }),
 });
+
+/**
+ * The last frames of an authenticated JT/T 808 terminal, in and out, for troubleshooting: decoded
+ * summary and raw hex, a few per terminal and second, the newest 50 per terminal kept.
+ */
+export const jt808Frames = pgTable(
+  'jt808_frames',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    deviceRef: uuid('device_ref')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    orgId: uuid('org_id').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    direction: text('direction', { enum: ['in', 'out'] }).notNull(),
+    messageId: integer('message_id').notNull(),
+    serial: integer('serial').notNull(),
+    summary: jsonb('summary').notNull(),
+    hex: text('hex').notNull(),
+  },
+  (t) => [index('jt808_frames_device_id_idx').on(t.deviceRef, t.id)],
+);
 
 /** Refused reports with their reason, per device (null when the device itself is unknown). */
 export const intakeLog = pgTable(
@@ -1066,7 +1093,7 @@ export const commands = pgTable(
     deviceRef: uuid('device_ref')
       .notNull()
       .references(() => devices.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['report_interval', 'set_point', 'lock', 'unlock', 'reboot', 'custom'] }).notNull(),
+    kind: text('kind', { enum: ['report_interval', 'set_point', 'lock', 'unlock', 'reboot', 'custom', 'position_query', 'text_message', 'terminal_control'] }).notNull(),
     params: jsonb('params').notNull().default({}),
     remark: text('remark').notNull().default(''),
     status: text('status', { enum: ['pending_review', 'rejected', 'sent', 'acknowledged', 'failed', 'cancelled'] })
