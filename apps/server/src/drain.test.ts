@@ -38,7 +38,7 @@ describe('SIGTERM', () => {
     const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
 
     // The banner names both addresses.
-    await expect.poll(() => /running at (http:\/\/\S+)/.test(out) && /embedded broker on mqtt:\/\/\S+:(\d+)/.test(out), { timeout: 40_000, interval: 100 }).toBe(true);
+    await expect.poll(() => /running at (http:\/\/\S+)/.test(out) && /embedded broker on mqtt:\/\/\S+:(\d+)/.test(out), { timeout: 150_000, interval: 100 }).toBe(true);
     const api = /running at (http:\/\/\S+)/.exec(out)![1]!;
     const mqttPort = /embedded broker on mqtt:\/\/\S+:(\d+)/.exec(out)![1]!;
 
@@ -121,5 +121,5 @@ describe('SIGTERM', () => {
     } finally {
       await database.close();
     }
-  }, 90_000);
+  }, 240_000);
 });

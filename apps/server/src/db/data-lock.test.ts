@@ -86,15 +86,15 @@ describe('the data folder lock', () => {
       return { c, ready: () => lines()[0] === 'ready', out: () => lines()[1] ?? '' };
     });
     // All loaded and waiting before the race begins.
-    await expect.poll(() => contenders.every((x) => x.ready()), { timeout: 60_000, interval: 50 }).toBe(true);
+    await expect.poll(() => contenders.every((x) => x.ready()), { timeout: 150_000, interval: 50 }).toBe(true);
     writeFileSync(go, '');
-    await expect.poll(() => contenders.every((x) => x.out() !== ''), { timeout: 60_000, interval: 50 }).toBe(true);
+    await expect.poll(() => contenders.every((x) => x.out() !== ''), { timeout: 150_000, interval: 50 }).toBe(true);
     const results = contenders.map((x) => x.out()).sort();
     expect(results).toEqual(['refused', 'refused', 'refused', 'refused', 'refused', 'won']);
     const winner = contenders.find((x) => x.out() === 'won')!;
     expect(dataDirHolder(dir)?.pid).toBe(winner.c.pid);
     for (const x of contenders) x.c.stdin!.end();
-  }, 90_000);
+  }, 330_000);
 });
 
 describe('a second server on one DATA_DIR', () => {
@@ -114,7 +114,7 @@ describe('a second server on one DATA_DIR', () => {
   it('refuses to start, naming the running one; after that one is killed, the next starts', async () => {
     const dataDir = tempDir();
     const first = startServer(dataDir);
-    await expect.poll(() => first.out(), { timeout: 60_000, interval: 100 }).toMatch(/running at http:\/\//);
+    await expect.poll(() => first.out(), { timeout: 150_000, interval: 100 }).toMatch(/running at http:\/\//);
 
     const second = startServer(dataDir);
     expect(await second.exited).toBe(1);
@@ -128,11 +128,11 @@ describe('a second server on one DATA_DIR', () => {
     await first.exited;
     expect(readFileSync(join(dataDir, LOCK_FILE), 'utf8')).toContain(`"pid":${first.child.pid}`);
     const third = startServer(dataDir);
-    await expect.poll(() => third.out(), { timeout: 60_000, interval: 100 }).toMatch(/running at http:\/\//);
+    await expect.poll(() => third.out(), { timeout: 150_000, interval: 100 }).toMatch(/running at http:\/\//);
     expect(dataDirHolder(dataDir)?.pid).toBe(third.child.pid);
     third.child.kill('SIGTERM');
     expect(await third.exited).toBe(0);
     // A clean stop removes the lock.
     expect(dataDirHolder(dataDir)).toBeNull();
-  }, 180_000);
+  }, 400_000);
 });
