@@ -1,6 +1,7 @@
 // Gets the simulator's devices and their secrets through the real API, as an operator would:
 // sign in, list the organisation's devices, register the missing ones and renew the secrets of
-// the others (a secret is shown only when made, so an existing device needs a new one).
+// the others (a secret is shown only when made, so an existing device needs a new one). JT/T 808
+// terminals need no secret: their devices are registered with protocol jt808 and left as they are.
 import { API } from '@iotc/shared/auth';
 import { DEVICE_API, type DeviceRow, type DeviceWithSecret } from '@iotc/shared/device';
 import type { Envelope, Page } from '@iotc/shared/envelope';
@@ -99,4 +100,26 @@ export async function provisionDevices(opts: {
     return { deviceId, secret: answer.secret };
   });
   return { devices, created, renewed };
+}
+
+/**
+ * Makes sure JT/T 808 devices (protocol jt808, the phone numbers as device ids) exist in the
+ * caller's organisation. They need no secret: a terminal registers over TCP for its
+ * authentication code. Existing devices are left as they are.
+ */
+export async function provisionTerminals(opts: {
+  baseUrl: string;
+  token: string;
+  devices: readonly { deviceId: string; name: string }[];
+  keyword: string;
+  concurrency?: number;
+}): Promise<{ created: number; existing: number; notJt808: string[] }> {
+  const rows = new Map((await listDevices(opts.baseUrl, opts.token, opts.keyword)).map((row) => [row.deviceId, row]));
+  const missing = opts.devices.filter((d) => !rows.has(d.deviceId));
+  await inParallel(missing, opts.concurrency ?? 20, ({ deviceId, name }) =>
+    call<DeviceWithSecret>(opts.baseUrl, 'POST', DEVICE_API.devices, { token: opts.token, body: { deviceId, name, protocol: 'jt808' } }),
+  );
+  // A device of another protocol under one of the numbers: its terminal's registration is refused.
+  const notJt808 = opts.devices.filter((d) => rows.has(d.deviceId) && rows.get(d.deviceId)!.protocol !== 'jt808').map((d) => d.deviceId);
+  return { created: missing.length, existing: opts.devices.length - missing.length, notJt808 };
 }
