@@ -11,6 +11,7 @@
 import { ALARM_TYPE_INFO, type AlarmRule, type Place, type Schedule } from './alarm.ts';
 import { PARKED_BELOW_KMH } from './live.ts';
 import type { SensorValues } from './sensors.ts';
+import { terminalAlarmBit } from './terminal-alarms.ts';
 
 /** One report as the rules see it. Times are epoch milliseconds. */
 export interface RuleSample {
@@ -19,6 +20,8 @@ export interface RuleSample {
   lon: number | null;
   speed: number | null;
   sensors: SensorValues;
+  /** The JT/T 808 terminal's alarm word (bit n set: its alarm n is on); absent or null when the report carries none. */
+  terminalAlarm?: number | null;
 }
 
 export interface RuleState {
@@ -196,6 +199,12 @@ function judge(rule: AlarmRule, s: RuleSample, ctx: RuleContext, state: RuleStat
     case 'silence':
       // Any report ends a silence.
       return { fire: false, clear: true, value: null };
+    case 'terminal': {
+      // A report without the word (a JSON report, another protocol) says nothing about it.
+      if (s.terminalAlarm === undefined || s.terminalAlarm === null) return null;
+      const on = ((s.terminalAlarm >>> terminalAlarmBit(rule.type)) & 1) === 1;
+      return { fire: on, clear: !on, value: null };
+    }
   }
 }
 

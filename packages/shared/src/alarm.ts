@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { blankAsUndefined, csvFilter, isoInstant, listQuerySchema } from './list.ts';
 import { BATTERY_LOW_PERCENT } from './constants.ts';
 import { isTimeZone } from './validation.ts';
+import { TERMINAL_ALARM_TYPES } from './terminal-alarms.ts';
 
 /** Alarm types (the `alarm_type` dictionary), in the order forms list them. */
 export const ALARM_TYPES = [
@@ -22,6 +23,7 @@ export const ALARM_TYPES = [
   'stay_timeout',
   'offline',
   'battery_temp',
+  ...TERMINAL_ALARM_TYPES,
 ] as const;
 export type AlarmType = (typeof ALARM_TYPES)[number];
 
@@ -31,7 +33,7 @@ export type AlarmType = (typeof ALARM_TYPES)[number];
  * are time-based (seconds without a report, seconds stopped) and are also checked by the
  * scheduler when no report arrives.
  */
-export type RuleKind = 'above' | 'below' | 'door' | 'route' | 'stay' | 'silence';
+export type RuleKind = 'above' | 'below' | 'door' | 'route' | 'stay' | 'silence' | 'terminal';
 
 export interface AlarmTypeInfo {
   kind: RuleKind;
@@ -61,6 +63,11 @@ export const ALARM_TYPE_INFO: Record<AlarmType, AlarmTypeInfo> = {
   stay_timeout: { kind: 'stay', unit: 's', threshold: 1800, hysteresis: 0, min: 60, max: 7 * 86_400 },
   offline: { kind: 'silence', unit: 's', threshold: 1800, hysteresis: 0, min: 60, max: 30 * 86_400 },
   battery_temp: { kind: 'above', unit: '°C', threshold: 55, hysteresis: 2, min: -40, max: 150 },
+  // A terminal alarm is raised while the terminal's own alarm bit is set: no threshold.
+  ...(Object.fromEntries(TERMINAL_ALARM_TYPES.map((t) => [t, { kind: 'terminal', unit: '', threshold: 0, hysteresis: 0, min: 0, max: 0 }])) as Record<
+    (typeof TERMINAL_ALARM_TYPES)[number],
+    AlarmTypeInfo
+  >),
 };
 
 /** Longest a condition may be required to hold before its alarm opens. */

@@ -20,6 +20,7 @@ import { eq, lte, sql } from 'drizzle-orm';
 import { ALARM_TYPE_INFO, type AlarmRow, type AlarmRule } from '@iotc/shared/alarm';
 import { evaluateRule, evaluateTick, TICKED_KINDS, type RuleEvent, type RuleSample, type RuleState } from '@iotc/shared/alarm-rules';
 import type { SensorValues } from '@iotc/shared/sensors';
+import { terminalAlarmWord } from '@iotc/shared/terminal-alarms';
 import type { FastifyBaseLogger } from 'fastify';
 import { LOCKS, tryXactLock, xactLockKeys, type Db } from '../../db/client.ts';
 import type { Tx } from '../../db/seed.ts';
@@ -41,6 +42,8 @@ export interface EngineReading {
   lon?: number | null;
   speed?: number | null;
   sensors: unknown;
+  /** The report's raw blocks: a JT/T 808 terminal's alarm word is in block `jt808`. */
+  raw?: unknown;
 }
 
 interface LivePolicy {
@@ -80,6 +83,7 @@ const toSample = (r: EngineReading): RuleSample => ({
   lon: r.lon ?? null,
   speed: r.speed ?? null,
   sensors: (r.sensors ?? {}) as SensorValues,
+  terminalAlarm: terminalAlarmWord(r.raw),
 });
 
 export function alarmEngine(

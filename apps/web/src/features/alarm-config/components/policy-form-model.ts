@@ -21,7 +21,8 @@ const MINUTE_TYPES: ReadonlySet<AlarmType> = new Set<AlarmType>(['offline', 'sta
 const SECONDS_PER_MINUTE = 60;
 
 export const inMinutes = (type: AlarmType) => MINUTE_TYPES.has(type);
-export const showsThreshold = (type: AlarmType) => ALARM_TYPE_INFO[type].kind !== 'door';
+/** A door and a terminal's own alarm have no threshold. */
+export const showsThreshold = (type: AlarmType) => ALARM_TYPE_INFO[type].kind !== 'door' && ALARM_TYPE_INFO[type].kind !== 'terminal';
 /** Offline and stay timeout are times already: no extra time the condition must hold. */
 export const showsDuration = (type: AlarmType) => !MINUTE_TYPES.has(type);
 export const showsHysteresis = (type: AlarmType) => ALARM_TYPE_INFO[type].hysteresis > 0;

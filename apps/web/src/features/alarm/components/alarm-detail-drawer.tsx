@@ -120,7 +120,7 @@ function Fields({ alarm }: { alarm: AlarmRow }) {
             ]
           : []),
         // A door rule has no threshold (an open door is the condition).
-        { key: 'threshold', label: t('alarm.col.threshold'), children: ALARM_TYPE_INFO[alarm.type].kind === 'door' ? '-' : valueText(alarm.threshold, alarm.unit) },
+        { key: 'threshold', label: t('alarm.col.threshold'), children: ALARM_TYPE_INFO[alarm.type].kind === 'door' || ALARM_TYPE_INFO[alarm.type].kind === 'terminal' ? '-' : valueText(alarm.threshold, alarm.unit) },
         { key: 'value', label: t('alarm.col.value'), children: valueText(alarm.value, alarm.unit) },
         { key: 'peak', label: t('alarm.col.peak'), children: valueText(alarm.peak, alarm.unit) },
         { key: 'count', label: t('alarm.col.count'), children: alarm.count },

@@ -1,0 +1,145 @@
+// A JT/T 808 terminal's alarm bits as platform alarms, over real TCP against a test app (PGlite,
+// or PostgreSQL with DATABASE_URL): a policy of the organisation raises an SOS alarm while the
+// terminal's bit 0 is set and clears it when a report has it clear; another organisation sees none.
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import type { AlarmRow, LevelRow, PolicyRow } from '@iotc/shared/alarm';
+import type { DeviceRow } from '@iotc/shared/device';
+import type { Page } from '@iotc/shared/envelope';
+import { ADMIN_PASSWORD, call, login, testApp, type TestApp } from '../../test/harness.ts';
+import { createTenantUser } from '../../test/fixtures.ts';
+import { Deframer, decodeFrame, encodeFrame, type Jt808Frame } from './codec.ts';
+import { alarmFlags, encodeLocation } from './location.ts';
+import { decodeGeneralAnswer, decodeRegistrationAnswer, encodeAuthentication, encodeRegistration, MSG } from './messages.ts';
+import { startJt808Gateway, type Jt808Gateway } from './gateway.ts';
+import { jt808Repo } from './repo.ts';
+import { jt808Service } from './service.ts';
+
+const PHONE = '013912340808';
+let t: TestApp;
+let gateway: Jt808Gateway;
+let admin: string;
+let rival: string;
+let deviceRef: string;
+
+/** The smallest terminal: frames out, frames in, waiting on bytes only. */
+class Terminal {
+  private readonly deframer = new Deframer();
+  private readonly frames: Jt808Frame[] = [];
+  private waiters: Array<() => void> = [];
+  private serial = 0;
+  constructor(private readonly socket: Socket) {
+    socket.on('data', (chunk) => {
+      for (const f of this.deframer.push(chunk)) if (Buffer.isBuffer(f)) this.frames.push(decodeFrame(f));
+      for (const w of this.waiters.splice(0)) w();
+    });
+    socket.on('error', () => undefined);
+  }
+  static async open(port: number) {
+    const socket = connect(port, '127.0.0.1');
+    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    return new Terminal(socket);
+  }
+  send(messageId: number, body: Buffer): number {
+    const serial = ++this.serial;
+    this.socket.write(encodeFrame({ messageId, phone: PHONE, serial }, body));
+    return serial;
+  }
+  async next(messageId: number): Promise<Jt808Frame> {
+    for (;;) {
+      const i = this.frames.findIndex((f) => f.header.messageId === messageId);
+      if (i >= 0) return this.frames.splice(i, 1)[0]!;
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+  }
+  end() {
+    this.socket.destroy();
+  }
+}
+
+async function waitFor<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+const alarmsOf = async (token: string) => (await call<Page<AlarmRow>>(t.app, { method: 'GET', url: `/api/iot/v2/alarms?size=100&deviceId=${deviceRef}`, token })).body;
+
+beforeAll(async () => {
+  t = await testApp();
+  admin = await login(t.app, 'admin', ADMIN_PASSWORD);
+  const device = (await call<DeviceRow>(t.app, { method: 'POST', url: '/api/iot/v2/devices', token: admin, body: { deviceId: PHONE, name: 'SOS terminal', protocol: 'jt808' } })).body.data!;
+  deviceRef = device.id;
+  await createTenantUser(t.app.database.db, { code: 'talarm-rival', account: 'talarm-rival', password: ADMIN_PASSWORD, permissions: ['alarm:read', 'device:read'] });
+  rival = await login(t.app, 'talarm-rival', ADMIN_PASSWORD);
+  const levels = (await call<Page<LevelRow>>(t.app, { method: 'GET', url: '/api/iot/v2/alarm-levels', token: admin })).body.data!.rows;
+  const urgent = levels.find((l) => l.code === 'urgent' && l.orgId === device.orgId)!;
+  const policy = await call<PolicyRow>(t.app, {
+    method: 'POST',
+    url: '/api/iot/v2/alarm-policies',
+    token: admin,
+    body: {
+      name: 'Terminal alarms',
+      scope: 'devices',
+      targets: [deviceRef],
+      rules: [
+        { id: 'sos', type: 'jt808_sos', threshold: 0, levelId: urgent.id },
+        { id: 'cut', type: 'jt808_power_cut', threshold: 0, levelId: urgent.id },
+      ],
+    },
+  });
+  expect(policy.status, JSON.stringify(policy.body)).toBe(200);
+  gateway = await startJt808Gateway({
+    port: 0,
+    host: '127.0.0.1',
+    log: pino({ level: 'silent' }),
+    intake: t.app.intake,
+    service: jt808Service(jt808Repo(t.app.database.db), { nodeId: 'test-node' }),
+  });
+});
+afterAll(async () => {
+  await gateway?.close();
+  await t.close();
+});
+
+describe('terminal alarm bits over TCP', () => {
+  it('opens an SOS alarm while bit 0 is set and clears it when the bit clears; another organisation sees none', async () => {
+    const term = await Terminal.open(gateway.port);
+    term.send(MSG.register, encodeRegistration({ edition: 2013, province: 31, city: 100, manufacturer: 'ACME', model: 'XYZ-T4', terminalId: 'T1', plateColour: 1, plate: '沪A00001' }));
+    const { authCode } = decodeRegistrationAnswer((await term.next(MSG.registerAnswer)).body);
+    term.send(MSG.authenticate, encodeAuthentication({ code: authCode! }, false));
+    expect(decodeGeneralAnswer((await term.next(MSG.platformAnswer)).body).result).toBe(0);
+
+    const report = async (iso: string, alarm: number) => {
+      const serial = term.send(MSG.location, encodeLocation({ latitude: 31.23, longitude: 121.47, positioned: true, speedKmh: 30, time: new Date(iso), alarm }));
+      expect(decodeGeneralAnswer((await term.next(MSG.platformAnswer)).body)).toMatchObject({ serial, result: 0 });
+    };
+    await report('2026-11-21T08:00:00Z', alarmFlags(['sos']));
+    const open = await waitFor(
+      () => alarmsOf(admin),
+      (b) => b.data!.rows.some((a) => a.type === 'jt808_sos'),
+    );
+    const sos = open.data!.rows.find((a) => a.type === 'jt808_sos')!;
+    expect(sos).toMatchObject({ status: 'active', level: { code: 'urgent' }, startedAt: '2026-11-21T08:00:00.000Z', lat: 31.23, lon: 121.47 });
+    expect(open.data!.rows.filter((a) => a.type === 'jt808_power_cut')).toHaveLength(0);
+
+    // Another organisation: not in its list, and the alarm itself is not found.
+    expect((await alarmsOf(rival)).data!.rows).toHaveLength(0);
+    expect((await call(t.app, { method: 'GET', url: `/api/iot/v2/alarms/${sos.id}`, token: rival })).status).toBe(404);
+
+    // Still set (and main power cut with it): the same alarm repeats; then cleared.
+    await report('2026-11-21T08:00:30Z', alarmFlags(['sos', 'power-cut']));
+    await report('2026-11-21T08:01:00Z', 0);
+    const cleared = await waitFor(
+      () => alarmsOf(admin),
+      (b) => b.data!.rows.filter((a) => a.status === 'cleared').length === 2,
+    );
+    const again = cleared.data!.rows.find((a) => a.id === sos.id)!;
+    expect(again).toMatchObject({ status: 'cleared', endedAt: '2026-11-21T08:01:00.000Z', count: 2 });
+    expect(cleared.data!.rows.find((a) => a.type === 'jt808_power_cut')).toMatchObject({ status: 'cleared', startedAt: '2026-11-21T08:00:30.000Z' });
+    term.end();
+  });
+});
