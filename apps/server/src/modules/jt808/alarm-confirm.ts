@@ -1,0 +1,34 @@
+// 0x8203 "manual alarm confirmation" (JT/T 808-2013 8.47): what the platform sends a terminal when
+// an operator has confirmed one of the alarms the terminal keeps set until the platform answers
+// (emergency, danger warning, area, route, route time, illegal ignition, illegal displacement).
+// The 0x8001 answer to the location report only says it was stored; these bits stay set until
+// this message clears them.
+import { CONFIRMED_BITS } from '@iotc/shared/terminal-alarms';
+import { Reader, Writer } from './binary.ts';
+import { Jt808Error } from './errors.ts';
+
+export const ALARM_CONFIRM_ID = 0x8203;
+
+/** The bits a 0x8203 may carry (the others are cleared by the terminal itself). */
+export const CONFIRMABLE_MASK = CONFIRMED_BITS.reduce((m, b) => (m | (1 << b)) >>> 0, 0);
+
+export interface AlarmConfirmation {
+  /** Serial of the alarm message to confirm; 0 confirms every alarm of these types. */
+  serial: number;
+  /** The alarm bits confirmed (only CONFIRMABLE_MASK's). */
+  alarms: number;
+}
+
+export function encodeAlarmConfirmation(c: AlarmConfirmation): Buffer {
+  if (c.alarms === 0 || (c.alarms & ~CONFIRMABLE_MASK) !== 0) {
+    throw new Jt808Error('cannot-encode', `0x8203: alarm bits 0x${(c.alarms >>> 0).toString(16)} are not all confirmable (mask 0x${CONFIRMABLE_MASK.toString(16)})`);
+  }
+  return new Writer().u16(c.serial & 0xffff).u32(c.alarms >>> 0).done();
+}
+
+export function decodeAlarmConfirmation(body: Buffer): AlarmConfirmation {
+  const r = new Reader(body, '0x8203 body');
+  const out = { serial: r.u16(), alarms: r.u32() };
+  if (r.remaining > 0) throw new Jt808Error('long-body', `0x8203 body: ${r.remaining} bytes after its 6`);
+  return out;
+}
