@@ -435,6 +435,27 @@ export const jt808Frames = pgTable(
   (t) => [index('jt808_frames_device_id_idx').on(t.deviceRef, t.id)],
 );
 
+/**
+ * Vendor mappings of JT/T 808 additional items for one terminal model (jt808-models.ts `items`),
+ * owned by an organisation: a terminal uses its organisation's mapping of its model, else the
+ * nearest ancestor's, so the platform's mappings serve every organisation that sets none.
+ */
+export const jt808Models = pgTable(
+  'jt808_models',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    model: text('model').notNull(),
+    description: text('description').notNull().default(''),
+    items: jsonb('items').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('jt808_models_org_model_uq').on(t.orgId, t.model)],
+);
+
 /** Refused reports with their reason, per device (null when the device itself is unknown). */
 export const intakeLog = pgTable(
   'intake_log',
