@@ -12,7 +12,7 @@ import { jt808Service } from './modules/jt808/service.ts';
 import { demoDevices, rekey, seedDemoFleet } from './db/seed-demo.ts';
 import { seedDemoTransport } from './db/seed-demo-transport.ts';
 import { seedDemoWarehouse } from './db/seed-demo-warehouse.ts';
-import { backfill, startDemoSimulation } from './sim/demo.ts';
+import { asReceived, backfill, startDemoSimulation } from './sim/demo.ts';
 import type { Simulator } from './sim/publisher.ts';
 
 let config: AppConfig;
@@ -75,7 +75,8 @@ const detachCommands = app.commands.attach(link);
 
 /**
  * The demo organisation comes alive: its fleet is put in on a fresh database with the past day
- * of readings, then the simulator reports for its devices over the real MQTT path.
+ * of readings, then the simulator reports for its devices over the real MQTT path, and for its
+ * JT/T 808 trucks over TCP to this node's gateway.
  */
 async function startDemo(): Promise<Simulator | undefined> {
   if (!config.seedDemo || !config.demoSimulator) return undefined;
@@ -88,8 +89,9 @@ async function startDemo(): Promise<Simulator | undefined> {
     const past = backfill(fleet, { hours: 24, stepMs: 120_000, now: Date.now() });
     // One entry per device, in the fleet's order.
     for (const [i, d] of fleet.entries()) {
-      const reports = past[i]!.reports;
-      for (let i = 0; i < reports.length; i += 500) await app.intake.ingest(d, reports.slice(i, i + 500), 'mqtt');
+      // A JT/T 808 truck's past day as its gateway would have stored it.
+      const { channel, reports } = asReceived(d, past[i]!.reports);
+      for (let i = 0; i < reports.length; i += 500) await app.intake.ingest(d, reports.slice(i, i + 500), channel);
     }
     // The past week's warehouse records, read against the readings just stored.
     await app.readings.flushed();
@@ -97,9 +99,11 @@ async function startDemo(): Promise<Simulator | undefined> {
   }
   const secrets = await rekey(app.database.db, fleet.map((d) => d.id));
   const mqttUrl = link.mode === 'embedded' ? `mqtt://127.0.0.1:${link.port}` : config.mqttUrl!;
+  const gatewayHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   return startDemoSimulation({
     mqttUrl,
-    devices: fleet.map((d) => ({ deviceId: d.deviceId, secret: secrets.get(d.id)!, kind: d.kind, profile: d.profile })),
+    jt808: { host: gatewayHost, port: jt808.port },
+    devices: fleet.map((d) => ({ deviceId: d.deviceId, secret: secrets.get(d.id)!, kind: d.kind, profile: d.profile, protocol: d.protocol, plate: d.plate })),
     log: app.log,
   });
 }
@@ -128,7 +132,7 @@ const lines = [
     app.messenger.transports.sms === 'gateway' ? 'HTTP gateway (SMS_GATEWAY_URL)' : 'the outbox table'
   }`,
 ];
-if (s.demo && config.demoSimulator) lines.push('  Demo devices: simulated, reporting over MQTT every 10 s (DEMO_SIMULATOR=false turns this off)');
+if (s.demo && config.demoSimulator) lines.push('  Demo devices: simulated, reporting every 10 s over MQTT and, for two trucks, over JT/T 808 (DEMO_SIMULATOR=false turns this off)');
 if (s.demo) {
   lines.push(
     s.demo.passwordValid

@@ -2,7 +2,9 @@
 // their cold rooms and refrigerators, reefer trucks, reefer containers, gateways, a device on
 // each (bound, so the live views show limits), alarm policies for them, and two platform
 // notifications. The simulator
-// (src/sim) feeds these devices over MQTT so every screen shows life.
+// (src/sim) feeds these devices over MQTT so every screen shows life; two of the trucks carry
+// JT/T 808 terminals instead (protocol jt808, their phone numbers as device ids), which the
+// simulator drives over TCP to the gateway.
 import { and, eq, inArray, or } from 'drizzle-orm';
 import { ruleSchema, type AlarmRuleInput } from '@iotc/shared/alarm';
 import { CURRENT_BINDING } from './devices.ts';
@@ -23,7 +25,7 @@ type AssetSeed = {
   humidity?: [number, number];
   children?: AssetSeed[];
   /** The device mounted on it. */
-  device?: { deviceId: string; name: string; model: string };
+  device?: { deviceId: string; name: string; model: string; protocol?: 'json' | 'jt808' };
 };
 
 const WAREHOUSES: [string, string, string, string, string, string, number, number][] = [
@@ -63,6 +65,10 @@ function fleet(): AssetSeed[] {
   const drivers = ['王伟', '李强', '张敏', '刘洋', '陈杰', '杨帆', '赵磊', '黄涛'];
   plates.forEach((plate, i) => {
     const frozen = i % 3 === 2;
+    // The two Guangdong trucks (one chilled, one frozen) report over JT/T 808: a terminal phone
+    // number of 12 digits; the IMEI sequence is drawn all the same, so the other ids stay put.
+    const imeiId = imei();
+    const jt808 = JT808_TRUCKS.includes(i);
     seeds.push({
       kind: 'vehicle',
       code: plate,
@@ -70,7 +76,9 @@ function fleet(): AssetSeed[] {
       attrs: { vehicleType: frozen ? '冷冻车' : '冷藏车', driver: drivers[i]!, driverPhone: `1390000${String(1000 + i)}` },
       range: frozen ? [-22, -15] : [2, 8],
       humidity: [30, 90],
-      device: { deviceId: imei(), name: `${plate} 车载终端`, model: 'GT-06' },
+      device: jt808
+        ? { deviceId: `0144${String(80000001 + i)}`, name: `${plate} 部标终端`, model: 'JT808-4G', protocol: 'jt808' }
+        : { deviceId: imeiId, name: `${plate} 车载终端`, model: 'GT-06' },
     });
   });
   ['MSCU5287310', 'CMAU7712045', 'OOLU6230981', 'COSU1180562'].forEach((no, i) => {
@@ -85,6 +93,9 @@ function fleet(): AssetSeed[] {
   });
   return seeds;
 }
+
+/** Trucks (by their place in the list of plates) whose terminals speak JT/T 808. */
+export const JT808_TRUCKS: readonly number[] = [4, 5];
 
 const DEMO_KIND: Record<string, DemoKind> = { vehicle: 'vehicle', container: 'container', cold_room: 'coldroom', refrigerator: 'coldroom' };
 
@@ -118,7 +129,7 @@ export async function seedDemoFleet(db: Db): Promise<boolean> {
       if (a.device) {
         const [d] = await tx
           .insert(devices)
-          .values({ orgId: org!.id, deviceId: a.device.deviceId, name: a.device.name, model: a.device.model, protocol: 'json', secretHash: hashSecret(newSecret()) })
+          .values({ orgId: org!.id, deviceId: a.device.deviceId, name: a.device.name, model: a.device.model, protocol: a.device.protocol ?? 'json', secretHash: hashSecret(newSecret()) })
           .onConflictDoNothing()
           .returning({ id: devices.id });
         if (d) {
@@ -151,6 +162,10 @@ export interface DemoDevice {
   orgId: string;
   deviceId: string;
   kind: DemoKind;
+  /** json devices report over MQTT, jt808 ones over TCP to the JT/T 808 gateway. */
+  protocol: 'json' | 'jt808';
+  /** A JT/T 808 truck's plate (its asset code), which its terminal registers with. */
+  plate?: string;
   /** The middle of the asset's temperature range, and for fixed loggers their warehouse's position. */
   profile: { setPointC?: number; site?: { lat: number; lon: number } };
 }
@@ -169,7 +184,7 @@ export async function demoDevices(db: Db): Promise<DemoDevice[]> {
     return typeof lat === 'number' && typeof lon === 'number' ? { lat, lon } : siteOf(a.parentId);
   };
   const rows = await db
-    .select({ id: devices.id, orgId: devices.orgId, deviceId: devices.deviceId, assetRef: deviceBindings.assetRef })
+    .select({ id: devices.id, orgId: devices.orgId, deviceId: devices.deviceId, protocol: devices.protocol, assetRef: deviceBindings.assetRef })
     .from(devices)
     .innerJoin(deviceBindings, CURRENT_BINDING)
     .where(eq(devices.orgId, org.id));
@@ -178,7 +193,7 @@ export async function demoDevices(db: Db): Promise<DemoDevice[]> {
     const kind = a ? DEMO_KIND[a.kind] : undefined;
     if (!a || !kind) return [];
     const setPointC = a.tempMin !== null && a.tempMax !== null ? (a.tempMin + a.tempMax) / 2 : undefined;
-    return [{ id: r.id, orgId: r.orgId, deviceId: r.deviceId, kind, profile: { setPointC, site: kind === 'coldroom' ? siteOf(a.id) : undefined } }];
+    return [{ id: r.id, orgId: r.orgId, deviceId: r.deviceId, kind, protocol: r.protocol, ...(r.protocol === 'jt808' ? { plate: a.code } : {}), profile: { setPointC, site: kind === 'coldroom' ? siteOf(a.id) : undefined } }];
   });
 }
 

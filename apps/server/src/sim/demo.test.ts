@@ -1,10 +1,20 @@
 // The demo's backfill covers the past hours on whole steps and joins the live reports without a
-// jump; the demo simulation publishes the given kinds over MQTT.
+// jump; a JT/T 808 truck's backfill is what its gateway stores of the same fixes; the demo
+// simulation publishes the given kinds over MQTT; and the demo fleet on a test app reports both
+// ways: its JT/T 808 trucks over TCP to the gateway, the rest over the embedded broker.
 import { describe, expect, it } from 'vitest';
+import { eq, inArray } from 'drizzle-orm';
 import pino from 'pino';
 import type { DeviceReport } from '@iotc/shared/device';
 import { startMqtt } from '../ingest/mqtt.ts';
-import { backfill, startDemoSimulation, type DemoDevice } from './demo.ts';
+import { call, DEMO_PASSWORD, login, testApp } from '../test/harness.ts';
+import { createTenantUser } from '../test/fixtures.ts';
+import { demoDevices, rekey, seedDemoFleet } from '../db/seed-demo.ts';
+import { devices as deviceTable, jt808Terminals, telemetry } from '../db/schema.ts';
+import { startJt808Gateway } from '../modules/jt808/gateway.ts';
+import { jt808Repo } from '../modules/jt808/repo.ts';
+import { jt808Service } from '../modules/jt808/service.ts';
+import { asReceived, backfill, startDemoSimulation, type DemoDevice } from './demo.ts';
 import { distanceKm } from './routes.ts';
 
 const log = pino({ level: 'silent' });
@@ -45,6 +55,31 @@ describe('backfill', () => {
   });
 });
 
+describe('asReceived', () => {
+  const now = Date.UTC(2026, 10, 21, 8, 0, 30);
+  const [truck] = backfill([devices[0]!], { hours: 1, stepMs: 60_000, now });
+
+  it('leaves JSON reports as they are, for MQTT', () => {
+    expect(asReceived(devices[0]!, truck!.reports)).toEqual({ channel: 'mqtt', reports: truck!.reports });
+  });
+
+  it("gives a JT/T 808 truck's fixes as the gateway stores them: same time, place and speed, no sensor blocks", () => {
+    const got = asReceived({ deviceId: '014480000005', protocol: 'jt808' }, truck!.reports);
+    expect(got.channel).toBe('jt808');
+    expect(got.reports).toHaveLength(truck!.reports.length);
+    got.reports.forEach((r, i) => {
+      const json = truck!.reports[i]!;
+      const fix = r as { deviceId: string; time: string; lat?: number; lon?: number; speed: number; extraData: Record<string, unknown> };
+      expect(fix).toMatchObject({ deviceId: '014480000005', time: json.time, speed: json.speed });
+      if (json.positioning === 'GPS') {
+        expect(fix.lat).toBeCloseTo(json.lat!, 6);
+        expect(fix.lon).toBeCloseTo(json.lon!, 6);
+      } else expect(fix.lat).toBeUndefined();
+      expect(Object.keys(fix.extraData).sort()).toEqual(['14', 'jt808']);
+    });
+  });
+});
+
 describe('startDemoSimulation', () => {
   it('publishes the demo devices over MQTT', async () => {
     const arrived = new Set<string>();
@@ -68,4 +103,54 @@ describe('startDemoSimulation', () => {
       await link.close();
     }
   });
+});
+
+describe('the demo fleet', () => {
+  it('reports both ways: its two JT/T 808 trucks over TCP to the gateway, the other devices over MQTT', async () => {
+    const t = await testApp();
+    const db = t.app.database.db;
+    const link = await startMqtt({ port: 0, host: '127.0.0.1', log, authenticate: t.app.intake.authenticate, authFailures: t.app.intake.authFailures, sink: t.app.intake });
+    const gateway = await startJt808Gateway({ port: 0, host: '127.0.0.1', log, intake: t.app.intake, service: jt808Service(jt808Repo(db), { nodeId: 'demo-test' }) });
+    let sim: Awaited<ReturnType<typeof startDemoSimulation>> | undefined;
+    try {
+      expect(await seedDemoFleet(db)).toBe(true);
+      const fleet = await demoDevices(db);
+      const trucks = fleet.filter((d) => d.protocol === 'jt808');
+      expect(trucks.map((d) => d.plate).sort()).toEqual(['粤A·M4005', '粤B·N5006']);
+      expect(trucks.every((d) => d.kind === 'vehicle')).toBe(true);
+      for (const d of trucks) expect(d.deviceId).toMatch(/^0144\d{8}$/);
+      expect(fleet.filter((d) => d.protocol === 'json')).toHaveLength(19);
+
+      const secrets = await rekey(db, fleet.map((d) => d.id));
+      sim = await startDemoSimulation({
+        mqttUrl: `mqtt://127.0.0.1:${link.port}`,
+        jt808: { host: '127.0.0.1', port: gateway.port },
+        devices: fleet.map((d) => ({ deviceId: d.deviceId, secret: secrets.get(d.id)!, kind: d.kind, profile: d.profile, protocol: d.protocol, plate: d.plate })),
+        intervalMs: 300,
+        log,
+      });
+      // Every device of the fleet has readings; the trucks' came as 0x0200 locations.
+      const reporting = async () => new Set((await db.selectDistinct({ ref: telemetry.deviceRef }).from(telemetry).where(inArray(telemetry.deviceRef, fleet.map((d) => d.id)))).map((r) => r.ref)).size;
+      await expect.poll(reporting, { timeout: 20_000 }).toBe(21);
+      for (const d of trucks) {
+        const rows = await db.select().from(telemetry).where(eq(telemetry.deviceRef, d.id));
+        expect(rows.length).toBeGreaterThan(0);
+        expect(rows.every((r) => (r.raw as { jt808?: { msg?: string } }).jt808?.msg === '0x0200')).toBe(true);
+        const [terminal] = await db.select().from(jt808Terminals).where(eq(jt808Terminals.deviceRef, d.id));
+        expect(terminal).toMatchObject({ plate: d.plate, model: 'SIM-808', nodeId: 'demo-test' });
+      }
+      // The demo operator sees them as JT/T 808 devices; another organisation sees none of the fleet.
+      const demo = await login(t.app, 'demo', DEMO_PASSWORD);
+      const [row] = await db.select({ id: deviceTable.id }).from(deviceTable).where(eq(deviceTable.deviceId, trucks[0]!.deviceId));
+      expect((await call<{ protocol: string }>(t.app, { method: 'GET', url: `/api/iot/v2/devices/${row!.id}`, token: demo })).body.data).toMatchObject({ protocol: 'jt808' });
+      await createTenantUser(db, { code: 'demo-outsider', account: 'demo-outsider', password: DEMO_PASSWORD, permissions: ['device:read'] });
+      const outsider = await login(t.app, 'demo-outsider', DEMO_PASSWORD);
+      expect((await call(t.app, { method: 'GET', url: `/api/iot/v2/devices/${row!.id}`, token: outsider })).status).toBe(404);
+    } finally {
+      await sim?.stop();
+      await gateway.close();
+      await link.close();
+      await t.close();
+    }
+  }, 90_000);
 });

@@ -1,23 +1,63 @@
-// The demo organisation's simulated devices: live reports over MQTT while the server runs, and
-// the past hours of reports for a fresh demo to show curves at once. Both use the same models
-// and seed, so the backfilled track runs straight into the live one.
+// The demo organisation's simulated devices: live reports while the server runs (over MQTT, and
+// for its JT/T 808 terminals over TCP to the gateway), and the past hours of reports for a fresh
+// demo to show curves at once. Both use the same models and seed, so the backfilled track runs
+// straight into the live one.
 import type { DeviceReport } from '@iotc/shared/device';
+import { gatewayReportOf, startJt808Simulator } from './jt808-terminal.ts';
 import { createDevice, DEFAULT_SEED, step, type DeviceKind, type DeviceProfile } from './models.ts';
-import { startSimulator, type SimLogger, type Simulator } from './publisher.ts';
+import { startSimulator, type SimLogger, type Simulator, type SimulatorStats } from './publisher.ts';
 
 /** The demo devices report every 10 s. */
 export const DEMO_INTERVAL_MS = 10_000;
+/** The demo's JT/T 808 terminals lose coverage for 90 s every 20 minutes, then re-send the fixes as a blind-area batch. */
+export const DEMO_GAPS = { everyMs: 20 * 60_000, forMs: 90_000 };
 
 export interface DemoDevice {
   deviceId: string;
+  /** The MQTT password (json devices). */
   secret: string;
   kind: DeviceKind;
   profile?: DeviceProfile;
+  /** json (default): MQTT; jt808: a JT/T 808 terminal over TCP. */
+  protocol?: 'json' | 'jt808';
+  /** The plate a JT/T 808 terminal registers with. */
+  plate?: string;
 }
 
-export async function startDemoSimulation(opts: { mqttUrl: string; devices: readonly DemoDevice[]; intervalMs?: number; log: SimLogger }): Promise<Simulator> {
+export async function startDemoSimulation(opts: {
+  mqttUrl: string;
+  /** The JT/T 808 gateway the jt808 devices connect to. */
+  jt808?: { host: string; port: number };
+  devices: readonly DemoDevice[];
+  intervalMs?: number;
+  log: SimLogger;
+}): Promise<Simulator> {
+  const intervalMs = opts.intervalMs ?? DEMO_INTERVAL_MS;
+  const terminals = opts.devices.filter((d) => d.protocol === 'jt808');
   // The demo devices answer remote-control commands too.
-  return startSimulator({ mqttUrl: opts.mqttUrl, devices: opts.devices, intervalMs: opts.intervalMs ?? DEMO_INTERVAL_MS, seed: DEFAULT_SEED, log: opts.log, answerCommands: true });
+  const sims = [startSimulator({ mqttUrl: opts.mqttUrl, devices: opts.devices.filter((d) => d.protocol !== 'jt808'), intervalMs, seed: DEFAULT_SEED, log: opts.log, answerCommands: true })];
+  if (terminals.length && opts.jt808) {
+    sims.push(startJt808Simulator({ ...opts.jt808, devices: terminals, intervalMs, seed: DEFAULT_SEED, log: opts.log, gaps: DEMO_GAPS }));
+  }
+  return {
+    stats: () => {
+      const all = sims.map((s) => s.stats());
+      const sum = (k: keyof SimulatorStats) => all.reduce((n, s) => n + s[k], 0);
+      return { devices: sum('devices'), connected: sum('connected'), refused: sum('refused'), sent: sum('sent'), acked: sum('acked'), failed: sum('failed') };
+    },
+    stop: async () => {
+      await Promise.all(sims.map((s) => s.stop()));
+    },
+  };
+}
+
+/**
+ * What the intake receives for a device's reports: the JSON reports over MQTT, or for a JT/T 808
+ * terminal what the gateway makes of them sent as 0x0200 locations (no sensor blocks).
+ */
+export function asReceived(device: Pick<DemoDevice, 'deviceId' | 'protocol'>, reports: readonly DeviceReport[]): { channel: 'mqtt' | 'jt808'; reports: unknown[] } {
+  if (device.protocol !== 'jt808') return { channel: 'mqtt', reports: [...reports] };
+  return { channel: 'jt808', reports: reports.map((r) => gatewayReportOf(device.deviceId, r)) };
 }
 
 /**
