@@ -45,6 +45,8 @@ import { ssoService, type SsoService } from './modules/sso/service.ts';
 import { ssoRoutes } from './modules/sso/routes.ts';
 import { deviceService } from './modules/device/service.ts';
 import { deviceRoutes } from './modules/device/routes.ts';
+import { jt808Routes } from './modules/jt808/routes.ts';
+import { jt808ViewService } from './modules/jt808/view.ts';
 import { intakePipeline, type IntakePipeline } from './ingest/pipeline.ts';
 import { readingStore, type ReadingStore } from './ingest/store.ts';
 import { localBus, redisBus, type CachedConfig } from './realtime/bus.ts';
@@ -383,6 +385,7 @@ export async function buildApp(
   await app.register(homeRoutes, { service: homeService(database.db, states) });
   await app.register(cockpitRoutes, { service: cockpitService(database.db, states) });
   await app.register(deviceRoutes, { service: deviceService(database.db, audit.record) });
+  await app.register(jt808Routes, { view: jt808ViewService(database.db) });
   await app.register(httpIntakeRoutes, { devicePerMinute: Math.ceil(config.intakeDeviceRate.rate * 60 + config.intakeDeviceRate.burst), pipeline: intake });
   await app.register(assetRoutes, { service: assetService(database.db, audit.record) });
   await app.register(faultRoutes, { faults: faultService(database.db) });

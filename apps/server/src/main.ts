@@ -8,6 +8,7 @@ import { DataDirInUseError } from './db/data-lock.ts';
 import { startMqtt } from './ingest/mqtt.ts';
 import { startJt808Gateway } from './modules/jt808/gateway.ts';
 import { jt808Repo } from './modules/jt808/repo.ts';
+import { jt808FrameLog } from './modules/jt808/frame-log.ts';
 import { jt808Service } from './modules/jt808/service.ts';
 import { demoDevices, rekey, seedDemoFleet } from './db/seed-demo.ts';
 import { seedDemoTransport } from './db/seed-demo-transport.ts';
@@ -60,12 +61,14 @@ app.health.addCheck('mqtt', () => {
   if (!link.connected()) throw new Error(link.mode === 'embedded' ? 'the embedded MQTT broker is not listening' : 'not connected to the MQTT broker');
 });
 // JT/T 808 terminals over TCP, on every node (README, "Several nodes"): into the same intake pipeline.
+const jt808Frames = jt808FrameLog({ db: app.database.db, log: app.log });
 const jt808 = await startJt808Gateway({
   port: config.jt808Port,
   host: config.host,
   log: app.log,
   intake: app.intake,
   service: jt808Service(jt808Repo(app.database.db), { nodeId: config.nodeId }),
+  frames: jt808Frames,
 });
 app.health.addCheck('jt808', () => {
   if (!jt808.listening()) throw new Error('the JT/T 808 listener is not listening');
@@ -184,6 +187,7 @@ async function shutdown(signal: string) {
     await link.close().catch((err: unknown) => app.log.warn({ err }, 'the device link did not close cleanly'));
     step = 'JT/T 808 gateway';
     await jt808.close().catch((err: unknown) => app.log.warn({ err }, 'the JT/T 808 gateway did not close cleanly'));
+    await jt808Frames.close();
     step = 'HTTP server and queues';
     await app.close();
   } catch (err) {

@@ -58,6 +58,7 @@ export type DeviceWithSecret = z.infer<typeof deviceSecretSchema>;
 export const deviceQuerySchema = listQuerySchema.extend({
   keyword: z.preprocess(blankAsUndefined, z.string().trim().max(64).optional()),
   orgId: z.preprocess(blankAsUndefined, z.uuid().optional()),
+  protocol: z.preprocess(blankAsUndefined, z.enum(DEVICE_PROTOCOLS).optional()),
 });
 export type DeviceQuery = z.infer<typeof deviceQuerySchema>;
 

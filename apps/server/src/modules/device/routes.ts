@@ -30,7 +30,7 @@ export const deviceRoutes: FastifyPluginAsyncZod<{ service: DeviceService }> = a
   app.get(
     `${DEVICE_API.devices}/export`,
     {
-      schema: { tags: ['device'], summary: 'The list as CSV or Excel', querystring: deviceQuerySchema.pick({ keyword: true, orgId: true }).extend({ format: exportFormatSchema.default('xlsx') }) },
+      schema: { tags: ['device'], summary: 'The list as CSV or Excel', querystring: deviceQuerySchema.pick({ keyword: true, orgId: true, protocol: true }).extend({ format: exportFormatSchema.default('xlsx') }) },
       preHandler: can('device:read'),
     },
     async (req, reply) => {

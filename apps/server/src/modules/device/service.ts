@@ -88,10 +88,11 @@ export function deviceService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
     if (!row || !scope.includes(row.orgId)) throw new AppError(404, 'NOT_FOUND');
     return toRow(row);
   }
-  async function filter(caller: Caller, q: Pick<DeviceQuery, 'orgId' | 'keyword'>) {
+  async function filter(caller: Caller, q: Pick<DeviceQuery, 'orgId' | 'keyword' | 'protocol'>) {
     return and(
       inOrgs(devices.orgId, await listScope(db, caller.orgId, q.orgId)),
       q.keyword ? or(ilike(devices.deviceId, containsPattern(q.keyword)), ilike(devices.name, containsPattern(q.keyword))) : undefined,
+      q.protocol ? eq(devices.protocol, q.protocol) : undefined,
     );
   }
   const record = successRecorder(audit);
@@ -156,7 +157,7 @@ export function deviceService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
       return { ...before, secret };
     },
 
-    async export(caller: Caller, q: Pick<DeviceQuery, 'orgId' | 'keyword'>, format: ExportFormat, lang: Lang, timezone: string): Promise<ExportFile> {
+    async export(caller: Caller, q: Pick<DeviceQuery, 'orgId' | 'keyword' | 'protocol'>, format: ExportFormat, lang: Lang, timezone: string): Promise<ExportFile> {
       const w = await filter(caller, q);
       const [total] = await db.select({ n: count() }).from(devices).where(w);
       if (Number(total?.n ?? 0) > MAX_EXPORT_ROWS) throw new AppError(400, 'EXPORT_TOO_LARGE');

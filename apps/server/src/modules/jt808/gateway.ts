@@ -15,6 +15,7 @@ import type { Channel, ReportingDevice } from '../../ingest/pipeline.ts';
 import { decodeFrame, Deframer, encodeFrame, type Jt808Header } from './codec.ts';
 import { Jt808Error } from './errors.ts';
 import { ANSWER_RESULT, decodeTerminalMessage, encodeGeneralAnswer, encodeRegistrationAnswer, MSG, REGISTER_RESULT, type TerminalMessage } from './messages.ts';
+import { inSummary, outSummary, type Jt808FrameLog } from './frame-log.ts';
 import { Reassembler } from './reassembly.ts';
 import { locationReport } from './reports.ts';
 import type { Jt808Service } from './service.ts';
@@ -43,6 +44,8 @@ export interface Jt808GatewayOptions {
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /** Silence after which a connection is closed (default DEFAULT_IDLE_MS). */
   idleMs?: number;
+  /** Keeps the last frames of authenticated terminals for troubleshooting (frame-log.ts). */
+  frames?: Pick<Jt808FrameLog, 'record' | 'forget'>;
 }
 
 export interface Jt808Gateway {
@@ -67,18 +70,25 @@ interface Session {
   refusedUnauthenticated: boolean;
   reassembler?: Reassembler;
   closed: boolean;
+  /** When the current authentication was recorded (the disconnect is recorded against it). */
+  connectedAt?: Date;
 }
 
 export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt808Gateway> {
   const { service, intake, log } = opts;
   const idleMs = opts.idleMs ?? DEFAULT_IDLE_MS;
   const sessions = new Set<Session>();
+  /** Disconnects being recorded (awaited by close). */
+  const leaving = new Set<Promise<void>>();
   let closing = false;
 
   const send = (s: Session, to: Jt808Header, messageId: number, body: Buffer) => {
     if (s.closed || s.socket.destroyed) return;
     s.serial = (s.serial + 1) & 0xffff;
-    s.socket.write(encodeFrame({ messageId, phone: to.phone, serial: s.serial, v2019: to.v2019, protocolVersion: to.protocolVersion || undefined }, body));
+    const bytes = encodeFrame({ messageId, phone: to.phone, serial: s.serial, v2019: to.v2019, protocolVersion: to.protocolVersion || undefined }, body);
+    s.socket.write(bytes);
+    const device = s.device && s.device.deviceId === to.phone ? s.device : null;
+    if (device) opts.frames?.record(device, 'out', { messageId, serial: s.serial }, outSummary(messageId, body), bytes);
   };
   const answer = (s: Session, to: Jt808Header, result: number) =>
     send(s, to, MSG.platformAnswer, encodeGeneralAnswer({ serial: to.serial, messageId: to.messageId, result }));
@@ -101,6 +111,9 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
 
   const handleError = async (s: Session, err: Jt808Error, frame: Buffer | null) => {
     const hex = frame ? frame.toString('hex') : null;
+    if (s.device && err.phone === s.device.deviceId && err.messageId !== undefined) {
+      opts.frames?.record(s.device, 'in', { messageId: err.messageId, serial: err.serial ?? 0 }, { error: err.code, message: err.message }, frame);
+    }
     if (err.code === 'frame-too-long') {
       await refuse(s, `JT/T 808 ${err.code}: ${err.message}; connection closed`, null, null);
       s.socket.destroy();
@@ -164,7 +177,7 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
           answer(s, header, ANSWER_RESULT.failure);
           return;
         }
-        const { device, known } = await service.authenticate(header.phone, msg.auth.code, s.address);
+        const { device, known, connectedAt } = await service.authenticate(header.phone, msg.auth.code, s.address);
         if (!device) {
           intake.authFailures.failed(s.address ?? undefined);
           s.device = null;
@@ -174,7 +187,9 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
           return;
         }
         s.device = device;
+        s.connectedAt = connectedAt;
         s.refusedUnauthenticated = false;
+        opts.frames?.record(device, 'in', header, inSummary(msg), null);
         answer(s, header, ANSWER_RESULT.ok);
         return;
       }
@@ -237,7 +252,11 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
         if (s.reassembler.size === 0) s.reassembler = undefined;
         frame = message;
       }
-      return await handleMessage(s, decodeTerminalMessage(frame), packages === 1 && item.length <= 1000 ? item.toString('hex') : '', packages);
+      const msg = decodeTerminalMessage(frame);
+      // Kept before its answer; an authentication is kept once it succeeds (handleMessage).
+      const device = msg.kind === 'authenticate' ? null : authenticated(s, msg.header);
+      if (device) opts.frames?.record(device, 'in', msg.header, inSummary(msg), packages === 1 ? item : null);
+      return await handleMessage(s, msg, packages === 1 && item.length <= 1000 ? item.toString('hex') : '', packages);
     } catch (err) {
       if (err instanceof Jt808Error) return handleError(s, err, item);
       throw err;
@@ -282,6 +301,15 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
     socket.on('close', () => {
       s.closed = true;
       sessions.delete(s);
+      if (s.device && s.connectedAt) {
+        const { device, connectedAt } = s;
+        opts.frames?.forget(device.id);
+        const gone = service
+          .disconnected(device, connectedAt)
+          .catch((err: unknown) => log.warn({ err, deviceId: device.deviceId }, 'JT/T 808: a disconnect could not be recorded'))
+          .finally(() => leaving.delete(gone));
+        leaving.add(gone);
+      }
     });
   };
 
@@ -309,6 +337,7 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
       await Promise.all([...sessions].map((s) => s.work));
       for (const s of sessions) s.socket.destroy();
       await stopped;
+      await Promise.all([...leaving]);
     },
   };
 }

@@ -1,9 +1,9 @@
 // JT/T 808 terminal rows (`jt808_terminals`): registration data, the hash of the authentication
 // code, and where the terminal last connected. Everything a node needs to take a reconnecting
 // terminal is here, not in any node's memory.
-import { and, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { devices, jt808Terminals } from '../../db/schema.ts';
+import { devices, jt808Frames, jt808Terminals } from '../../db/schema.ts';
 import type { Registration } from './messages.ts';
 
 export interface TerminalDevice {
@@ -56,7 +56,29 @@ export function jt808Repo(db: Db) {
     },
 
     async markConnected(deviceRef: string, address: string | null, nodeId: string, at: Date): Promise<void> {
-      await db.update(jt808Terminals).set({ lastConnectedAt: at, lastAddress: address, nodeId }).where(eq(jt808Terminals.deviceRef, deviceRef));
+      await db.update(jt808Terminals).set({ lastConnectedAt: at, lastAddress: address, nodeId, connected: true, lastFrameAt: at }).where(eq(jt808Terminals.deviceRef, deviceRef));
+    },
+
+    /** The connection authenticated at `connectedAt` closed; a later connection (on any node) is left as it is. */
+    async markDisconnected(deviceRef: string, connectedAt: Date, at: Date): Promise<void> {
+      await db
+        .update(jt808Terminals)
+        .set({ connected: false, lastDisconnectedAt: at })
+        .where(and(eq(jt808Terminals.deviceRef, deviceRef), eq(jt808Terminals.lastConnectedAt, connectedAt)));
+    },
+
+    async terminal(deviceRef: string) {
+      const [row] = await db.select().from(jt808Terminals).where(eq(jt808Terminals.deviceRef, deviceRef));
+      return row ?? null;
+    },
+
+    /** A page of the terminal's kept frames, newest first. */
+    async frames(deviceRef: string, page: number, size: number) {
+      const [rows, [total]] = await Promise.all([
+        db.select().from(jt808Frames).where(eq(jt808Frames.deviceRef, deviceRef)).orderBy(desc(jt808Frames.id)).limit(size).offset((page - 1) * size),
+        db.select({ n: count() }).from(jt808Frames).where(eq(jt808Frames.deviceRef, deviceRef)),
+      ]);
+      return { rows, total: total?.n ?? 0 };
     },
 
     /** Deregistration (0x0003): the code stops working; the registration data stays for troubleshooting. */

@@ -33,14 +33,20 @@ export function jt808Service(repo: Jt808Repo, opts: { nodeId: string; now?: () =
     },
 
     /** The device if `code` is its current code; null otherwise (with the known device, for the log). */
-    async authenticate(phone: string, code: string, address: string | null): Promise<{ device: ReportingDevice | null; known: ReportingDevice | null }> {
+    async authenticate(phone: string, code: string, address: string | null): Promise<{ device: ReportingDevice | null; known: ReportingDevice | null; connectedAt?: Date }> {
       const row = await repo.deviceByPhone(phone);
       const known = row && { id: row.id, orgId: row.orgId, deviceId: row.deviceId };
       if (!row || row.protocol !== 'jt808' || code.length > CODE_MAX) return { device: null, known };
       const kept = await repo.codeHash(row.id);
       if (!kept || !timingSafeEqual(Buffer.from(kept, 'hex'), Buffer.from(hashCode(code), 'hex'))) return { device: null, known };
-      await repo.markConnected(row.id, address, opts.nodeId, now());
-      return { device: known, known };
+      const connectedAt = now();
+      await repo.markConnected(row.id, address, opts.nodeId, connectedAt);
+      return { device: known, known, connectedAt };
+    },
+
+    /** The connection authenticated at `connectedAt` closed. */
+    async disconnected(device: ReportingDevice, connectedAt: Date): Promise<void> {
+      await repo.markDisconnected(device.id, connectedAt, now());
     },
 
     async deregister(device: ReportingDevice): Promise<void> {

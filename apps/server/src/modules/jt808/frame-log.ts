@@ -1,0 +1,149 @@
+// The last frames of authenticated JT/T 808 terminals (jt808_frames), in and out, for the device
+// registry's troubleshooting table, and the terminal's last_frame_at, which tells a live
+// connection from one whose node died. Written cheaply: frames wait in memory and go to the
+// database in one insert a second; a terminal gets at most a few frames a second into it and one
+// flush at most MAX_PER_FLUSH, so a flood cannot fill the disk; the newest JT808_FRAMES_KEPT per
+// terminal are kept. last_frame_at is written at most every TOUCH_EVERY_MS per terminal. The
+// frames of a connection that has not authenticated are never offered here (the gateway's rule).
+import { inArray, sql } from 'drizzle-orm';
+import { JT808_FRAMES_KEPT } from '@iotc/shared/jt808';
+import type { Db } from '../../db/client.ts';
+import { jt808Frames, jt808Terminals } from '../../db/schema.ts';
+import type { ReportingDevice } from '../../ingest/pipeline.ts';
+import { decodeGeneralAnswer, MSG, type TerminalMessage } from './messages.ts';
+
+/** Frames per terminal and second that are kept; the rest of that second is dropped. */
+const PER_SECOND = 4;
+/** Frames in one flush at most (one flush a second). */
+const MAX_PER_FLUSH = 1000;
+/** last_frame_at is written at most this often per terminal; the connection counts as live for the idle limit past it. */
+export const TOUCH_EVERY_MS = 30_000;
+/** Raw bytes kept per frame. */
+const MAX_BYTES = 1024;
+const FLAG = Buffer.from([0x7e]);
+/** Summary JSON kept per frame (a 0x0704 batch can be long). */
+const MAX_SUMMARY = 4000;
+
+type Row = typeof jt808Frames.$inferInsert;
+
+/** A summary as JSON the database takes: buffers as hex, long ones cut. */
+function jsonSummary(value: unknown): unknown {
+  const text = JSON.stringify(value, (_k, v: unknown) => {
+    if (v && typeof v === 'object' && (v as { type?: unknown }).type === 'Buffer' && Array.isArray((v as { data?: unknown }).data)) {
+      return Buffer.from((v as { data: number[] }).data).toString('hex');
+    }
+    return typeof v === 'bigint' ? v.toString() : v;
+  });
+  if (text === undefined) return {};
+  return text.length <= MAX_SUMMARY ? (JSON.parse(text) as unknown) : { truncated: true, text: text.slice(0, MAX_SUMMARY) };
+}
+
+/** A decoded terminal message without its header; the authentication code never kept. */
+export function inSummary(msg: TerminalMessage): unknown {
+  const { header: _header, ...rest } = msg;
+  if (rest.kind === 'authenticate') return { kind: rest.kind, auth: { ...rest.auth, code: '***' } };
+  if (rest.kind === 'unknown') return { kind: rest.kind, bodyLength: rest.body.length };
+  return rest;
+}
+
+/** A platform message as far as it is worth reading here. */
+export function outSummary(messageId: number, body: Buffer): unknown {
+  if (messageId === MSG.platformAnswer) {
+    const a = decodeGeneralAnswer(body);
+    return { kind: 'platform-answer', answer: { ...a, messageId: `0x${a.messageId.toString(16).padStart(4, '0')}` } };
+  }
+  return { bodyLength: body.length };
+}
+
+/** Frames whose bytes carry the authentication code: kept without them. */
+const carriesCode = (direction: 'in' | 'out', messageId: number) => (direction === 'in' ? messageId === MSG.authenticate : messageId === MSG.registerAnswer);
+
+export interface Jt808FrameLogOptions {
+  db: Db;
+  log: { warn(obj: object, msg: string): void };
+  /** How often the frames waiting are written (default 1 s). */
+  flushMs?: number;
+}
+
+export function jt808FrameLog(opts: Jt808FrameLogOptions) {
+  const { db, log } = opts;
+  const flushMs = opts.flushMs ?? 1000;
+  let waiting: Row[] = [];
+  const touched = new Map<string, Date>();
+  const perTerminal = new Map<string, { second: number; count: number; touchedAt: number }>();
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> = Promise.resolve();
+
+  async function write(rows: Row[], touches: Map<string, Date>): Promise<void> {
+    if (rows.length) {
+      await db.insert(jt808Frames).values(rows);
+      const refs = [...new Set(rows.map((r) => r.deviceRef))];
+      // The newest JT808_FRAMES_KEPT of each terminal written to stay.
+      await db.execute(sql`delete from ${jt808Frames} where ${jt808Frames.id} in (
+        select id from (select id, row_number() over (partition by device_ref order by id desc) as n from ${jt808Frames} where ${inArray(jt808Frames.deviceRef, refs)}) ranked
+        where n > ${JT808_FRAMES_KEPT})`);
+    }
+    for (const [ref, at] of touches) {
+      await db.update(jt808Terminals).set({ lastFrameAt: at }).where(sql`${jt808Terminals.deviceRef} = ${ref} and (${jt808Terminals.lastFrameAt} is null or ${jt808Terminals.lastFrameAt} < ${at})`);
+    }
+  }
+
+  function flush(): Promise<void> {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    const rows = waiting;
+    const touches = new Map(touched);
+    waiting = [];
+    touched.clear();
+    running = running.then(() =>
+      rows.length || touches.size ? write(rows, touches).catch((err: unknown) => log.warn({ err, frames: rows.length }, 'JT/T 808: frames could not be kept')) : undefined,
+    );
+    return running;
+  }
+
+  return {
+    /** Offers a frame of an authenticated terminal: kept unless the terminal, or the second, has had its share. */
+    record(device: ReportingDevice, direction: 'in' | 'out', header: { messageId: number; serial: number }, summary: unknown, bytes: Buffer | null): void {
+      const now = Date.now();
+      const second = Math.floor(now / 1000);
+      let t = perTerminal.get(device.id);
+      if (!t) perTerminal.set(device.id, (t = { second, count: 0, touchedAt: 0 }));
+      if (t.second !== second) {
+        t.second = second;
+        t.count = 0;
+      }
+      if (now - t.touchedAt >= TOUCH_EVERY_MS) {
+        t.touchedAt = now;
+        touched.set(device.id, new Date(now));
+      }
+      if (t.count < PER_SECOND && waiting.length < MAX_PER_FLUSH) {
+        t.count++;
+        const redacted = carriesCode(direction, header.messageId);
+        // In-frames come as the deframer cut them, without their flags: kept as they arrived.
+        if (bytes && direction === 'in') bytes = Buffer.concat([FLAG, bytes, FLAG]);
+        const hex = !bytes || redacted ? '' : bytes.length > MAX_BYTES ? `${bytes.subarray(0, MAX_BYTES).toString('hex')}…` : bytes.toString('hex');
+        waiting.push({
+          deviceRef: device.id,
+          orgId: device.orgId,
+          at: new Date(now),
+          direction,
+          messageId: header.messageId,
+          serial: header.serial,
+          summary: jsonSummary(redacted && summary && typeof summary === 'object' ? { ...summary, redacted: true } : summary),
+          hex,
+        });
+      }
+      timer ??= setTimeout(() => void flush(), flushMs);
+    },
+    /** A terminal's connection closed: its counters go. */
+    forget(deviceRef: string): void {
+      perTerminal.delete(deviceRef);
+    },
+    /** Writes what is waiting now (tests, and the drain). */
+    flush,
+    async close(): Promise<void> {
+      await flush();
+    },
+  };
+}
+export type Jt808FrameLog = ReturnType<typeof jt808FrameLog>;

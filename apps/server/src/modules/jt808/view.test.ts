@@ -1,0 +1,217 @@
+// The device registry's JT/T 808 view over real TCP (PGlite, or PostgreSQL with DATABASE_URL):
+// nothing before registration; registration data, connection (address, node, since when), and
+// the last frames decoded with their hex once a terminal registered, authenticated and reported;
+// no frames of a connection that has not authenticated; the authentication code never kept;
+// a flood kept bounded and old frames pruned; the disconnect recorded; a connection whose node
+// died (no recent frame) not shown as connected; another organisation's device answers 404.
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { count, eq } from 'drizzle-orm';
+import pino from 'pino';
+import type { DeviceRow } from '@iotc/shared/device';
+import { JT808_API, JT808_FRAMES_KEPT, type Jt808Terminal } from '@iotc/shared/jt808';
+import { ADMIN_PASSWORD, call, login, testApp, type TestApp } from '../../test/harness.ts';
+import { createTenantUser } from '../../test/fixtures.ts';
+import { jt808Frames, jt808Terminals } from '../../db/schema.ts';
+import { Deframer, decodeFrame, encodeFrame, type Jt808Frame } from './codec.ts';
+import { decodeGeneralAnswer, decodeRegistrationAnswer, encodeAuthentication, encodeRegistration, MSG, type Registration } from './messages.ts';
+import { encodeLocation } from './location.ts';
+import { startJt808Gateway, type Jt808Gateway } from './gateway.ts';
+import { jt808FrameLog, type Jt808FrameLog } from './frame-log.ts';
+import { jt808Repo } from './repo.ts';
+import { jt808Service } from './service.ts';
+
+const log = pino({ level: 'silent' });
+const PHONE = '013912340001';
+const UNAUTHENTICATED = '013912340002';
+const REG: Registration = { edition: 2013, province: 31, city: 100, manufacturer: 'ACME', model: 'GT-808', terminalId: 'T000001', plateColour: 1, plate: '沪A12345' };
+
+let t: TestApp;
+let gateway: Jt808Gateway;
+let frames: Jt808FrameLog;
+let admin: string;
+let other: string;
+let deviceRef: string;
+let unauthRef: string;
+let orgId: string;
+
+/** A terminal on a real socket; waits for the platform's frames, never for a fixed time. */
+class Terminal {
+  private readonly deframer = new Deframer();
+  private readonly got: Jt808Frame[] = [];
+  private waiters: Array<() => void> = [];
+  private serial = 0;
+  readonly closed: Promise<void>;
+  private constructor(
+    private readonly socket: Socket,
+    readonly phone: string,
+  ) {
+    socket.on('data', (chunk) => {
+      for (const f of this.deframer.push(chunk)) if (Buffer.isBuffer(f)) this.got.push(decodeFrame(f));
+      for (const w of this.waiters.splice(0)) w();
+    });
+    socket.on('error', () => undefined);
+    this.closed = new Promise((resolve) => socket.once('close', () => resolve()));
+  }
+  static async open(port: number, phone: string) {
+    const socket = connect(port, '127.0.0.1');
+    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    return new Terminal(socket, phone);
+  }
+  send(messageId: number, body: Buffer): number {
+    const serial = ++this.serial;
+    this.socket.write(encodeFrame({ messageId, phone: this.phone, serial }, body));
+    return serial;
+  }
+  async next(messageId: number): Promise<Jt808Frame> {
+    for (;;) {
+      const i = this.got.findIndex((f) => f.header.messageId === messageId);
+      if (i >= 0) return this.got.splice(i, 1)[0]!;
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+  }
+  async answer() {
+    return decodeGeneralAnswer((await this.next(MSG.platformAnswer)).body);
+  }
+  end() {
+    this.socket.destroy();
+  }
+}
+
+const view = async (token: string, ref: string, query = '') => call<Jt808Terminal>(t.app, { method: 'GET', url: `${JT808_API.terminal(ref)}${query}`, token });
+const kept = async (ref: string) => (await t.app.database.db.select({ n: count() }).from(jt808Frames).where(eq(jt808Frames.deviceRef, ref)))[0]!.n;
+const location = (iso: string) =>
+  encodeLocation({ latitude: 31.2304, longitude: 121.4737, altitude: 12, speedKmh: 42.5, direction: 90, positioned: true, acc: true, time: new Date(iso) });
+
+beforeAll(async () => {
+  t = await testApp();
+  admin = await login(t.app, 'admin', ADMIN_PASSWORD);
+  const created = await call<DeviceRow>(t.app, { method: 'POST', url: '/api/iot/v2/devices', token: admin, body: { deviceId: PHONE, name: 'Truck terminal', protocol: 'jt808' } });
+  deviceRef = created.body.data!.id;
+  orgId = created.body.data!.orgId;
+  const second = await call<DeviceRow>(t.app, { method: 'POST', url: '/api/iot/v2/devices', token: admin, body: { deviceId: UNAUTHENTICATED, name: 'Second terminal', protocol: 'jt808' } });
+  unauthRef = second.body.data!.id;
+  await createTenantUser(t.app.database.db, { code: 'jt808-view-other', account: 'jt808-view-other', password: ADMIN_PASSWORD, permissions: ['device:read'] });
+  other = await login(t.app, 'jt808-view-other', ADMIN_PASSWORD);
+  frames = jt808FrameLog({ db: t.app.database.db, log, flushMs: 20 });
+  gateway = await startJt808Gateway({
+    port: 0,
+    host: '127.0.0.1',
+    log,
+    intake: t.app.intake,
+    service: jt808Service(jt808Repo(t.app.database.db), { nodeId: 'test-node' }),
+    frames,
+  });
+});
+afterAll(async () => {
+  await gateway?.close();
+  await frames?.close();
+  await t.close();
+});
+
+describe('GET /api/iot/v2/devices/:id/jt808', () => {
+  it('shows nothing of a terminal that never registered', async () => {
+    const res = await view(admin, deviceRef);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ deviceId: PHONE, registration: null, connection: null, frames: { rows: [], total: 0, page: 1, size: 10 } });
+  });
+
+  it('lists devices by protocol', async () => {
+    const res = await call<{ rows: DeviceRow[] }>(t.app, { method: 'GET', url: '/api/iot/v2/devices?protocol=jt808&size=100', token: admin });
+    expect(res.body.data!.rows.map((r) => r.deviceId).sort()).toEqual([PHONE, UNAUTHENTICATED]);
+    const json = await call<{ rows: DeviceRow[] }>(t.app, { method: 'GET', url: '/api/iot/v2/devices?protocol=json&size=100', token: admin });
+    expect(json.body.data!.rows.every((r) => r.protocol === 'json')).toBe(true);
+    expect((await call(t.app, { method: 'GET', url: '/api/iot/v2/devices?protocol=gt06', token: admin })).status).toBe(400);
+  });
+
+  let term: Terminal;
+  it('shows the registration, the connection and the last frames of a terminal that reported over TCP', async () => {
+    term = await Terminal.open(gateway.port, PHONE);
+    const regSerial = term.send(MSG.register, encodeRegistration(REG));
+    const reg = decodeRegistrationAnswer((await term.next(MSG.registerAnswer)).body);
+    expect(reg).toMatchObject({ serial: regSerial, result: 0 });
+    term.send(MSG.authenticate, encodeAuthentication({ code: reg.authCode! }, false));
+    expect((await term.answer()).result).toBe(0);
+    const serial = term.send(MSG.location, location('2026-11-21T08:00:00Z'));
+    expect(await term.answer()).toMatchObject({ serial, result: 0 });
+
+    // in: 0x0102, 0x0200; out: 0x8001 twice (the registration came before the authentication: not kept).
+    await vi.waitFor(async () => expect((await view(admin, deviceRef)).body.data!.frames.total).toBe(4), { timeout: 5000, interval: 20 });
+    const { data } = (await view(admin, deviceRef)).body;
+    expect(data!.registration).toMatchObject({ manufacturer: 'ACME', model: 'GT-808', terminalId: 'T000001', plateColour: 1, plate: '沪A12345', edition: 2013, province: 31, city: 100, hasCode: true });
+    expect(data!.registration!.registeredAt).toMatch(/Z$/);
+    expect(data!.connection).toMatchObject({ connected: true, remoteAddress: '127.0.0.1', node: 'test-node', disconnectedAt: null });
+    expect(data!.connection!.connectedAt).toMatch(/Z$/);
+    // Newest first.
+    expect(data!.frames.rows.map((f) => [f.direction, f.messageId])).toEqual([
+      ['out', '0x8001'],
+      ['in', '0x0200'],
+      ['out', '0x8001'],
+      ['in', '0x0102'],
+    ]);
+    const [answer, fix, , auth] = data!.frames.rows;
+    expect(fix).toMatchObject({ serial, summary: { kind: 'location', location: { latitude: 31.2304, longitude: 121.4737, speedKmh: 42.5, time: '2026-11-21T08:00:00.000Z' } } });
+    expect(fix!.hex).toMatch(/^7e0200/);
+    expect(answer!.summary).toMatchObject({ kind: 'platform-answer', answer: { serial, messageId: '0x0200', result: 0 } });
+    // The authentication code is kept nowhere in the frames.
+    expect(auth).toMatchObject({ hex: '', summary: { kind: 'authenticate', auth: { code: '***' } } });
+    expect(JSON.stringify(data)).not.toContain(reg.authCode!);
+    expect(JSON.stringify(data)).not.toContain(Buffer.from(reg.authCode!).toString('hex'));
+    // Pages.
+    const page2 = (await view(admin, deviceRef, '?page=2&size=3')).body.data!.frames;
+    expect(page2).toMatchObject({ total: 4, page: 2, size: 3 });
+    expect(page2.rows.map((f) => f.messageId)).toEqual(['0x0102']);
+  });
+
+  it('keeps no frame of a connection that has not authenticated', async () => {
+    const stranger = await Terminal.open(gateway.port, UNAUTHENTICATED);
+    stranger.send(MSG.location, location('2026-11-21T08:01:00Z'));
+    expect((await stranger.answer()).result).toBe(1);
+    stranger.send(MSG.heartbeat, Buffer.alloc(0));
+    await stranger.answer();
+    await frames.flush();
+    expect(await kept(unauthRef)).toBe(0);
+    expect((await view(admin, unauthRef)).body.data).toMatchObject({ registration: null, connection: null, frames: { total: 0 } });
+    stranger.end();
+  });
+
+  it('keeps a flood bounded, and only the newest frames of a terminal', async () => {
+    for (let i = 0; i < 300; i++) term.send(MSG.heartbeat, Buffer.alloc(0));
+    for (let i = 0; i < 300; i++) await term.answer();
+    await frames.flush();
+    const afterFlood = await kept(deviceRef);
+    expect(afterFlood).toBeLessThanOrEqual(JT808_FRAMES_KEPT);
+    // Old frames beyond the kept number are pruned at the next write.
+    await t.app.database.db.insert(jt808Frames).values(
+      Array.from({ length: 60 }, (_, i) => ({ deviceRef, orgId, at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)), direction: 'in' as const, messageId: 2, serial: i, summary: { kind: 'heartbeat' }, hex: '' })),
+    );
+    await vi.waitFor(
+      async () => {
+        term.send(MSG.heartbeat, Buffer.alloc(0));
+        await term.answer();
+        await frames.flush();
+        expect(await kept(deviceRef)).toBe(JT808_FRAMES_KEPT);
+      },
+      { timeout: 5000, interval: 50 },
+    );
+  });
+
+  it('records the disconnect, and does not trust a connection whose node stopped writing', async () => {
+    term.end();
+    await vi.waitFor(async () => expect((await view(admin, deviceRef)).body.data!.connection).toMatchObject({ connected: false, disconnectedAt: expect.stringMatching(/Z$/) }), {
+      timeout: 5000,
+      interval: 20,
+    });
+    // A node that died leaves connected true; with no frame for longer than the idle limit it is not shown connected.
+    await t.app.database.db.update(jt808Terminals).set({ connected: true, lastFrameAt: new Date(Date.now() - 10 * 60_000) }).where(eq(jt808Terminals.deviceRef, deviceRef));
+    expect((await view(admin, deviceRef)).body.data!.connection!.connected).toBe(false);
+    await t.app.database.db.update(jt808Terminals).set({ lastFrameAt: new Date() }).where(eq(jt808Terminals.deviceRef, deviceRef));
+    expect((await view(admin, deviceRef)).body.data!.connection!.connected).toBe(true);
+  });
+
+  it("answers 404 for another organisation's device and a missing one", async () => {
+    expect((await view(other, deviceRef)).status).toBe(404);
+    expect((await view(other, deviceRef)).body.errorcode).toBe('NOT_FOUND');
+    expect((await view(admin, '00000000-0000-4000-8000-000000000000')).status).toBe(404);
+  });
+});
