@@ -1,5 +1,6 @@
 // One device in a drawer: its registry fields, the asset it is mounted on with Bind (a kind and
-// an asset picked by search; a bound device moves) and Unbind (confirmed), and its binding history.
+// an asset picked by search; a bound device moves) and Unbind (confirmed), its binding history, and
+// for a JT/T 808 device the terminal's registration, connection and last frames.
 import { useState } from 'react';
 import { App, Button, Descriptions, Drawer, Space, Tag } from 'antd';
 import { DisconnectOutlined, LinkOutlined } from '@ant-design/icons';
@@ -18,6 +19,8 @@ import type { BoundAsset, DeviceView } from '../api/devices.ts';
 import { kindLabel } from './asset-kinds.ts';
 import { AssetPicker } from './asset-picker.tsx';
 import { BindingsTable } from './bindings-table.tsx';
+import { Jt808Section } from './jt808-section.tsx';
+import { PROTOCOL_KEYS } from './protocols.ts';
 
 function BindForm({ deviceId, bound }: { deviceId: string; bound: BoundAsset | null }) {
   const { t } = useTranslation();
@@ -105,7 +108,7 @@ export function DeviceDrawer({ row, open, onClose, afterClose }: DeviceDrawerPro
               { key: 'deviceId', label: t('asset.device.deviceId'), children: <span data-testid="device-detail-id">{device.deviceId}</span> },
               { key: 'name', label: t('asset.device.name'), children: device.name },
               { key: 'model', label: t('asset.device.model'), children: device.model ?? '-' },
-              { key: 'protocol', label: t('asset.device.protocol'), children: device.protocol ?? '-' },
+              { key: 'protocol', label: t('asset.device.protocol'), children: <span data-testid="device-detail-protocol">{device.protocol ? t(PROTOCOL_KEYS[device.protocol]) : '-'}</span> },
               { key: 'sim', label: t('asset.device.sim'), children: device.sim ?? '-' },
               { key: 'firmware', label: t('asset.device.firmware'), children: device.firmware ?? '-' },
               { key: 'org', label: t('asset.org'), children: device.orgName },
@@ -134,6 +137,7 @@ export function DeviceDrawer({ row, open, onClose, afterClose }: DeviceDrawerPro
           {writable ? <BindForm key={device.id} deviceId={device.id} bound={bound} /> : null}
           <h4 className="asset-section-title">{t('asset.binding.history')}</h4>
           <BindingsTable key={device.id} owner={{ device: device.id }} />
+          {device.protocol === 'jt808' ? <Jt808Section key={device.id} deviceRef={device.id} /> : null}
         </>
       ) : null}
     </Drawer>

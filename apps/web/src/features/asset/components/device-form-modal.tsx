@@ -3,9 +3,9 @@
 // by the shared schema the server uses; a taken id is shown on its field. A new device's secret
 // comes back once and is handed to the caller to show.
 import { useEffect, useState } from 'react';
-import { Alert, Form, Input, Modal } from 'antd';
+import { Alert, Form, Input, Modal, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { deviceCreateBodySchema, type DeviceProtocol, type DeviceWithSecret } from '@iotc/shared/device';
+import { deviceCreateBodySchema, JT808_DEVICE_ID_PATTERN, type DeviceProtocol, type DeviceWithSecret } from '@iotc/shared/device';
 import { errorText } from '@iotc/shared/errors';
 import { apiErrorCode, apiErrorText } from '../../../lib/api-error.ts';
 import { blankToUndefined, useRevalidateOnLanguage } from '../../../lib/form.ts';
@@ -14,6 +14,7 @@ import { schemaRule } from '../../../lib/schema-rule.ts';
 import type { DeviceView } from '../api/devices.ts';
 import { useCreateDevice, useUpdateDevice } from '../api/device-save.ts';
 import { OrgSelect, useOrgChoice } from '../../../components/org-select.tsx';
+import { PROTOCOL_OPTIONS } from './protocols.ts';
 
 export type DeviceFormTarget = { mode: 'create' } | { mode: 'edit'; row: DeviceView };
 
@@ -27,7 +28,7 @@ interface DeviceFormValues {
   orgId?: string;
 }
 
-const EMPTY: DeviceFormValues = { deviceId: '', name: '', model: '', protocol: '', sim: '', firmware: '', orgId: undefined };
+const EMPTY: DeviceFormValues = { deviceId: '', name: '', model: '', protocol: 'json', sim: '', firmware: '', orgId: undefined };
 const fields = deviceCreateBodySchema.shape;
 
 export interface DeviceFormModalProps {
@@ -50,6 +51,7 @@ export function DeviceFormModal({ target, open, onClose, afterClose, onCreated }
   useRevalidateOnLanguage(form);
   const creating = target?.mode === 'create';
   const editing = target?.mode === 'edit' ? target.row : undefined;
+  const jt808 = Form.useWatch('protocol', form) === 'jt808';
 
   // The form stays mounted (forceRender), so its instance is always connected; each opening fills it.
   useEffect(() => {
@@ -57,7 +59,7 @@ export function DeviceFormModal({ target, open, onClose, afterClose, onCreated }
     if (target.mode === 'create') form.setFieldsValue(EMPTY);
     else {
       const r = target.row;
-      form.setFieldsValue({ ...EMPTY, name: r.name, model: r.model ?? '', protocol: r.protocol ?? '', sim: r.sim ?? '', firmware: r.firmware ?? '' });
+      form.setFieldsValue({ ...EMPTY, name: r.name, model: r.model ?? '', protocol: r.protocol ?? 'json', sim: r.sim ?? '', firmware: r.firmware ?? '' });
     }
   }, [open, target, form]);
 
@@ -69,7 +71,6 @@ export function DeviceFormModal({ target, open, onClose, afterClose, onCreated }
     const details = {
       name: values.name.trim(),
       model: blankToUndefined(values.model),
-      // Checked against the protocols by the form's schema rule (a picker comes with the JT/T 808 screens).
       protocol: blankToUndefined(values.protocol) as DeviceProtocol | undefined,
       sim: blankToUndefined(values.sim),
       firmware: blankToUndefined(values.firmware),
@@ -85,7 +86,8 @@ export function DeviceFormModal({ target, open, onClose, afterClose, onCreated }
       }
     } catch (error) {
       const code = apiErrorCode(error);
-      if (code === 'DEVICE_ID_TAKEN' || code === 'DEVICE_ID_FORMAT') form.setFields([{ name: 'deviceId', errors: [errorText(code, lang)] }]);
+      if (code === 'JT808_DEVICE_ID_FORMAT' && target.mode === 'edit') form.setFields([{ name: 'protocol', errors: [errorText(code, lang)] }]);
+      else if (code === 'DEVICE_ID_TAKEN' || code === 'DEVICE_ID_FORMAT' || code === 'JT808_DEVICE_ID_FORMAT') form.setFields([{ name: 'deviceId', errors: [errorText(code, lang)] }]);
       else if (code === 'NAME_REQUIRED') form.setFields([{ name: 'name', errors: [errorText(code, lang)] }]);
       else setFailure(apiErrorText(error, lang));
     }
@@ -127,8 +129,16 @@ export function DeviceFormModal({ target, open, onClose, afterClose, onCreated }
               name="deviceId"
               label={t('asset.device.deviceId')}
               required
-              extra={t('asset.device.deviceIdHint')}
-              rules={[schemaRule(fields.deviceId, lang, 'DEVICE_ID_FORMAT')]}
+              extra={t(jt808 ? 'asset.device.deviceIdHintJt808' : 'asset.device.deviceIdHint')}
+              dependencies={['protocol']}
+              rules={[
+                schemaRule(fields.deviceId, lang, 'DEVICE_ID_FORMAT'),
+                ({ getFieldValue }) => ({
+                  validator: async (_rule, value: string | undefined) => {
+                    if (getFieldValue('protocol') === 'jt808' && value && !JT808_DEVICE_ID_PATTERN.test(value.trim())) throw new Error(errorText('JT808_DEVICE_ID_FORMAT', lang));
+                  },
+                }),
+              ]}
             >
               <Input maxLength={40} autoComplete="off" />
             </Form.Item>
@@ -144,8 +154,8 @@ export function DeviceFormModal({ target, open, onClose, afterClose, onCreated }
           <Form.Item name="model" label={t('asset.device.model')} rules={[schemaRule(fields.model, lang)]}>
             <Input maxLength={64} autoComplete="off" />
           </Form.Item>
-          <Form.Item name="protocol" label={t('asset.device.protocol')} rules={[schemaRule(fields.protocol, lang)]}>
-            <Input maxLength={32} autoComplete="off" placeholder="MQTT / HTTP" />
+          <Form.Item name="protocol" label={t('asset.device.protocol')} extra={jt808 ? t('asset.device.protocolJt808Hint') : t('asset.device.protocolJsonHint')}>
+            <Select data-testid="device-protocol-select" options={PROTOCOL_OPTIONS.map((o) => ({ value: o.value, label: t(o.label) }))} />
           </Form.Item>
           <Form.Item name="sim" label={t('asset.device.sim')} rules={[schemaRule(fields.sim, lang)]}>
             <Input maxLength={32} autoComplete="off" />

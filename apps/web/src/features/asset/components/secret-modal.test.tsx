@@ -134,7 +134,7 @@ describe('registering a device', () => {
     click(document.getElementById('device-form-submit'));
     await settle(10);
     const post = requestMock.mock.calls.find(([p, o]) => p === DEVICE_API.devices && o?.method === 'POST')!;
-    expect(post[1]!.body).toEqual({ deviceId: 'DEV-0001', name: 'Reefer logger', model: undefined, protocol: undefined, sim: undefined, firmware: undefined, orgId: undefined });
+    expect(post[1]!.body).toEqual({ deviceId: 'DEV-0001', name: 'Reefer logger', model: undefined, protocol: 'json', sim: undefined, firmware: undefined, orgId: undefined });
     expect(byTestId(document.body, 'device-secret-value')!.textContent).toBe(SECRET);
 
     click(byTestId(document.body, 'device-secret-done'));

@@ -19,12 +19,16 @@ import { useResetDeviceSecret } from '../api/device-reset-secret.ts';
 import { useDevices, type DeviceView } from '../api/devices.ts';
 import { DeviceDrawer } from '../components/device-drawer.tsx';
 import { DeviceFormModal, type DeviceFormTarget } from '../components/device-form-modal.tsx';
+import { PROTOCOL_OPTIONS, PROTOCOL_TEXT } from '../components/protocols.ts';
 import { ImportModal } from '../components/import-modal.tsx';
 import { SecretModal, type DeviceSecret } from '../components/secret-modal.tsx';
 import { useSheetButtons } from '../components/use-sheet-buttons.tsx';
 import '../components/asset.css';
 
-const FILTERS: FilterItem[] = [{ label: 'asset.device.keyword', key: 'keyword', type: 'input' }];
+const FILTERS: FilterItem[] = [
+  { label: 'asset.device.keyword', key: 'keyword', type: 'input' },
+  { label: 'asset.device.protocol', key: 'protocol', type: 'select', options: PROTOCOL_OPTIONS },
+];
 
 /** The sheet's columns an import error may name. */
 const IMPORT_FIELDS = {
@@ -101,8 +105,7 @@ export default function DevicesPage(_props: ScreenProps) {
       { key: 'asset.device.deviceId', value: 'deviceId', sortable: true, type: 'link' },
       { key: 'asset.device.name', value: 'name', sortable: true },
       { key: 'asset.device.model', value: 'model' },
-      // Shown in the drawer; here only on request, so the list fits the minimum page width.
-      { key: 'asset.device.protocol', value: 'protocol', hidden: true },
+      { key: 'asset.device.protocol', value: 'protocol', type: 'map', textMap: PROTOCOL_TEXT, testId: 'device-protocol' },
       { key: 'asset.device.sim', value: 'sim', hidden: true },
       { key: 'asset.device.firmware', value: 'firmware', hidden: true },
       { key: 'asset.org', value: 'orgName' },
