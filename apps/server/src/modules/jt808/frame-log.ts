@@ -13,7 +13,7 @@ import type { ReportingDevice } from '../../ingest/pipeline.ts';
 import { decodeGeneralAnswer, MSG, type TerminalMessage } from './messages.ts';
 
 /** Frames per terminal and second that are kept; the rest of that second is dropped. */
-const PER_SECOND = 4;
+const PER_SECOND = 10;
 /** Frames in one flush at most (one flush a second). */
 const MAX_PER_FLUSH = 1000;
 /** last_frame_at is written at most this often per terminal; the connection counts as live for the idle limit past it. */

@@ -131,6 +131,7 @@ export function DeviceFormModal({ target, open, onClose, afterClose, onCreated }
               required
               extra={t(jt808 ? 'asset.device.deviceIdHintJt808' : 'asset.device.deviceIdHint')}
               dependencies={['protocol']}
+              validateFirst
               rules={[
                 schemaRule(fields.deviceId, lang, 'DEVICE_ID_FORMAT'),
                 ({ getFieldValue }) => ({
