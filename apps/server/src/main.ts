@@ -106,7 +106,7 @@ async function startDemo(): Promise<Simulator | undefined> {
   return startDemoSimulation({
     mqttUrl,
     jt808: { host: gatewayHost, port: jt808.port },
-    devices: fleet.map((d) => ({ deviceId: d.deviceId, secret: secrets.get(d.id)!, kind: d.kind, profile: d.profile, protocol: d.protocol, plate: d.plate })),
+    devices: fleet.map((d) => ({ deviceId: d.deviceId, secret: secrets.get(d.id)!, kind: d.kind, profile: d.profile, protocol: d.protocol, plate: d.plate, model: d.model })),
     log: app.log,
   });
 }

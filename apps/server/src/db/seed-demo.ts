@@ -9,7 +9,7 @@ import { and, eq, inArray, or } from 'drizzle-orm';
 import { ruleSchema, type AlarmRuleInput } from '@iotc/shared/alarm';
 import { CURRENT_BINDING } from './devices.ts';
 import { LOCKS, xactLock, type Db } from './client.ts';
-import { alarmLevels, alarmPolicies, assets, deviceBindings, devices, notices, orgs } from './schema.ts';
+import { alarmLevels, alarmPolicies, assets, deviceBindings, devices, jt808Models, notices, orgs } from './schema.ts';
 import type { Tx } from './seed.ts';
 import { hashSecret, newSecret } from '../ingest/pipeline.ts';
 import { DEMO_ORG } from './seed.ts';
@@ -77,7 +77,7 @@ function fleet(): AssetSeed[] {
       range: frozen ? [-22, -15] : [2, 8],
       humidity: [30, 90],
       device: jt808
-        ? { deviceId: `0144${String(80000001 + i)}`, name: `${plate} 部标终端`, model: 'JT808-4G', protocol: 'jt808' }
+        ? { deviceId: `0144${String(80000001 + i)}`, name: `${plate} 部标终端`, model: JT808_DEMO_MODEL, protocol: 'jt808' }
         : { deviceId: imeiId, name: `${plate} 车载终端`, model: 'GT-06' },
     });
   });
@@ -96,6 +96,12 @@ function fleet(): AssetSeed[] {
 
 /** Trucks (by their place in the list of plates) whose terminals speak JT/T 808. */
 export const JT808_TRUCKS: readonly number[] = [4, 5];
+/**
+ * Their terminals' model, registered over JT/T 808 too; the demo organisation maps its reefer
+ * probe, additional item 0x51 (sign and magnitude in 0.1 C, as traccar's Huabao decoder reads
+ * it), to the temperature channel.
+ */
+export const JT808_DEMO_MODEL = 'JT808-4G';
 
 const DEMO_KIND: Record<string, DemoKind> = { vehicle: 'vehicle', container: 'container', cold_room: 'coldroom', refrigerator: 'coldroom' };
 
@@ -140,6 +146,12 @@ export async function seedDemoFleet(db: Db): Promise<boolean> {
     }
     for (const a of fleet()) await put(a, null);
     await demoPolicies(tx, org!.id);
+    await tx.insert(jt808Models).values({
+      orgId: org!.id,
+      model: JT808_DEMO_MODEL,
+      description: '冷藏车部标终端：附加信息 0x51 为冷机温度探头',
+      items: [{ id: '0x51', layout: 'sm16/10', offset: 0, channel: 'temperature', probe: 1 }],
+    });
     const [notice] = await tx.select({ id: notices.id }).from(notices).limit(1);
     if (!notice) {
       await tx.insert(notices).values([
@@ -164,8 +176,9 @@ export interface DemoDevice {
   kind: DemoKind;
   /** json devices report over MQTT, jt808 ones over TCP to the JT/T 808 gateway. */
   protocol: 'json' | 'jt808';
-  /** A JT/T 808 truck's plate (its asset code), which its terminal registers with. */
+  /** A JT/T 808 truck's plate (its asset code) and terminal model, which its terminal registers with. */
   plate?: string;
+  model?: string;
   /** The middle of the asset's temperature range, and for fixed loggers their warehouse's position. */
   profile: { setPointC?: number; site?: { lat: number; lon: number } };
 }
@@ -184,7 +197,7 @@ export async function demoDevices(db: Db): Promise<DemoDevice[]> {
     return typeof lat === 'number' && typeof lon === 'number' ? { lat, lon } : siteOf(a.parentId);
   };
   const rows = await db
-    .select({ id: devices.id, orgId: devices.orgId, deviceId: devices.deviceId, protocol: devices.protocol, assetRef: deviceBindings.assetRef })
+    .select({ id: devices.id, orgId: devices.orgId, deviceId: devices.deviceId, protocol: devices.protocol, model: devices.model, assetRef: deviceBindings.assetRef })
     .from(devices)
     .innerJoin(deviceBindings, CURRENT_BINDING)
     .where(eq(devices.orgId, org.id));
@@ -193,7 +206,7 @@ export async function demoDevices(db: Db): Promise<DemoDevice[]> {
     const kind = a ? DEMO_KIND[a.kind] : undefined;
     if (!a || !kind) return [];
     const setPointC = a.tempMin !== null && a.tempMax !== null ? (a.tempMin + a.tempMax) / 2 : undefined;
-    return [{ id: r.id, orgId: r.orgId, deviceId: r.deviceId, kind, protocol: r.protocol, ...(r.protocol === 'jt808' ? { plate: a.code } : {}), profile: { setPointC, site: kind === 'coldroom' ? siteOf(a.id) : undefined } }];
+    return [{ id: r.id, orgId: r.orgId, deviceId: r.deviceId, kind, protocol: r.protocol, ...(r.protocol === 'jt808' ? { plate: a.code, model: r.model ?? undefined } : {}), profile: { setPointC, site: kind === 'coldroom' ? siteOf(a.id) : undefined } }];
   });
 }
 

@@ -6,11 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
 import pino from 'pino';
 import type { DeviceReport } from '@iotc/shared/device';
+import { decodeTemperature } from '@iotc/shared/sensors';
 import { startMqtt } from '../ingest/mqtt.ts';
 import { call, DEMO_PASSWORD, login, testApp } from '../test/harness.ts';
 import { createTenantUser } from '../test/fixtures.ts';
 import { demoDevices, rekey, seedDemoFleet } from '../db/seed-demo.ts';
-import { devices as deviceTable, jt808Terminals, telemetry } from '../db/schema.ts';
+import { devices as deviceTable, jt808Models, jt808Terminals, telemetry } from '../db/schema.ts';
 import { startJt808Gateway } from '../modules/jt808/gateway.ts';
 import { jt808Repo } from '../modules/jt808/repo.ts';
 import { jt808Service } from '../modules/jt808/service.ts';
@@ -76,6 +77,10 @@ describe('asReceived', () => {
         expect(fix.lon).toBeCloseTo(json.lon!, 6);
       } else expect(fix.lat).toBeUndefined();
       expect(Object.keys(fix.extraData).sort()).toEqual(['14', 'jt808']);
+      // The reefer's temperature as vendor item 0x51, sign and magnitude in 0.1 C, like block 3.
+      const block3 = (JSON.parse(json.extraData as string) as { '3': { temp: number } })['3'];
+      const probe = decodeTemperature(block3.temp) === null ? 'ffff' : block3.temp.toString(16).padStart(4, '0');
+      expect((fix.extraData.jt808 as { items: Record<string, string> }).items['0x51']).toBe(probe);
     });
   });
 });
@@ -120,12 +125,15 @@ describe('the demo fleet', () => {
       expect(trucks.every((d) => d.kind === 'vehicle')).toBe(true);
       for (const d of trucks) expect(d.deviceId).toMatch(/^0144\d{8}$/);
       expect(fleet.filter((d) => d.protocol === 'json')).toHaveLength(19);
+      // The demo organisation maps its terminals' reefer probe (item 0x51) to the temperature.
+      const mappings = await db.select().from(jt808Models).where(eq(jt808Models.model, 'JT808-4G'));
+      expect(mappings.map((m) => [m.orgId, m.items])).toEqual([[fleet[0]!.orgId, [{ id: '0x51', layout: 'sm16/10', offset: 0, channel: 'temperature', probe: 1 }]]]);
 
       const secrets = await rekey(db, fleet.map((d) => d.id));
       sim = await startDemoSimulation({
         mqttUrl: `mqtt://127.0.0.1:${link.port}`,
         jt808: { host: '127.0.0.1', port: gateway.port },
-        devices: fleet.map((d) => ({ deviceId: d.deviceId, secret: secrets.get(d.id)!, kind: d.kind, profile: d.profile, protocol: d.protocol, plate: d.plate })),
+        devices: fleet.map((d) => ({ deviceId: d.deviceId, secret: secrets.get(d.id)!, kind: d.kind, profile: d.profile, protocol: d.protocol, plate: d.plate, model: d.model })),
         intervalMs: 300,
         log,
       });
@@ -136,8 +144,10 @@ describe('the demo fleet', () => {
         const rows = await db.select().from(telemetry).where(eq(telemetry.deviceRef, d.id));
         expect(rows.length).toBeGreaterThan(0);
         expect(rows.every((r) => (r.raw as { jt808?: { msg?: string } }).jt808?.msg === '0x0200')).toBe(true);
+        // The reefer probe rides in vendor item 0x51: kept raw, or read as the temperature by the model's mapping.
+        expect(rows.every((r) => (r.raw as { jt808?: { items?: Record<string, string> } }).jt808?.items?.['0x51'] !== undefined || typeof (r.sensors as { temperature?: unknown }).temperature === 'number')).toBe(true);
         const [terminal] = await db.select().from(jt808Terminals).where(eq(jt808Terminals.deviceRef, d.id));
-        expect(terminal).toMatchObject({ plate: d.plate, model: 'SIM-808', nodeId: 'demo-test' });
+        expect(terminal).toMatchObject({ plate: d.plate, model: 'JT808-4G', nodeId: 'demo-test' });
       }
       // The demo operator sees them as JT/T 808 devices; another organisation sees none of the fleet.
       const demo = await login(t.app, 'demo', DEMO_PASSWORD);

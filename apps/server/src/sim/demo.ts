@@ -20,8 +20,9 @@ export interface DemoDevice {
   profile?: DeviceProfile;
   /** json (default): MQTT; jt808: a JT/T 808 terminal over TCP. */
   protocol?: 'json' | 'jt808';
-  /** The plate a JT/T 808 terminal registers with. */
+  /** The plate and model a JT/T 808 terminal registers with. */
   plate?: string;
+  model?: string;
 }
 
 export async function startDemoSimulation(opts: {

@@ -1,8 +1,8 @@
 // Simulated JT/T 808 (2013) vehicle terminals over real TCP against the platform's gateway, the
 // way off-the-shelf trackers behave: each opens a connection, registers (0x0100) for an
 // authentication code, authenticates (0x0102) with it, then sends a location (0x0200) every
-// interval, built by the same models as the JSON simulator (models.ts) and encoded by the
-// gateway's own codec (modules/jt808). The platform's answers are read with the Deframer: a
+// interval, built by the same models as the JSON simulator (models.ts; the reefer temperature as
+// vendor item 0x51) and encoded by the gateway's own codec (modules/jt808). The platform's answers are read with the Deframer: a
 // location the platform does not answer with 0x8001 within the time-out is sent again (the same
 // frame, the same serial), and after its last try it waits in the terminal's buffer. In a
 // coverage gap the connection is lost and fixes go to that buffer too; back in coverage the
@@ -12,6 +12,7 @@
 // (a new report interval, parameter 0x0029, is followed).
 import { connect, type Socket } from 'node:net';
 import type { DeviceReport } from '@iotc/shared/device';
+import { decodeTemperature } from '@iotc/shared/sensors';
 import { Deframer, decodeFrame, encodeFrame, type Jt808Frame } from '../modules/jt808/codec.ts';
 import {
   ANSWER_RESULT,
@@ -37,6 +38,8 @@ export interface SimulatedTerminal {
   profile?: DeviceProfile;
   /** The plate sent in the registration (default: none, plate colour 0). */
   plate?: string;
+  /** The terminal model sent in the registration (default SIM-808), which vendor item mappings are keyed on. */
+  model?: string;
 }
 
 export interface Jt808SimulatorOptions {
@@ -95,10 +98,20 @@ const ANSWER_DELAY_MS = 300;
 
 const silent: SimLogger = { info: () => {}, warn: () => {} };
 
-/** The model's report as a JT/T 808 fix: position only when it came from GNSS, mileage from block 14. */
+/** Additional item of the reefer's temperature probe: 2 bytes, sign and magnitude in 0.1 C, 0xFFFF absent (traccar's Huabao decoder). */
+export const TEMPERATURE_ITEM = '0x51';
+const NO_PROBE = 'ffff';
+
+/**
+ * The model's report as a JT/T 808 fix: position only when it came from GNSS, mileage from block
+ * 14, and the temperature of block 3 (already sign and magnitude in 0.1 C) as vendor item 0x51.
+ */
 export function fixOf(report: DeviceReport): LocationInit {
   const blocks = (typeof report.extraData === 'string' ? JSON.parse(report.extraData) : (report.extraData ?? {})) as Record<string, Record<string, unknown>>;
   const mileage = blocks['14']?.mileage;
+  const temp = blocks['3']?.temp;
+  // The JSON block's "no reading" (-30.0 C and below) is the probe's 0xFFFF.
+  const probe = typeof temp === 'number' && temp >= 0 && temp <= 0xffff && decodeTemperature(temp) !== null ? temp.toString(16).padStart(4, '0') : NO_PROBE;
   const positioned = report.positioning === 'GPS' && report.lat !== undefined && report.lon !== undefined;
   return {
     latitude: positioned ? report.lat! : 0,
@@ -112,6 +125,7 @@ export function fixOf(report: DeviceReport): LocationInit {
     mileageKm: typeof mileage === 'number' ? mileage / 10 : undefined,
     satellites: positioned ? 9 : 0,
     signal: 25,
+    ...(temp === undefined ? {} : { extras: { [TEMPERATURE_ITEM]: probe } }),
   };
 }
 
@@ -132,6 +146,7 @@ interface Terminal {
   phone: string;
   sim: SimDevice;
   plate?: string;
+  model?: string;
   socket: Socket | null;
   deframer: Deframer;
   serial: number;
@@ -316,7 +331,7 @@ export function startJt808Simulator(opts: Jt808SimulatorOptions): Jt808Simulator
       province: 31,
       city: 100,
       manufacturer: 'IOTC',
-      model: 'SIM-808',
+      model: term.model ?? 'SIM-808',
       terminalId: digits,
       plateColour: term.plate ? 1 : 0,
       plate: term.plate ?? '',
@@ -430,6 +445,7 @@ export function startJt808Simulator(opts: Jt808SimulatorOptions): Jt808Simulator
       phone: d.deviceId,
       sim: createDevice({ deviceId: d.deviceId, seed, kind: d.kind, profile: d.profile }),
       plate: d.plate,
+      model: d.model,
       socket: null,
       deframer: new Deframer(),
       serial: 0,
