@@ -26,8 +26,8 @@ async function signIn(page: Page) {
 }
 
 const TEXT = {
-  'en-US': { plate: 'E2E-EN-001', rangeError: 'The lower limit must not be above the upper limit', noDetails: 'No details!' },
-  'zh-CN': { plate: 'E2E-ZH-001', rangeError: '下限不能高于上限', noDetails: '暂无详情！' },
+  'en-US': { plate: 'E2E-EN-001', rangeError: 'The lower limit must not be above the upper limit', noDetails: 'No details!', jt808: 'JT/T 808', terminal: 'JT/T 808 terminal', notRegistered: 'The terminal has not registered yet', noFrames: 'No frames yet' },
+  'zh-CN': { plate: 'E2E-ZH-001', rangeError: '下限不能高于上限', noDetails: '暂无详情！', jt808: 'JT/T 808', terminal: 'JT/T 808 终端', notRegistered: '终端尚未注册', noFrames: '暂无报文' },
 } as const;
 
 describe.each(['en-US', 'zh-CN'] as const)('asset management in %s', (locale) => {
@@ -90,6 +90,35 @@ describe.each(['en-US', 'zh-CN'] as const)('asset management in %s', (locale) =>
     // The server agrees: the vehicle carries the device.
     const vehicles = await server.app.inject({ method: 'GET', url: `/api/iot/v2/vehicles?keyword=${text.plate}`, headers: { access_token: await token() } });
     expect((vehicles.json() as { data: { rows: { devices: { deviceId: string }[] }[] } }).data.rows[0]!.devices.map((d) => d.deviceId)).toContain(deviceId);
+  });
+
+  it('shows a JT/T 808 device made through the API with its protocol and an empty terminal section', async () => {
+    const phone = `0139${locale === 'en-US' ? '1' : '2'}${String(Date.now()).slice(-7)}`;
+    const made = await server.app.inject({
+      method: 'POST',
+      url: '/api/iot/v2/devices',
+      headers: { access_token: await token(), 'content-type': 'application/json' },
+      payload: JSON.stringify({ deviceId: phone, name: 'JT/T 808 truck', protocol: 'jt808' }),
+    });
+    expect(made.statusCode).toBe(200);
+    await withBrowser(locale, async ({ page }) => {
+      await signIn(page);
+      await page.goto(`${server.url}/view/deviceManage/devices`);
+      await page.locator('[data-testid=devices-page]').waitFor();
+      await page.locator('[data-testid=filter-keyword]').fill(phone);
+      await page.locator('[data-testid=filter-search]').click();
+      const row = page.locator('.ant-table-row', { hasText: phone });
+      await expect.poll(() => row.locator('[data-testid=device-protocol]').textContent()).toBe(text.jt808);
+      await row.locator('.iotc-cell-link', { hasText: phone }).click();
+      const drawer = page.locator('[data-testid=device-drawer]');
+      await expect.poll(() => drawer.locator('[data-testid=device-detail-protocol]').textContent()).toBe(text.jt808);
+      const section = drawer.locator('[data-testid=jt808-section]');
+      await expect.poll(() => section.textContent()).toContain(text.terminal);
+      await expect.poll(() => section.locator('[data-testid=jt808-not-registered]').textContent()).toContain(text.notRegistered);
+      await expect.poll(() => section.locator('[data-testid=jt808-frames]').textContent()).toContain(text.noFrames);
+      await section.scrollIntoViewIfNeeded();
+      await screenshot(page, `device-jt808-empty-${locale}`);
+    });
   });
 });
 
