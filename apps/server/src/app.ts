@@ -49,7 +49,7 @@ import { jt808Routes } from './modules/jt808/routes.ts';
 import { jt808ViewService } from './modules/jt808/view.ts';
 import { intakePipeline, type IntakePipeline } from './ingest/pipeline.ts';
 import { readingStore, type ReadingStore } from './ingest/store.ts';
-import { localBus, redisBus, type CachedConfig } from './realtime/bus.ts';
+import { localBus, redisBus, type CachedConfig, type EventBus } from './realtime/bus.ts';
 import { liveHub } from './realtime/hub.ts';
 import { liveComposer, stateReader } from './modules/telemetry/states.ts';
 import { telemetryService } from './modules/telemetry/service.ts';
@@ -102,6 +102,7 @@ import { warehouseService } from './modules/warehouse/service.ts';
 import { warehouseRoutes } from './modules/warehouse/routes.ts';
 import { commandService, type CommandService } from './modules/command/service.ts';
 import { commandRoutes } from './modules/command/routes.ts';
+import { jt808Downlink, type Jt808Downlink } from './modules/jt808/downlink.ts';
 import { reportMakers } from './modules/report-schedule/makers.ts';
 import { reportScheduler, type ReportScheduler } from './modules/report-schedule/runner.ts';
 import { scheduleService } from './modules/report-schedule/schedules.ts';
@@ -134,6 +135,8 @@ declare module 'fastify' {
     transportTemplates: TemplateService;
     /** Remote control: the device link attaches here (`app.commands.attach(link)`) and hands it acknowledgements (`onAck`). */
     commands: CommandService;
+    /** JT/T 808 commands: what the gateway of this node takes (deliveries from the bus, answers). */
+    jt808Commands: Jt808Downlink;
     /** Scheduled reports: the tick sends the due ones (one node per run). */
     reportScheduler: ReportScheduler;
     /** The traceability ledger: its feeder tick and tree-head signing (one node at a time). */
@@ -160,6 +163,8 @@ export async function buildApp(
   config: AppConfig,
   opts: {
     database?: Database;
+    /** The live event bus, owned by the caller (a test's nodes sharing one); otherwise made from REDIS_URL, or in-process. */
+    bus?: EventBus;
     /** Replaces the HTTP SMS adapter (another vendor's, or a test's). */
     sms?: SmsGateway;
     /** Where the JSON log lines go instead of stdout (a test reads them). */
@@ -284,8 +289,8 @@ export async function buildApp(
   await app.register(ssoRoutes, { sso, publicUrl: config.publicUrl });
   // Live state: stored readings update the latest states, which go out over the bus to the sockets.
   // With REDIS_URL the nodes share live events, so a browser on any node sees every node's work.
-  const bus = config.redisUrl ? redisBus(config.redisUrl, { log: app.log }) : localBus();
-  app.addHook('onClose', async () => bus.close());
+  const bus = opts.bus ?? (config.redisUrl ? redisBus(config.redisUrl, { log: app.log }) : localBus());
+  if (!opts.bus) app.addHook('onClose', async () => bus.close());
   const states = stateReader(database.db, config.offlineAfterMs);
   const live = liveComposer(database.db, config.offlineAfterMs);
   const push = alarmPush(database.db, { log: app.log, messenger: messages });
@@ -453,6 +458,10 @@ export async function buildApp(
   // Remote control: sent commands that nobody acknowledges in time fail (one node's check at a time).
   const commands = commandService(database.db, { log: app.log, timeoutMs: config.commandTimeoutMs });
   app.decorate('commands', commands);
+  // JT/T 808 terminals get theirs through the bus from the node that holds the connection (modules/jt808/downlink.ts).
+  const jt808Commands = jt808Downlink(bus, commands, { nodeId: config.nodeId, log: app.log });
+  commands.attach(jt808Commands.sender, 'jt808');
+  app.decorate('jt808Commands', jt808Commands.downlink);
   await app.register(commandRoutes, { commands, permissionsOf: auth.permissionsOf });
   const commandTicker = setInterval(whileUp(() => void commands.tick()), Math.max(1000, Math.min(5000, config.commandTimeoutMs / 4)));
   commandTicker.unref();

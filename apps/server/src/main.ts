@@ -68,6 +68,7 @@ const jt808 = await startJt808Gateway({
   log: app.log,
   intake: app.intake,
   service: jt808Service(jt808Repo(app.database.db), { nodeId: config.nodeId }),
+  commands: app.jt808Commands,
   frames: jt808Frames,
 });
 app.health.addCheck('jt808', () => {

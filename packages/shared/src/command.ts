@@ -14,8 +14,27 @@
 import { z } from 'zod';
 import { blankAsUndefined, csvFilter, isoInstant, listQuerySchema } from './list.ts';
 
-export const COMMAND_KINDS = ['report_interval', 'set_point', 'lock', 'unlock', 'reboot', 'custom'] as const;
+export const COMMAND_KINDS = ['report_interval', 'set_point', 'lock', 'unlock', 'reboot', 'custom', 'position_query', 'text_message', 'terminal_control'] as const;
 export type CommandKind = (typeof COMMAND_KINDS)[number];
+
+/**
+ * What a device of each protocol can be asked. A JT/T 808 terminal gets the standard's messages:
+ * position query 0x8201 (answered 0x0201), text message 0x8300, terminal control 0x8105 (reboot is
+ * its "reset"), and the report interval through parameter setting 0x8103 (parameter 0x0029); the
+ * others are this project's JSON commands over MQTT.
+ */
+export const COMMAND_KINDS_BY_PROTOCOL = {
+  json: ['report_interval', 'set_point', 'lock', 'unlock', 'reboot', 'custom'],
+  jt808: ['position_query', 'text_message', 'terminal_control', 'report_interval', 'reboot'],
+} as const satisfies Record<string, readonly CommandKind[]>;
+export type CommandProtocol = keyof typeof COMMAND_KINDS_BY_PROTOCOL;
+export const commandKindsFor = (protocol: string): readonly CommandKind[] => COMMAND_KINDS_BY_PROTOCOL[protocol as CommandProtocol] ?? COMMAND_KINDS_BY_PROTOCOL.json;
+
+/** JT/T 808 terminal control (0x8105) actions a command may ask for (upgrade and server switch need parameters and are left out). */
+export const TERMINAL_CONTROL_ACTIONS = ['power_off', 'reset', 'factory_reset', 'close_data_link', 'close_wireless'] as const;
+export type TerminalControlAction = (typeof TERMINAL_CONTROL_ACTIONS)[number];
+/** Longest text message, in characters (the terminal's display and TTS take short texts). */
+export const MAX_TEXT_MESSAGE = 200;
 
 /** pending_review → sent | rejected | cancelled; sent → acknowledged | failed. */
 export const COMMAND_STATUSES = ['pending_review', 'rejected', 'sent', 'acknowledged', 'failed', 'cancelled'] as const;
@@ -46,6 +65,15 @@ const setPointParams = z.object({
     .max(SET_POINT_RANGE.max, { message: 'COMMAND_SET_POINT_RANGE' }),
 });
 const noParams = z.object({}).default({});
+const textMessageParams = z.object({
+  text: z.string({ message: 'COMMAND_TEXT_REQUIRED' }).trim().min(1, { message: 'COMMAND_TEXT_REQUIRED' }).max(MAX_TEXT_MESSAGE, { message: 'COMMAND_TEXT_TOO_LONG' }),
+  /** Read aloud by the terminal (TTS), besides being shown. */
+  tts: z.boolean().default(false),
+  emergency: z.boolean().default(false),
+});
+const terminalControlParams = z.object({
+  action: z.enum(TERMINAL_CONTROL_ACTIONS, { message: 'COMMAND_CONTROL_ACTION' }),
+});
 const customParams = z.object({
   name: z.string({ message: 'COMMAND_NAME_REQUIRED' }).trim().min(1, { message: 'COMMAND_NAME_REQUIRED' }).max(64, { message: 'COMMAND_NAME_TOO_LONG' }),
   payload: z
@@ -62,6 +90,9 @@ export const commandSpecSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('unlock'), params: noParams }),
   z.object({ kind: z.literal('reboot'), params: noParams }),
   z.object({ kind: z.literal('custom'), params: customParams }),
+  z.object({ kind: z.literal('position_query'), params: noParams }),
+  z.object({ kind: z.literal('text_message'), params: textMessageParams }),
+  z.object({ kind: z.literal('terminal_control'), params: terminalControlParams }),
 ]);
 export type CommandSpec = z.infer<typeof commandSpecSchema>;
 
@@ -126,7 +157,7 @@ export const commandPageSchema = z.object({
 export type CommandPage = z.infer<typeof commandPageSchema>;
 
 /** What a command's story records; nothing in it is ever changed or removed. */
-export const COMMAND_EVENT_KINDS = ['requested', 'cancelled', 'approved', 'rejected', 'sent', 'acknowledged', 'failed'] as const;
+export const COMMAND_EVENT_KINDS = ['requested', 'cancelled', 'approved', 'rejected', 'sent', 'delivered', 'acknowledged', 'failed'] as const;
 export type CommandEventKind = (typeof COMMAND_EVENT_KINDS)[number];
 
 export const commandEventRowSchema = z.object({
@@ -135,8 +166,9 @@ export const commandEventRowSchema = z.object({
   kind: z.enum(COMMAND_EVENT_KINDS),
   /** The person's account; null for what the device or the server did. */
   actor: z.string().nullable(),
-  /** requested: { kind, params, remark }; approved / rejected: { reason }; sent: { topic };
-   * acknowledged: { message, deviceTime }; failed: { failure, message }. */
+  /** requested: { kind, params, remark }; approved / rejected: { reason }; sent: { topic } (MQTT)
+   * or { channel: 'jt808' }; delivered (JT/T 808: the node holding the terminal's connection wrote
+   * the frame): { node, messageId, serial }; acknowledged: { message, deviceTime }; failed: { failure, message }. */
   detail: z.record(z.string(), z.unknown()),
 });
 export type CommandEventRow = z.infer<typeof commandEventRowSchema>;

@@ -6,6 +6,7 @@ import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { AlarmRow } from '@iotc/shared/alarm';
+import type { CommandMessage } from '@iotc/shared/command';
 import type { DeviceState } from '@iotc/shared/live';
 
 /** What a node keeps cached and every node must read again after a change on any of them. */
@@ -15,7 +16,9 @@ export type LiveEvent =
   | { type: 'device-states'; states: DeviceState[] }
   | { type: 'alarms'; alarms: AlarmRow[] }
   /** Between nodes, not for browsers: a cached configuration changed. */
-  | { type: 'invalidate'; cache: CachedConfig };
+  | { type: 'invalidate'; cache: CachedConfig }
+  /** Between nodes, not for browsers: the node holding JT/T 808 terminal `deviceId`'s connection delivers the command. */
+  | { type: 'jt808-command'; deviceId: string; message: CommandMessage };
 
 export interface EventBus {
   /** To every node's listeners (this node's included, once). */

@@ -71,11 +71,11 @@ export async function createPgDatabase(baseUrl: string): Promise<{ url: string; 
   };
 }
 
-export async function testApp(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
+export async function testApp(overrides: Partial<AppConfig> = {}, opts: Parameters<typeof buildApp>[1] = {}): Promise<TestApp> {
   const base = loadConfig({ LOG_LEVEL: 'silent', ADMIN_PASSWORD, DEMO_PASSWORD, ...TEST_RATE_LIMITS });
   const pgBase = process.env.DATABASE_URL;
   const created = pgBase ? await createPgDatabase(pgBase) : undefined;
-  const app = await buildApp({ ...base, dataDir: '', databaseUrl: created?.url, mqtt: false, ...overrides });
+  const app = await buildApp({ ...base, dataDir: '', databaseUrl: created?.url, mqtt: false, ...overrides }, opts);
   return {
     app,
     databaseUrl: created?.url,

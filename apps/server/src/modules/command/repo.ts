@@ -2,7 +2,7 @@
 // and reviewer names), the story, and the status moves, each conditional on the status it leaves
 // so that two reviewers, an acknowledgement and the time-out never both win.
 import { alias } from 'drizzle-orm/pg-core';
-import { and, asc, count, eq, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
 import type { CommandEventKind, CommandEventRow, CommandFailure, CommandRow, CommandStatus } from '@iotc/shared/command';
 import type { Db } from '../../db/client.ts';
 import type { Tx } from '../../db/seed.ts';
@@ -114,11 +114,40 @@ export async function expireSent(tx: Tx, sentBefore: Date, now: Date): Promise<s
 /** The command with its device's wire id (for the topic), or undefined. */
 export async function commandWithDevice(q: Q, id: string) {
   const [row] = await q
-    .select({ id: commands.id, status: commands.status, kind: commands.kind, params: commands.params, deviceId: devices.deviceId, sentAt: commands.sentAt })
+    .select({ id: commands.id, status: commands.status, kind: commands.kind, params: commands.params, deviceId: devices.deviceId, protocol: devices.protocol, sentAt: commands.sentAt })
     .from(commands)
     .innerJoin(devices, eq(devices.id, commands.deviceRef))
     .where(eq(commands.id, id));
   return row;
+}
+
+/** JT/T 808: the `delivered` event of a command (the frame a node wrote), if any. */
+export async function deliveryOf(q: Q, commandId: string) {
+  const [row] = await q
+    .select({ id: commandEvents.id })
+    .from(commandEvents)
+    .where(and(eq(commandEvents.commandId, commandId), eq(commandEvents.kind, 'delivered')))
+    .limit(1);
+  return row;
+}
+
+/** JT/T 808: the device's sent command whose delivered frame had this platform serial and message id. */
+export async function commandByDelivery(q: Q, deviceRef: string, serial: number, messageId: number): Promise<string | undefined> {
+  const [row] = await q
+    .select({ id: commands.id })
+    .from(commands)
+    .innerJoin(commandEvents, and(eq(commandEvents.commandId, commands.id), eq(commandEvents.kind, 'delivered')))
+    .where(
+      and(
+        eq(commands.deviceRef, deviceRef),
+        eq(commands.status, 'sent'),
+        sql`${commandEvents.detail}->>'serial' = ${String(serial)}`,
+        sql`${commandEvents.detail}->>'messageId' = ${String(messageId)}`,
+      ),
+    )
+    .orderBy(desc(commandEvents.id))
+    .limit(1);
+  return row?.id;
 }
 
 /** Used by where clauses: the device's id or name contains the pattern. */

@@ -18,6 +18,7 @@ import {
   type CommandReview,
   type CommandRow,
   type CommandStatus,
+  commandKindsFor,
 } from '@iotc/shared/command';
 import type { Lang } from '@iotc/shared/i18n';
 import { MAX_EXPORT_ROWS, type ExportFormat } from '@iotc/shared/list';
@@ -27,9 +28,24 @@ import { commands, devices } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
 import { AppError } from '../../plugins/errors.ts';
 import type { Caller } from '../auth/service.ts';
-import { addEvents, commandById, commandWithDevice, countByStatus, deviceMatches, eventsOf, expireSent, fail, move, selectCommands, toCommandRow } from './repo.ts';
+import { addEvents, commandByDelivery, commandById, commandWithDevice, countByStatus, deliveryOf, deviceMatches, eventsOf, expireSent, fail, move, selectCommands, toCommandRow } from './repo.ts';
 
-/** What publishes a command to a device: the MQTT link (embedded broker or external one). */
+/**
+ * What publishes a command to a device: the MQTT link (embedded broker or external one) for JSON
+ * devices, the JT/T 808 downlink (modules/jt808/downlink.ts, through the live event bus to the
+ * node holding the terminal's connection) for jt808 ones.
+ */
+export type CommandChannel = 'mqtt' | 'jt808';
+
+/** A JT/T 808 terminal's answer to a command frame the platform wrote (0x0001, or 0x0201 to a position query). */
+export interface WireAnswer {
+  /** Platform serial and message id the terminal answers. */
+  serial: number;
+  messageId: number;
+  ok: boolean;
+  message: string | null;
+}
+
 export interface CommandSender {
   /** Publishes `message` (JSON text) on the device's command topic, QoS 1; rejects when it could not. */
   sendCommand(deviceId: string, message: string): Promise<void>;
@@ -52,6 +68,16 @@ const KIND_NAMES: Record<CommandKind, { zh: string; en: string }> = {
   unlock: { zh: '解锁', en: 'Unlock' },
   reboot: { zh: '重启', en: 'Reboot' },
   custom: { zh: '自定义指令', en: 'Custom command' },
+  position_query: { zh: '位置查询', en: 'Position query' },
+  text_message: { zh: '文本信息下发', en: 'Text message' },
+  terminal_control: { zh: '终端控制', en: 'Terminal control' },
+};
+const CONTROL_NAMES: Record<string, { zh: string; en: string }> = {
+  power_off: { zh: '关机', en: 'Power off' },
+  reset: { zh: '复位', en: 'Reset' },
+  factory_reset: { zh: '恢复出厂设置', en: 'Factory reset' },
+  close_data_link: { zh: '关闭数据通信', en: 'Close data link' },
+  close_wireless: { zh: '关闭所有无线通信', en: 'Close all wireless' },
 };
 const FAILURE_NAMES = { timeout: { zh: '超时', en: 'Time-out' }, device: { zh: '设备执行失败', en: 'Refused by the device' }, send: { zh: '下发失败', en: 'Could not be sent' } } as const;
 
@@ -60,11 +86,13 @@ function paramsText(kind: CommandKind, params: Record<string, unknown>, lang: La
   if (kind === 'report_interval') return lang === 'zh' ? `${String(params.seconds)} 秒` : `${String(params.seconds)} s`;
   if (kind === 'set_point') return `${String(params.celsius)} °C`;
   if (kind === 'custom') return `${String(params.name)} ${JSON.stringify(params.payload ?? {})}`;
+  if (kind === 'text_message') return String(params.text);
+  if (kind === 'terminal_control') return CONTROL_NAMES[String(params.action)]?.[lang] ?? String(params.action);
   return '';
 }
 
 export function commandService(db: Db, opts: { log: FastifyBaseLogger; timeoutMs: number }) {
-  let sender: CommandSender | undefined;
+  const senders = new Map<CommandChannel, CommandSender>();
   const pending = new Set<Promise<unknown>>();
   const track = <T>(p: Promise<T>): Promise<T> => {
     pending.add(p);
@@ -106,6 +134,7 @@ export function commandService(db: Db, opts: { log: FastifyBaseLogger; timeoutMs
     if (!c || c.status !== 'sent') return;
     const message: CommandMessage = { id: c.id, kind: c.kind, params: c.params as Record<string, unknown>, time: (c.sentAt ?? new Date()).toISOString() };
     try {
+      const sender = senders.get(c.protocol === 'jt808' ? 'jt808' : 'mqtt');
       if (!sender) throw new Error('no device link');
       await sender.sendCommand(c.deviceId, JSON.stringify(message));
     } catch (err) {
@@ -189,8 +218,9 @@ export function commandService(db: Db, opts: { log: FastifyBaseLogger; timeoutMs
     /** A request for a device of the caller's tree; it waits for a reviewer. */
     async request(caller: Caller, body: CommandRequest): Promise<CommandRow> {
       const scope = await orgTree(db, caller.orgId);
-      const [device] = await db.select({ id: devices.id, orgId: devices.orgId }).from(devices).where(eq(devices.id, body.deviceRef));
+      const [device] = await db.select({ id: devices.id, orgId: devices.orgId, protocol: devices.protocol }).from(devices).where(eq(devices.id, body.deviceRef));
       if (!device || !scope.includes(device.orgId)) throw new AppError(400, 'COMMAND_DEVICE_UNKNOWN');
+      if (!commandKindsFor(device.protocol).includes(body.kind)) throw new AppError(400, 'COMMAND_KIND_UNSUPPORTED');
       const params = body.params as Record<string, unknown>;
       const id = await db.transaction(async (tx) => {
         const [made] = await tx
@@ -220,6 +250,7 @@ export function commandService(db: Db, opts: { log: FastifyBaseLogger; timeoutMs
       if (row.requester.id === caller.userId) throw new AppError(403, 'COMMAND_SELF_REVIEW');
       if (row.status !== 'pending_review') throw new AppError(409, 'COMMAND_NOT_PENDING');
       const now = new Date();
+      const sentDetail = (await commandWithDevice(db, id))?.protocol === 'jt808' ? { channel: 'jt808' } : { topic: commandTopic(row.deviceId) };
       const reviewed = { reviewerId: caller.userId, reviewerAccount: caller.account, reviewedAt: now, reviewReason: body.reason };
       await db.transaction(async (tx) => {
         const moved = body.approve
@@ -227,7 +258,7 @@ export function commandService(db: Db, opts: { log: FastifyBaseLogger; timeoutMs
           : await move(tx, id, 'pending_review', { ...reviewed, status: 'rejected' });
         if (!moved) throw new AppError(409, 'COMMAND_NOT_PENDING');
         await addEvents(tx, id, caller.account, [{ kind: body.approve ? 'approved' : 'rejected', detail: { reason: body.reason }, at: now }]);
-        if (body.approve) await addEvents(tx, id, null, [{ kind: 'sent', detail: { topic: commandTopic(row.deviceId) }, at: now }]);
+        if (body.approve) await addEvents(tx, id, null, [{ kind: 'sent', detail: sentDetail, at: now }]);
       });
       if (body.approve) await track(send(id));
       return one(id);
@@ -276,11 +307,50 @@ export function commandService(db: Db, opts: { log: FastifyBaseLogger; timeoutMs
      * Connects the device link: commands are published through it from now on. Answers the
      * detach, for when the link closes.
      */
-    attach(link: CommandSender): () => void {
-      sender = link;
+    attach(link: CommandSender, channel: CommandChannel = 'mqtt'): () => void {
+      senders.set(channel, link);
       return () => {
-        if (sender === link) sender = undefined;
+        if (senders.get(channel) === link) senders.delete(channel);
       };
+    },
+
+    /**
+     * JT/T 808: the node holding the terminal's connection is about to write the command's frame
+     * with this platform serial. Kept in the command's story (so the answer is matched on any
+     * node); answers false when the command is no longer sent or another node already delivered it.
+     */
+    async delivering(commandId: string, wire: { node: string; serial: number; messageId: number }): Promise<boolean> {
+      return track(
+        db.transaction(async (tx) => {
+          // The conditional update locks the row: of two nodes delivering at once, one goes first.
+          if (!(await move(tx, commandId, 'sent', {}))) return false;
+          if (await deliveryOf(tx, commandId)) return false;
+          await addEvents(tx, commandId, null, [{ kind: 'delivered', detail: wire }]);
+          return true;
+        }),
+      );
+    },
+
+    /** JT/T 808: a terminal's answer to a delivered command (acknowledged, or failed with the reason); anything else is ignored. */
+    async wireAnswer(deviceRef: string, answer: WireAnswer): Promise<boolean> {
+      return track(
+        (async () => {
+          const found = await commandByDelivery(db, deviceRef, answer.serial, answer.messageId);
+          if (!found) return false;
+          const now = new Date();
+          return db.transaction(async (tx) => {
+            if (!answer.ok) return fail(tx, found, 'device', answer.message, now, now);
+            if (!(await move(tx, found, 'sent', { status: 'acknowledged', ackAt: now, result: answer.message }))) return false;
+            await addEvents(tx, found, null, [{ kind: 'acknowledged', detail: { message: answer.message, deviceTime: null }, at: now }]);
+            return true;
+          });
+        })(),
+      );
+    },
+
+    /** A sent command that could not be put on the wire (JT/T 808: no frame for it) fails with reason `send`. */
+    async unsendable(commandId: string, reason: string): Promise<void> {
+      await track(db.transaction((tx) => fail(tx, commandId, 'send', reason.slice(0, 200), new Date())));
     },
 
     /** An acknowledgement arrived on `devices/<deviceId>/command/ack`; never throws. */

@@ -13,6 +13,7 @@ import { UnavailableError } from '../../db/availability.ts';
 import type { AuthFailureLimiter } from '../../ingest/auth-failures.ts';
 import type { Channel, ReportingDevice } from '../../ingest/pipeline.ts';
 import { decodeFrame, Deframer, encodeFrame, type Jt808Header } from './codec.ts';
+import { commandFrame, type Jt808Delivery, type Jt808Downlink } from './downlink.ts';
 import { Jt808Error } from './errors.ts';
 import { ANSWER_RESULT, decodeTerminalMessage, encodeGeneralAnswer, encodeRegistrationAnswer, MSG, REGISTER_RESULT, type TerminalMessage } from './messages.ts';
 import { inSummary, outSummary, type Jt808FrameLog } from './frame-log.ts';
@@ -41,6 +42,8 @@ export interface Jt808GatewayOptions {
   host?: string;
   service: Jt808Service;
   intake: Jt808Intake;
+  /** Remote-control commands (downlink.ts): delivered to the terminals connected here, their answers matched. */
+  commands?: Jt808Downlink;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /** Silence after which a connection is closed (default DEFAULT_IDLE_MS). */
   idleMs?: number;
@@ -95,6 +98,37 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
   /** Answers a message, and each package of a subpackaged one (serials count up from the first package's). */
   const answerAll = (s: Session, to: Jt808Header, result: number, packages: number) => {
     for (let i = 0; i < packages; i++) answer(s, { ...to, serial: (to.serial + i) & 0xffff }, result);
+  };
+
+  /**
+   * A command for a terminal, asked of every node: written by this node only when it holds the
+   * terminal's authenticated connection (its newest one here), after the serial is recorded with the command.
+   */
+  const deliver = (delivery: Jt808Delivery) => {
+    const port = opts.commands;
+    const s = [...sessions].reverse().find((x) => !x.closed && x.device?.deviceId === delivery.deviceId);
+    if (!port || !s) return;
+    s.work = s.work
+      .then(async () => {
+        const device = s.device;
+        if (s.closed || !device || device.deviceId !== delivery.deviceId) return;
+        const v2019 = device.deviceId.length === 20;
+        let frame;
+        try {
+          frame = commandFrame(delivery.message, v2019);
+        } catch (err) {
+          if (!(err instanceof Jt808Error)) throw err;
+          await port.unsendable(delivery.message.id, err.message);
+          return;
+        }
+        s.serial = (s.serial + 1) & 0xffff;
+        const serial = s.serial;
+        if (!(await port.delivering(delivery.message.id, { serial, messageId: frame.messageId }))) return;
+        // Gone meanwhile: the command stays sent and times out, as one to an absent MQTT device does.
+        if (s.closed || s.socket.destroyed) return;
+        s.socket.write(encodeFrame({ messageId: frame.messageId, phone: device.deviceId, serial, v2019, protocolVersion: v2019 ? 1 : undefined }, frame.body));
+      })
+      .catch((err: unknown) => log.error({ err, commandId: delivery.message.id }, 'JT/T 808: a command could not be delivered'));
   };
 
   /** A refusal into the intake log, at most one a second per connection; its failures are logged, never thrown. */
@@ -222,10 +256,29 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
           packages,
         );
         return;
-      case 'answer':
+      case 'answer': {
+        // The terminal's general answer to a platform message: closes the command it answers, if any.
+        const device = authenticated(s, header);
+        if (device && opts.commands) await opts.commands.answered(device, msg.answer);
+        return;
+      }
+      case 'position-answer': {
+        // The answer to a position query: the fix is stored as a location is, then the query is acknowledged.
+        const device = authenticated(s, header);
+        if (!device) return;
+        const l = msg.answer.location;
+        try {
+          await intake.pace?.(device);
+          await intake.ingest(device, [locationReport(header.phone, l, { messageId: header.messageId, frameHex })], CHANNEL);
+        } catch (err) {
+          if (!(err instanceof UnavailableError)) log.error({ err, deviceId: device.deviceId }, 'JT/T 808: a position answer could not be stored');
+          return;
+        }
+        const where = l.positioned ? `${l.latitude.toFixed(6)},${l.longitude.toFixed(6)}` : 'not positioned';
+        await opts.commands?.answered(device, { serial: msg.answer.serial, messageId: MSG.positionQuery, result: ANSWER_RESULT.ok, message: where });
+        return;
+      }
       case 'attributes':
-      case 'position-answer':
-        // Answers to the platform's own messages: taken up by the command flow (a later step).
         return;
       case 'unknown':
         await refuse(s, `JT/T 808: message 0x${header.messageId.toString(16).padStart(4, '0')} is not supported`, frameHex, header.phone, authenticated(s, header));
@@ -322,6 +375,7 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
     });
   });
   server.on('error', (err) => log.error({ err }, 'JT/T 808: listener error'));
+  const unsubscribeCommands = opts.commands?.subscribe(deliver);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : opts.port;
 
@@ -331,6 +385,7 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
     connections: () => sessions.size,
     async close() {
       closing = true;
+      unsubscribeCommands?.();
       for (const s of sessions) s.socket.pause();
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       // Frames under way are stored and answered first; then the connections go.

@@ -1,5 +1,5 @@
 // GET /api/iot/v2/devices?keyword=: the device picker's options of the request dialog (first 20
-// matches by name or id).
+// matches by name or id), each with its protocol.
 import type { Page } from '@iotc/shared/envelope';
 import { DEVICE_API, type DeviceRow } from '@iotc/shared/device';
 import { request } from '../../../api/client.ts';
@@ -11,7 +11,10 @@ export function deviceLabel(d: { name: string; deviceId: string }): string {
   return d.name && d.name !== d.deviceId ? `${d.name} (${d.deviceId})` : d.deviceId;
 }
 
-export async function searchDevices(keyword: string, signal: AbortSignal): Promise<RemoteOption[]> {
+/** An option of the device picker, with the device's protocol (which decides the commands it takes). */
+export type DeviceOption = RemoteOption & { protocol: string };
+
+export async function searchDevices(keyword: string, signal: AbortSignal): Promise<DeviceOption[]> {
   const page = await request<Page<DeviceRow>>(DEVICE_API.devices, { query: { keyword: keyword.trim() || undefined, page: 1, size: DEVICE_OPTIONS_SIZE }, signal });
-  return page.rows.map((d) => ({ value: d.id, label: deviceLabel(d) }));
+  return page.rows.map((d) => ({ value: d.id, label: deviceLabel(d), protocol: d.protocol }));
 }

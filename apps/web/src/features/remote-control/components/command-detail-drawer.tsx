@@ -15,7 +15,13 @@ function eventText(t: TFunction, e: CommandEventRow): string {
     case 'rejected':
       return [t(`remoteControl.event.${e.kind}`, { who }), d.reason ? String(d.reason) : ''].filter(Boolean).join(': ');
     case 'sent':
-      return t('remoteControl.event.sent', { topic: String(d.topic ?? '') });
+      return d.channel === 'jt808' ? t('remoteControl.event.sentJt808') : t('remoteControl.event.sent', { topic: String(d.topic ?? '') });
+    case 'delivered':
+      return t('remoteControl.event.delivered', {
+        node: String(d.node ?? ''),
+        message: `0x${Number(d.messageId ?? 0).toString(16).padStart(4, '0')}`,
+        serial: String(d.serial ?? ''),
+      });
     case 'acknowledged':
       return [t('remoteControl.event.acknowledged'), d.message ? String(d.message) : ''].filter(Boolean).join(': ');
     case 'failed': {

@@ -3,7 +3,7 @@
 import dayjs from 'dayjs';
 import type { TFunction } from 'i18next';
 import { DATETIME_FORMAT } from '@iotc/shared/constants';
-import type { CommandKind, CommandRow, CommandStatus } from '@iotc/shared/command';
+import { TERMINAL_CONTROL_ACTIONS, type CommandKind, type CommandRow, type CommandStatus } from '@iotc/shared/command';
 
 export const STATUS_COLORS: Record<CommandStatus, string> = {
   pending_review: '#fa8c16',
@@ -26,6 +26,11 @@ export function describeCommand(t: TFunction, kind: CommandKind, params: Record<
   if (kind === 'report_interval') return `${name}: ${t('remoteControl.params.seconds', { n: params.seconds })}`;
   if (kind === 'set_point') return `${name}: ${String(params.celsius)} °C`;
   if (kind === 'custom') return `${name}: ${String(params.name)} ${JSON.stringify(params.payload ?? {})}`;
+  if (kind === 'text_message') return `${name}: ${String(params.text)}`;
+  if (kind === 'terminal_control') {
+    const action = TERMINAL_CONTROL_ACTIONS.find((a) => a === params.action);
+    return action ? `${name}: ${t(`remoteControl.control.${action}`)}` : name;
+  }
   return name;
 }
 

@@ -1,10 +1,22 @@
 // "New command": a device of the caller's organisations (searched as one types), the command and
 // its own fields (report interval 10-86400 s, set point -40..30 °C, a custom command's name and
-// JSON object payload of at most 2 KB), and a remark. The request then waits for a reviewer.
-import { useState } from 'react';
-import { Alert, App, Form, Input, InputNumber, Modal, Select } from 'antd';
+// JSON object payload of at most 2 KB, a text message, a terminal control action), and a remark.
+// The commands offered are those of the picked device's protocol (a JT/T 808 terminal takes the
+// standard's). The request then waits for a reviewer.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Alert, App, Checkbox, Form, Input, InputNumber, Modal, Select, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { COMMAND_KINDS, MAX_CUSTOM_PAYLOAD_BYTES, REPORT_INTERVAL_RANGE, SET_POINT_RANGE, type CommandKind, type CommandRequestInput } from '@iotc/shared/command';
+import {
+  commandKindsFor,
+  MAX_CUSTOM_PAYLOAD_BYTES,
+  MAX_TEXT_MESSAGE,
+  REPORT_INTERVAL_RANGE,
+  SET_POINT_RANGE,
+  TERMINAL_CONTROL_ACTIONS,
+  type CommandKind,
+  type CommandRequestInput,
+  type TerminalControlAction,
+} from '@iotc/shared/command';
 import { errorText } from '@iotc/shared/errors';
 import { RemoteSelect } from '../../../components/remote-select.tsx';
 import { apiErrorText } from '../../../lib/api-error.ts';
@@ -20,6 +32,10 @@ interface RequestValues {
   celsius?: number;
   name?: string;
   payload?: string;
+  text?: string;
+  tts?: boolean;
+  emergency?: boolean;
+  action?: TerminalControlAction;
   remark?: string;
 }
 
@@ -50,8 +66,12 @@ export function toRequest(v: RequestValues): CommandRequestInput {
       const payload = parsePayload(v.payload);
       return { ...base, kind: 'custom', params: { name: (v.name ?? '').trim(), payload: payload.ok ? payload.value : {} } };
     }
+    case 'text_message':
+      return { ...base, kind: 'text_message', params: { text: (v.text ?? '').trim(), tts: !!v.tts, emergency: !!v.emergency } };
+    case 'terminal_control':
+      return { ...base, kind: 'terminal_control', params: { action: v.action! } };
     default:
-      return { ...base, kind: v.kind, params: {} };
+      return { ...base, kind: v.kind as 'lock' | 'unlock' | 'reboot' | 'position_query', params: {} };
   }
 }
 
@@ -61,6 +81,19 @@ export function RequestModal({ open, onClose }: { open: boolean; onClose: () => 
   const { message } = App.useApp();
   const [form] = Form.useForm<RequestValues>();
   const kind = Form.useWatch('kind', form) ?? 'report_interval';
+  const deviceRef = Form.useWatch('deviceRef', form);
+  // The protocols of the devices the picker found, by row id: they decide the commands offered.
+  const protocols = useRef(new Map<string, string>());
+  const fetcher = useCallback(async (keyword: string, signal: AbortSignal) => {
+    const options = await searchDevices(keyword, signal);
+    for (const o of options) protocols.current.set(o.value, o.protocol);
+    return options;
+  }, []);
+  const protocol = (deviceRef && protocols.current.get(deviceRef)) || 'json';
+  const kinds = commandKindsFor(protocol);
+  useEffect(() => {
+    if (!kinds.includes(kind)) form.setFieldValue('kind', kinds[0]);
+  }, [form, kind, kinds]);
   const create = useRequestCommand();
   const [failure, setFailure] = useState<string | null>(null);
   useRevalidateOnLanguage(form);
@@ -97,11 +130,39 @@ export function RequestModal({ open, onClose }: { open: boolean; onClose: () => 
       {failure ? <Alert type="error" showIcon title={failure} data-testid="rc-request-error" style={{ marginBottom: 12 }} /> : null}
       <Form<RequestValues> form={form} layout="vertical" initialValues={{ kind: 'report_interval' }} onValuesChange={() => failure && setFailure(null)}>
         <Form.Item name="deviceRef" label={t('remoteControl.col.device')} required rules={[{ required: true, message: errorText('COMMAND_DEVICE_REQUIRED', lang) }]}>
-          <RemoteSelect fetcher={searchDevices} placeholder={t('remoteControl.request.devicePlaceholder')} data-testid="rc-request-device" />
+          <RemoteSelect fetcher={fetcher} placeholder={t('remoteControl.request.devicePlaceholder')} data-testid="rc-request-device" />
         </Form.Item>
-        <Form.Item name="kind" label={t('remoteControl.col.command')} required>
-          <Select data-testid="rc-request-kind" options={COMMAND_KINDS.map((k) => ({ value: k, label: t(`remoteControl.kind.${k}`) }))} />
+        <Form.Item name="kind" label={t('remoteControl.col.command')} required extra={protocol === 'jt808' ? t('remoteControl.request.jt808Hint') : undefined}>
+          <Select data-testid="rc-request-kind" options={kinds.map((k) => ({ value: k, label: t(`remoteControl.kind.${k}`) }))} />
         </Form.Item>
+        {kind === 'text_message' ? (
+          <>
+            <Form.Item
+              name="text"
+              label={t('remoteControl.request.text')}
+              required
+              rules={[
+                { required: true, whitespace: true, message: errorText('COMMAND_TEXT_REQUIRED', lang) },
+                { max: MAX_TEXT_MESSAGE, message: errorText('COMMAND_TEXT_TOO_LONG', lang) },
+              ]}
+            >
+              <Input.TextArea id="rc-request-text" rows={3} maxLength={MAX_TEXT_MESSAGE} showCount />
+            </Form.Item>
+            <Space size="large">
+              <Form.Item name="tts" valuePropName="checked">
+                <Checkbox id="rc-request-tts">{t('remoteControl.request.tts')}</Checkbox>
+              </Form.Item>
+              <Form.Item name="emergency" valuePropName="checked">
+                <Checkbox id="rc-request-emergency">{t('remoteControl.request.emergency')}</Checkbox>
+              </Form.Item>
+            </Space>
+          </>
+        ) : null}
+        {kind === 'terminal_control' ? (
+          <Form.Item name="action" label={t('remoteControl.request.action')} required rules={[{ required: true, message: errorText('COMMAND_CONTROL_ACTION', lang) }]}>
+            <Select id="rc-request-action" data-testid="rc-request-action" options={TERMINAL_CONTROL_ACTIONS.map((a) => ({ value: a, label: t(`remoteControl.control.${a}`) }))} />
+          </Form.Item>
+        ) : null}
         {kind === 'report_interval' ? (
           <Form.Item
             name="seconds"

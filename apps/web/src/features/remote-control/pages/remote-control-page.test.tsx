@@ -207,5 +207,8 @@ describe('the request form model', () => {
     expect(toRequest({ deviceRef: 'd', kind: 'report_interval', seconds: 30 })).toEqual({ deviceRef: 'd', remark: '', kind: 'report_interval', params: { seconds: 30 } });
     expect(toRequest({ deviceRef: 'd', kind: 'custom', name: ' beep ', payload: '{"n":3}' })).toEqual({ deviceRef: 'd', remark: '', kind: 'custom', params: { name: 'beep', payload: { n: 3 } } });
     expect(toRequest({ deviceRef: 'd', kind: 'reboot' })).toEqual({ deviceRef: 'd', remark: '', kind: 'reboot', params: {} });
+    expect(toRequest({ deviceRef: 'd', kind: 'position_query' })).toEqual({ deviceRef: 'd', remark: '', kind: 'position_query', params: {} });
+    expect(toRequest({ deviceRef: 'd', kind: 'text_message', text: ' 请停车 ', tts: true })).toEqual({ deviceRef: 'd', remark: '', kind: 'text_message', params: { text: '请停车', tts: true, emergency: false } });
+    expect(toRequest({ deviceRef: 'd', kind: 'terminal_control', action: 'reset' })).toEqual({ deviceRef: 'd', remark: '', kind: 'terminal_control', params: { action: 'reset' } });
   });
 });
