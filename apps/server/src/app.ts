@@ -47,6 +47,8 @@ import { deviceService } from './modules/device/service.ts';
 import { deviceRoutes } from './modules/device/routes.ts';
 import { jt808Routes } from './modules/jt808/routes.ts';
 import { jt808ViewService } from './modules/jt808/view.ts';
+import { jt808ModelService, type Jt808ModelService } from './modules/jt808/models.ts';
+import { jt808ModelRoutes } from './modules/jt808/models-routes.ts';
 import { intakePipeline, type IntakePipeline } from './ingest/pipeline.ts';
 import { readingStore, type ReadingStore } from './ingest/store.ts';
 import { localBus, redisBus, type CachedConfig, type EventBus } from './realtime/bus.ts';
@@ -137,6 +139,8 @@ declare module 'fastify' {
     commands: CommandService;
     /** JT/T 808 commands: what the gateway of this node takes (deliveries from the bus, answers). */
     jt808Commands: Jt808Downlink;
+    /** Vendor item mappings of JT/T 808 terminal models, applied by the gateway to each report. */
+    jt808Models: Jt808ModelService;
     /** Scheduled reports: the tick sends the due ones (one node per run). */
     reportScheduler: ReportScheduler;
     /** The traceability ledger: its feeder tick and tree-head signing (one node at a time). */
@@ -391,6 +395,9 @@ export async function buildApp(
   await app.register(cockpitRoutes, { service: cockpitService(database.db, states) });
   await app.register(deviceRoutes, { service: deviceService(database.db, audit.record) });
   await app.register(jt808Routes, { view: jt808ViewService(database.db) });
+  const jt808Models = jt808ModelService(database.db, audit.record);
+  app.decorate('jt808Models', jt808Models);
+  await app.register(jt808ModelRoutes, { models: jt808Models });
   await app.register(httpIntakeRoutes, { devicePerMinute: Math.ceil(config.intakeDeviceRate.rate * 60 + config.intakeDeviceRate.burst), pipeline: intake });
   await app.register(assetRoutes, { service: assetService(database.db, audit.record) });
   await app.register(faultRoutes, { faults: faultService(database.db) });

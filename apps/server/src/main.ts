@@ -70,6 +70,7 @@ const jt808 = await startJt808Gateway({
   service: jt808Service(jt808Repo(app.database.db), { nodeId: config.nodeId }),
   commands: app.jt808Commands,
   frames: jt808Frames,
+  items: app.jt808Models,
 });
 app.health.addCheck('jt808', () => {
   if (!jt808.listening()) throw new Error('the JT/T 808 listener is not listening');

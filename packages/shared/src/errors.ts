@@ -137,6 +137,10 @@ export const ERRORS = {
     zh: 'JT/T 808 设备编号为终端手机号：12 位数字（2011/2013 版，保留前导 0）或 20 位（2019 版）',
   },
   DEVICE_ID_TAKEN: { en: 'A device with this id already exists', zh: '该设备编号已存在' },
+  JT808_MODEL_TAKEN: { en: 'This organisation already has a mapping for this terminal model', zh: '该组织已有此终端型号的映射' },
+  JT808_MODEL_ITEMS_REQUIRED: { en: 'Map at least one additional item', zh: '请至少映射一个附加信息项' },
+  JT808_ITEM_ID_FORMAT: { en: 'An item id is 0x and two hex digits, e.g. 0x51', zh: '附加信息 ID 须为 0x 加两位十六进制数字，如 0x51' },
+  JT808_CHANNEL_REPEATED: { en: 'Two items feed the same channel and probe', zh: '两个附加信息项映射到了同一通道和探头' },
   DEVICE_AUTH_FAILED: { en: 'Device authentication failed', zh: '设备认证失败' },
   DEVICE_RATE_LIMITED: {
     en: 'This device is sending too often, please slow down and send again later',

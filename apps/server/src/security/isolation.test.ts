@@ -175,6 +175,7 @@ beforeAll(async () => {
   for (let i = 0; i < 20; i++) await t.app.ledger.tick();
   const share = await must<{ token: string }>('POST', '/api/iot/v2/ledger/shares', { taskId: ids.task![0] }).catch(() => undefined);
   if (share) shareTokens.push(share.token);
+  await must('POST', '/api/iot/v2/jt808-models', { model: 'PROBE-T4', items: [{ id: '0x51', layout: 'sm16/10', channel: 'temperature' }] });
   await must('POST', '/api/iot/v2/roles', { orgId: orgA, code: 'probe_role', nameZh: '探针角色', nameEn: 'Probe role', permissions: [], menuIds: [] });
 
   // B: an unrelated top-level organisation with an administrator holding every permission and screen.

@@ -18,7 +18,7 @@ import { Jt808Error } from './errors.ts';
 import { ANSWER_RESULT, decodeTerminalMessage, encodeGeneralAnswer, encodeRegistrationAnswer, MSG, REGISTER_RESULT, type TerminalMessage } from './messages.ts';
 import { inSummary, outSummary, type Jt808FrameLog } from './frame-log.ts';
 import { Reassembler } from './reassembly.ts';
-import { locationReport } from './reports.ts';
+import { locationReport, type Jt808Report } from './reports.ts';
 import type { Jt808Service } from './service.ts';
 
 /** The default heartbeat interval of the standard's parameter 0x0001 is 60 s; three missed ones close the connection. */
@@ -49,6 +49,8 @@ export interface Jt808GatewayOptions {
   idleMs?: number;
   /** Keeps the last frames of authenticated terminals for troubleshooting (frame-log.ts). */
   frames?: Pick<Jt808FrameLog, 'record' | 'forget'>;
+  /** Vendor item mappings of terminal models (models.ts): mapped items become the JSON blocks of the report. */
+  items?: { apply(device: ReportingDevice, reports: Jt808Report[]): Promise<Jt808Report[]> };
 }
 
 export interface Jt808Gateway {
@@ -177,7 +179,7 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
     }
     try {
       await intake.pace?.(device);
-      await intake.ingest(device, reports, CHANNEL);
+      await intake.ingest(device, opts.items ? await opts.items.apply(device, reports as Jt808Report[]) : reports, CHANNEL);
     } catch (err) {
       // Not answered: the terminal sends it again once the database is back.
       if (!(err instanceof UnavailableError)) log.error({ err, deviceId: device.deviceId }, 'JT/T 808: reports could not be stored');

@@ -1,14 +1,19 @@
-// A JT/T 808 terminal's alarm bits as platform alarms, over real TCP against a test app (PGlite,
-// or PostgreSQL with DATABASE_URL): a policy of the organisation raises an SOS alarm while the
-// terminal's bit 0 is set and clears it when a report has it clear; another organisation sees none.
+// A JT/T 808 terminal's alarm bits as platform alarms, and its vendor items through its model's
+// mapping, over real TCP against a test app (PGlite, or PostgreSQL with DATABASE_URL): a policy
+// of the organisation raises an SOS alarm while the terminal's bit 0 is set and clears it when a
+// report has it clear; the mapped temperature item is the device's latest temperature; another
+// organisation sees none of it.
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
+import { eq } from 'drizzle-orm';
 import type { AlarmRow, LevelRow, PolicyRow } from '@iotc/shared/alarm';
 import type { DeviceRow } from '@iotc/shared/device';
+import { JT808_MODEL_API } from '@iotc/shared/jt808-models';
 import type { Page } from '@iotc/shared/envelope';
 import { ADMIN_PASSWORD, call, login, testApp, type TestApp } from '../../test/harness.ts';
 import { createTenantUser } from '../../test/fixtures.ts';
+import { deviceStates, telemetry } from '../../db/schema.ts';
 import { Deframer, decodeFrame, encodeFrame, type Jt808Frame } from './codec.ts';
 import { alarmFlags, encodeLocation } from './location.ts';
 import { decodeGeneralAnswer, decodeRegistrationAnswer, encodeAuthentication, encodeRegistration, MSG } from './messages.ts';
@@ -92,12 +97,28 @@ beforeAll(async () => {
     },
   });
   expect(policy.status, JSON.stringify(policy.body)).toBe(200);
+  // The platform's mapping of the model: probe 1 and 2 of item 0x51 (traccar's Huabao layout), humidity in 0x66.
+  const mapping = await call(t.app, {
+    method: 'POST',
+    url: JT808_MODEL_API,
+    token: admin,
+    body: {
+      model: 'XYZ-T4',
+      items: [
+        { id: '0x51', layout: 'sm16/10', channel: 'temperature' },
+        { id: '0x51', layout: 'sm16/10', offset: 2, channel: 'temperature', probe: 2 },
+        { id: '0x66', layout: 'uint16/10', channel: 'humidity' },
+      ],
+    },
+  });
+  expect(mapping.status, JSON.stringify(mapping.body)).toBe(200);
   gateway = await startJt808Gateway({
     port: 0,
     host: '127.0.0.1',
     log: pino({ level: 'silent' }),
     intake: t.app.intake,
     service: jt808Service(jt808Repo(t.app.database.db), { nodeId: 'test-node' }),
+    items: t.app.jt808Models,
   });
 });
 afterAll(async () => {
@@ -114,7 +135,8 @@ describe('terminal alarm bits over TCP', () => {
     expect(decodeGeneralAnswer((await term.next(MSG.platformAnswer)).body).result).toBe(0);
 
     const report = async (iso: string, alarm: number) => {
-      const serial = term.send(MSG.location, encodeLocation({ latitude: 31.23, longitude: 121.47, positioned: true, speedKmh: 30, time: new Date(iso), alarm }));
+      const extras = { '0x51': '80b900fa', '0x66': '0271' };
+      const serial = term.send(MSG.location, encodeLocation({ latitude: 31.23, longitude: 121.47, positioned: true, speedKmh: 30, time: new Date(iso), alarm, extras }));
       expect(decodeGeneralAnswer((await term.next(MSG.platformAnswer)).body)).toMatchObject({ serial, result: 0 });
     };
     await report('2026-11-21T08:00:00Z', alarmFlags(['sos']));
@@ -125,6 +147,11 @@ describe('terminal alarm bits over TCP', () => {
     const sos = open.data!.rows.find((a) => a.type === 'jt808_sos')!;
     expect(sos).toMatchObject({ status: 'active', level: { code: 'urgent' }, startedAt: '2026-11-21T08:00:00.000Z', lat: 31.23, lon: 121.47 });
     expect(open.data!.rows.filter((a) => a.type === 'jt808_power_cut')).toHaveLength(0);
+    // The mapped items: the latest state's temperature and humidity, the second probe beside them.
+    const [state] = await t.app.database.db.select().from(deviceStates).where(eq(deviceStates.deviceRef, deviceRef));
+    expect(state!.sensors).toMatchObject({ temperature: -18.5, humidity: 62.5 });
+    const [reading] = await t.app.database.db.select().from(telemetry).where(eq(telemetry.deviceRef, deviceRef));
+    expect(reading!.raw).toMatchObject({ '3': { temp: 32768 + 185, humidity: 625 }, jt808: { probes: { 'temperature.2': 25 }, items: { '0x51': '80b900fa' } } });
 
     // Another organisation: not in its list, and the alarm itself is not found.
     expect((await alarmsOf(rival)).data!.rows).toHaveLength(0);

@@ -1,0 +1,150 @@
+// Vendor mappings of JT/T 808 additional items per terminal model (jt808-models.ts): the list,
+// create, change and delete of an organisation tree's mappings, and the mapping a terminal's
+// reports go through: its organisation's mapping of the model it registered with, else the
+// nearest ancestor's (the platform's mappings serve every organisation that sets none). Mappings
+// are read at most every CACHE_MS per organisation and model; a change on this node applies at once.
+import { and, asc, count, eq, sql } from 'drizzle-orm';
+import type { Page } from '@iotc/shared/envelope';
+import { mapItems, type ModelBody, type ModelItem, type ModelRow } from '@iotc/shared/jt808-models';
+import type { ListQuery } from '@iotc/shared/list';
+import { rowsOf, type Db } from '../../db/client.ts';
+import { inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable } from '../../db/list.ts';
+import { jt808Models, jt808Terminals, orgs } from '../../db/schema.ts';
+import type { ReportingDevice } from '../../ingest/pipeline.ts';
+import type { ClientMeta } from '../../plugins/auth.ts';
+import { AppError } from '../../plugins/errors.ts';
+import type { Caller } from '../auth/service.ts';
+import type { AuditEntry } from '../audit/repo.ts';
+import { successRecorder } from '../audit/service.ts';
+import type { Jt808Report } from './reports.ts';
+
+const CACHE_MS = 5_000;
+const SORTABLE: Sortable = { model: jt808Models.model, updatedAt: jt808Models.updatedAt };
+
+export function jt808ModelService(db: Db, audit: (e: AuditEntry) => Promise<void>, opts: { now?: () => number } = {}) {
+  const record = successRecorder(audit);
+  const now = opts.now ?? (() => Date.now());
+  /** Per device: the items its reports go through (null: none), until when. */
+  const cache = new Map<string, { items: ModelItem[] | null; until: number }>();
+
+  const select = () =>
+    db
+      .select({
+        id: jt808Models.id,
+        orgId: jt808Models.orgId,
+        orgName: orgs.name,
+        model: jt808Models.model,
+        description: jt808Models.description,
+        items: jt808Models.items,
+        createdAt: jt808Models.createdAt,
+        updatedAt: jt808Models.updatedAt,
+      })
+      .from(jt808Models)
+      .innerJoin(orgs, eq(orgs.id, jt808Models.orgId));
+  type Selected = Awaited<ReturnType<ReturnType<typeof select>['execute']>>[number];
+  const toRow = (r: Selected): ModelRow => ({ ...r, items: r.items as ModelItem[], createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString() });
+
+  async function visible(caller: Caller, id: string): Promise<ModelRow> {
+    const [row] = await select().where(eq(jt808Models.id, id));
+    if (!row || !(await orgTree(db, caller.orgId)).includes(row.orgId)) throw new AppError(404, 'NOT_FOUND');
+    return toRow(row);
+  }
+
+  /** The items of the device's model, its organisation's mapping first, then its ancestors'. */
+  async function itemsOf(device: ReportingDevice): Promise<ModelItem[] | null> {
+    const hit = cache.get(device.id);
+    if (hit && hit.until > now()) return hit.items;
+    const rows = await db.execute<{ items: ModelItem[] | string }>(sql`
+      with recursive chain(id, depth) as (
+        select ${device.orgId}::uuid, 0
+        union all select o.parent_id, c.depth + 1 from orgs o join chain c on o.id = c.id where o.parent_id is not null and c.depth < 64)
+      select m.items from jt808_terminals t
+        join jt808_models m on m.model = t.model
+        join chain c on c.id = m.org_id
+      where t.device_ref = ${device.id}::uuid
+      order by c.depth limit 1`);
+    const first = rowsOf<{ items: ModelItem[] | string }>(rows)[0]?.items;
+    const items = first === undefined ? null : typeof first === 'string' ? (JSON.parse(first) as ModelItem[]) : first;
+    if (cache.size > 100_000) cache.clear();
+    cache.set(device.id, { items, until: now() + CACHE_MS });
+    return items;
+  }
+
+  return {
+    async list(caller: Caller, q: ListQuery & { orgId?: string }): Promise<Page<ModelRow>> {
+      const where = inOrgs(jt808Models.orgId, await listScope(db, caller.orgId, q.orgId));
+      const { limit, offset } = limitOffset(q);
+      const [rows, [total]] = await Promise.all([
+        select()
+          .where(where)
+          .orderBy(...orderBy(q.sort, SORTABLE, 'model,asc', jt808Models.id))
+          .limit(limit)
+          .offset(offset),
+        db.select({ n: count() }).from(jt808Models).where(where),
+      ]);
+      return toPage(rows.map(toRow), Number(total?.n ?? 0), q);
+    },
+
+    get: visible,
+
+    async create(caller: Caller, body: ModelBody, meta: ClientMeta): Promise<ModelRow> {
+      const orgId = body.orgId ?? caller.orgId;
+      if (!(await orgTree(db, caller.orgId)).includes(orgId)) throw new AppError(404, 'NOT_FOUND');
+      const [row] = await db
+        .insert(jt808Models)
+        .values({ orgId, model: body.model, description: body.description, items: body.items })
+        .onConflictDoNothing()
+        .returning({ id: jt808Models.id });
+      if (!row) throw new AppError(409, 'JT808_MODEL_TAKEN');
+      cache.clear();
+      await record(caller, orgId, 'jt808_model_create', body.model, meta);
+      return visible(caller, row.id);
+    },
+
+    async update(caller: Caller, id: string, body: ModelBody, meta: ClientMeta): Promise<ModelRow> {
+      const before = await visible(caller, id);
+      const [taken] = await db
+        .select({ id: jt808Models.id })
+        .from(jt808Models)
+        .where(and(eq(jt808Models.orgId, before.orgId), eq(jt808Models.model, body.model)));
+      if (taken && taken.id !== id) throw new AppError(409, 'JT808_MODEL_TAKEN');
+      await db.update(jt808Models).set({ model: body.model, description: body.description, items: body.items, updatedAt: new Date() }).where(eq(jt808Models.id, id));
+      cache.clear();
+      await record(caller, before.orgId, 'jt808_model_update', body.model, meta);
+      return visible(caller, id);
+    },
+
+    async remove(caller: Caller, id: string, meta: ClientMeta) {
+      const before = await visible(caller, id);
+      await db.delete(jt808Models).where(eq(jt808Models.id, id));
+      cache.clear();
+      await record(caller, before.orgId, 'jt808_model_delete', before.model, meta);
+    },
+
+    /** Terminal models registered in the caller's tree (suggestions for the form). */
+    async registeredModels(caller: Caller): Promise<string[]> {
+      const rows = await db
+        .selectDistinct({ model: jt808Terminals.model })
+        .from(jt808Terminals)
+        .where(inOrgs(jt808Terminals.orgId, await orgTree(db, caller.orgId)))
+        .orderBy(asc(jt808Terminals.model))
+        .limit(500);
+      return rows.map((r) => r.model).filter((m): m is string => Boolean(m));
+    },
+
+    /** The reports with the device's model mapping applied: mapped items become JSON blocks (and `jt808.probes`). */
+    async apply(device: ReportingDevice, reports: Jt808Report[]): Promise<Jt808Report[]> {
+      const items = await itemsOf(device);
+      if (!items) return reports;
+      return reports.map((r) => {
+        const raw = r.extraData.jt808?.items;
+        if (!raw || typeof raw !== 'object') return r;
+        const { blocks, probes } = mapItems(items, raw as Record<string, string>);
+        const extraData = { ...r.extraData, ...blocks };
+        if (Object.keys(probes).length) extraData.jt808 = { ...extraData.jt808, probes };
+        return { ...r, extraData };
+      });
+    },
+  };
+}
+export type Jt808ModelService = ReturnType<typeof jt808ModelService>;
