@@ -239,8 +239,11 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
           return;
         }
         await service.deregister(device);
-        s.device = null;
+        // Signed off: the row says so now, not when the socket closes.
+        if (s.connectedAt) await service.disconnected(device, s.connectedAt);
+        s.connectedAt = undefined;
         answer(s, header, ANSWER_RESULT.ok);
+        s.device = null;
         return;
       }
       case 'location':

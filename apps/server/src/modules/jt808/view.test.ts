@@ -209,6 +209,29 @@ describe('GET /api/iot/v2/devices/:id/jt808', () => {
     expect((await view(admin, deviceRef)).body.data!.connection!.connected).toBe(true);
   });
 
+  it('shows a deregistered terminal as signed off, its code gone', async () => {
+    const t2 = await Terminal.open(gateway.port, UNAUTHENTICATED);
+    t2.send(MSG.register, encodeRegistration({ ...REG, terminalId: 'T000002' }));
+    const { authCode } = decodeRegistrationAnswer((await t2.next(MSG.registerAnswer)).body);
+    t2.send(MSG.authenticate, encodeAuthentication({ code: authCode! }, false));
+    expect((await t2.answer()).result).toBe(0);
+    expect((await view(admin, unauthRef)).body.data!.connection!.connected).toBe(true);
+    const serial = t2.send(MSG.deregister, Buffer.alloc(0));
+    expect(await t2.answer()).toMatchObject({ serial, result: 0 });
+    const { data } = (await view(admin, unauthRef)).body;
+    expect(data!.registration).toMatchObject({ terminalId: 'T000002', hasCode: false });
+    expect(data!.connection).toMatchObject({ connected: false, disconnectedAt: expect.stringMatching(/Z$/) });
+    await frames.flush();
+    // Its answer is kept with the rest of the authenticated connection's frames.
+    expect((await view(admin, unauthRef)).body.data!.frames.rows.map((f) => [f.direction, f.messageId])).toEqual([
+      ['out', '0x8001'],
+      ['in', '0x0003'],
+      ['out', '0x8001'],
+      ['in', '0x0102'],
+    ]);
+    t2.end();
+  });
+
   it("answers 404 for another organisation's device and a missing one", async () => {
     expect((await view(other, deviceRef)).status).toBe(404);
     expect((await view(other, deviceRef)).body.errorcode).toBe('NOT_FOUND');
