@@ -10,6 +10,7 @@ import { JT808_FRAMES_KEPT } from '@iotc/shared/jt808';
 import type { Db } from '../../db/client.ts';
 import { jt808Frames, jt808Terminals } from '../../db/schema.ts';
 import type { ReportingDevice } from '../../ingest/pipeline.ts';
+import { decodeSetParameters, decodeTerminalControl, decodeTextMessage } from './commands.ts';
 import { decodeGeneralAnswer, MSG, type TerminalMessage } from './messages.ts';
 
 /** Frames per terminal and second that are kept; the rest of that second is dropped. */
@@ -46,11 +47,25 @@ export function inSummary(msg: TerminalMessage): unknown {
   return rest;
 }
 
-/** A platform message as far as it is worth reading here. */
-export function outSummary(messageId: number, body: Buffer): unknown {
-  if (messageId === MSG.platformAnswer) {
-    const a = decodeGeneralAnswer(body);
-    return { kind: 'platform-answer', answer: { ...a, messageId: `0x${a.messageId.toString(16).padStart(4, '0')}` } };
+/** A platform message as far as it is worth reading here (answers and the commands down). */
+export function outSummary(messageId: number, body: Buffer, v2019 = false): unknown {
+  try {
+    switch (messageId) {
+      case MSG.platformAnswer: {
+        const a = decodeGeneralAnswer(body);
+        return { kind: 'platform-answer', answer: { ...a, messageId: `0x${a.messageId.toString(16).padStart(4, '0')}` } };
+      }
+      case MSG.positionQuery:
+        return { kind: 'position-query' };
+      case MSG.textMessage:
+        return { kind: 'text-message', text: decodeTextMessage(body, v2019) };
+      case MSG.terminalControl:
+        return { kind: 'terminal-control', control: decodeTerminalControl(body) };
+      case MSG.setParameters:
+        return { kind: 'set-parameters', parameters: decodeSetParameters(body) };
+    }
+  } catch {
+    // Shown as its length: the frame's hex is beside it.
   }
   return { bodyLength: body.length };
 }

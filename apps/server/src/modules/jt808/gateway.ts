@@ -128,7 +128,9 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
         if (!(await port.delivering(delivery.message.id, { serial, messageId: frame.messageId }))) return;
         // Gone meanwhile: the command stays sent and times out, as one to an absent MQTT device does.
         if (s.closed || s.socket.destroyed) return;
-        s.socket.write(encodeFrame({ messageId: frame.messageId, phone: device.deviceId, serial, v2019, protocolVersion: v2019 ? 1 : undefined }, frame.body));
+        const bytes = encodeFrame({ messageId: frame.messageId, phone: device.deviceId, serial, v2019, protocolVersion: v2019 ? 1 : undefined }, frame.body);
+        s.socket.write(bytes);
+        opts.frames?.record(device, 'out', { messageId: frame.messageId, serial }, outSummary(frame.messageId, frame.body, v2019), bytes);
       })
       .catch((err: unknown) => log.error({ err, commandId: delivery.message.id }, 'JT/T 808: a command could not be delivered'));
   };

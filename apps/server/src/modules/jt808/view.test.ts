@@ -17,6 +17,7 @@ import { Deframer, decodeFrame, encodeFrame, type Jt808Frame } from './codec.ts'
 import { decodeGeneralAnswer, decodeRegistrationAnswer, encodeAuthentication, encodeRegistration, MSG, type Registration } from './messages.ts';
 import { encodeLocation } from './location.ts';
 import { startJt808Gateway, type Jt808Gateway } from './gateway.ts';
+import type { Jt808Delivery } from './downlink.ts';
 import { jt808FrameLog, type Jt808FrameLog } from './frame-log.ts';
 import { jt808Repo } from './repo.ts';
 import { jt808Service } from './service.ts';
@@ -34,6 +35,8 @@ let other: string;
 let deviceRef: string;
 let unauthRef: string;
 let orgId: string;
+/** The gateway's listener for commands (a stand-in for the command flow). */
+let deliver: (d: Jt808Delivery) => void = () => undefined;
 
 /** A terminal on a real socket; waits for the platform's frames, never for a fixed time. */
 class Terminal {
@@ -101,6 +104,15 @@ beforeAll(async () => {
     intake: t.app.intake,
     service: jt808Service(jt808Repo(t.app.database.db), { nodeId: 'test-node' }),
     frames,
+    commands: {
+      subscribe: (listener) => {
+        deliver = listener;
+        return () => undefined;
+      },
+      delivering: async () => true,
+      answered: async () => undefined,
+      unsendable: async () => undefined,
+    },
   });
 });
 afterAll(async () => {
@@ -191,6 +203,20 @@ describe('GET /api/iot/v2/devices/:id/jt808', () => {
         await term.answer();
         await frames.flush();
         expect(await kept(deviceRef)).toBe(JT808_FRAMES_KEPT);
+      },
+      { timeout: 5000, interval: 50 },
+    );
+  });
+
+  it('keeps a command sent down, decoded', async () => {
+    deliver({ deviceId: PHONE, message: { id: 'c1', kind: 'text_message', params: { text: '请减速' }, time: new Date().toISOString() } });
+    const sent = await term.next(MSG.textMessage);
+    await vi.waitFor(
+      async () => {
+        await frames.flush();
+        const [newest] = (await view(admin, deviceRef)).body.data!.frames.rows;
+        expect(newest).toMatchObject({ direction: 'out', messageId: '0x8300', serial: sent.header.serial, summary: { kind: 'text-message', text: { text: '请减速' } } });
+        expect(newest!.hex).toMatch(/^7e8300/);
       },
       { timeout: 5000, interval: 50 },
     );
