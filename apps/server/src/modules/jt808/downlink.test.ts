@@ -29,6 +29,8 @@ const TIMEOUT_MS = 60_000;
 const PHONE = '013955500001';
 const AWAY = '013955500002';
 const RIVAL_PHONE = '013955500003';
+/** A 2019-edition terminal: 20 digits, version byte in the header. */
+const PHONE_2019 = '00000000013955500004';
 const REG: Registration = { edition: 2013, province: 31, city: 100, manufacturer: 'ACME', model: 'GT-808', terminalId: 'T000009', plateColour: 1, plate: '沪A55501' };
 
 let bus: EventBus;
@@ -42,6 +44,7 @@ let rival: string;
 let ref: string;
 let awayRef: string;
 let jsonRef: string;
+let ref2019: string;
 const terminals: Terminal[] = [];
 
 /** A terminal on a real socket: frames out built by the codec's encoders, platform frames in. */
@@ -54,6 +57,7 @@ class Terminal {
   private constructor(
     private readonly socket: Socket,
     readonly phone: string,
+    private readonly v2019: boolean,
   ) {
     socket.on('data', (chunk) => {
       for (const f of this.deframer.push(chunk)) if (Buffer.isBuffer(f)) this.frames.push(decodeFrame(f));
@@ -62,20 +66,20 @@ class Terminal {
     socket.on('error', () => undefined);
   }
 
-  static async open(port: number, phone: string): Promise<Terminal> {
+  static async open(port: number, phone: string, v2019 = false): Promise<Terminal> {
     const socket = connect(port, '127.0.0.1');
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', resolve);
       socket.once('error', reject);
     });
-    const term = new Terminal(socket, phone);
+    const term = new Terminal(socket, phone, v2019);
     terminals.push(term);
     return term;
   }
 
   send(messageId: number, body: Buffer): number {
     const serial = ++this.serial;
-    this.socket.write(encodeFrame({ messageId, phone: this.phone, serial }, body));
+    this.socket.write(encodeFrame({ messageId, phone: this.phone, serial, ...(this.v2019 ? { v2019: true, protocolVersion: 1 } : {}) }, body));
     return serial;
   }
 
@@ -95,12 +99,12 @@ class Terminal {
   /** Registers (once) and authenticates on this connection; answers the code. */
   async signIn(code?: string): Promise<string> {
     if (!code) {
-      this.send(MSG.register, encodeRegistration(REG));
+      this.send(MSG.register, encodeRegistration({ ...REG, edition: this.v2019 ? 2019 : 2013 }));
       const reg = decodeRegistrationAnswer((await this.next(MSG.registerAnswer)).body);
       expect(reg.result).toBe(0);
       code = reg.authCode!;
     }
-    const serial = this.send(MSG.authenticate, encodeAuthentication({ code }, false));
+    const serial = this.send(MSG.authenticate, encodeAuthentication({ code, imei: '860000000000004', softwareVersion: '1.0' }, this.v2019));
     expect(decodeGeneralAnswer((await this.next(MSG.platformAnswer)).body)).toEqual({ serial, messageId: MSG.authenticate, result: 0 });
     return code;
   }
@@ -175,6 +179,7 @@ beforeAll(async () => {
   awayRef = await device(admin, AWAY, 'jt808');
   jsonRef = await device(admin, `JTCMD${process.pid}`, 'json');
   await device(rival, RIVAL_PHONE, 'jt808');
+  ref2019 = await device(admin, PHONE_2019, 'jt808');
   gatewayA = await gatewayOf(a, 'node-a');
   gatewayB = await gatewayOf(b, 'node-b');
 });
@@ -245,6 +250,18 @@ describe('JT/T 808 commands down', () => {
     await term.next(MSG.platformAnswer);
     await a.app.commands.settled();
     expect(await get(cmd.id)).toMatchObject({ status: 'failed', failure: 'timeout' });
+  });
+
+  it('a 2019 terminal gets its frames in the 2019 header and body (text type byte) and is matched the same way', async () => {
+    const t19 = await Terminal.open(gatewayA.port, PHONE_2019, true);
+    await t19.signIn();
+    const cmd = await approved({ deviceRef: ref2019, kind: 'text_message', params: { text: 'Slow down', emergency: true } });
+    const frame = await t19.next(MSG.textMessage);
+    expect(frame.header).toMatchObject({ phone: PHONE_2019, v2019: true, protocolVersion: 1 });
+    expect(decodeTextMessage(frame.body, true)).toEqual({ flags: 0x01 | 0x04, textType: 1, text: 'Slow down' });
+    t19.answer(frame, 3);
+    expect(await settled(cmd.id)).toMatchObject({ status: 'failed', failure: 'device', result: 'JT/T 808 result 3 (not supported)' });
+    t19.end();
   });
 
   it('a terminal connected to no node: the command stays sent, undelivered, and times out, as an MQTT device that is away', async () => {
