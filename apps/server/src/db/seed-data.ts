@@ -125,6 +125,7 @@ const common: MenuNode[] = [
         en: 'Asset management',
         children: [
           { code: 'asset-registry-devices', zh: '设备', en: 'Devices', url: 'view/deviceManage/devices' },
+          { code: 'asset-registry-jt808-models', zh: 'JT/T 808 终端型号', en: 'JT/T 808 terminal models', url: 'view/deviceManage/jt808Models' },
           { code: 'asset-registry-vehicles', zh: '车辆', en: 'Vehicles', url: 'view/asset/vehicles' },
           { code: 'asset-registry-containers', zh: '集装箱', en: 'Containers', url: 'view/asset/containers' },
           { code: 'asset-registry-gateways', zh: '网关', en: 'Gateways', url: 'view/asset/gateways' },

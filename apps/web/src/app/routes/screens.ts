@@ -18,6 +18,7 @@ export const SCREENS: Record<string, ScreenImporter> = {
   'home/home': () => import('../../features/home/pages/home-page.tsx'),
   'deviceManage/realTimeMonitoring': () => import('../../features/device/pages/real-time-monitoring-page.tsx'),
   'deviceManage/devices': () => import('../../features/asset/pages/devices-page.tsx'),
+  'deviceManage/jt808Models': () => import('../../features/jt808-model/pages/terminal-models-page.tsx'),
   'asset/vehicles': () => import('../../features/asset/pages/vehicles-page.tsx'),
   'asset/containers': () => import('../../features/asset/pages/containers-page.tsx'),
   'asset/gateways': () => import('../../features/asset/pages/gateways-page.tsx'),
