@@ -58,3 +58,11 @@ describe('modelBodySchema', () => {
     expect(modelBodySchema.safeParse({ model: 'M', items: [] }).success).toBe(false);
   });
 });
+
+describe('standard items as sensor channels', () => {
+  it('reads fuel, signal and satellites from block jt808, leaving the rest of the block raw', () => {
+    const decoded = decodeExtraData({ jt808: { msg: '0x0200', alarm: 1, fuel: 52.3, signal: 20, satellites: 11, items: { '0x51': '00fa' } } });
+    expect(decoded).toMatchObject({ ok: true, values: { fuel: 52.3, signal: 20, satellites: 11 } });
+    expect(decodeExtraData({ jt808: { msg: '0x0200', alarm: 0 } })).toMatchObject({ ok: true, values: {} });
+  });
+});

@@ -254,7 +254,7 @@ describe('deviceReportSchema', () => {
 describe('sensor dictionary', () => {
   it('names a unit and a label for every decoded value', () => {
     expect(SENSOR_FIELDS.map((f) => f.key).sort()).toEqual(
-      ['battery', 'batteryTemperature', 'door', 'humidity', 'light', 'mileage', 'pressure', 'temperature', 'vibration'].sort(),
+      ['battery', 'batteryTemperature', 'door', 'humidity', 'light', 'mileage', 'pressure', 'temperature', 'vibration', 'fuel', 'signal', 'satellites'].sort(),
     );
     expect(SENSOR_FIELDS.find((f) => f.key === 'temperature')!.unit).toBe('°C');
   });

@@ -27,6 +27,12 @@ export interface SensorValues {
   door?: 'closed' | 'open';
   /** Block 21 `bat_T` x 0.1, degrees Celsius. */
   batteryTemperature?: number;
+  /** Block `jt808` `fuel`: a JT/T 808 terminal's fuel (item 0x02), litres. */
+  fuel?: number;
+  /** Block `jt808` `signal`: a JT/T 808 terminal's wireless signal strength (item 0x30). */
+  signal?: number;
+  /** Block `jt808` `satellites`: GNSS satellites in use (item 0x31). */
+  satellites?: number;
 }
 
 export type SensorKey = keyof SensorValues;
@@ -44,6 +50,8 @@ export const BLOCK_FIELDS: Record<string, readonly string[]> = {
   '14': ['mileage'],
   '16': ['gac'],
   '21': ['bat_T'],
+  // What a JT/T 808 terminal's standard items decode to (modules/jt808/reports.ts); the rest of the block stays raw.
+  jt808: ['fuel', 'signal', 'satellites'],
 };
 
 /** Divides by ten without the binary noise of multiplying by 0.1. */
@@ -130,6 +138,9 @@ export function decodeExtraData(extraData: unknown): DecodeResult {
     values.door = gac === 1 ? 'open' : 'closed';
   }
   if (r('21.bat_T') !== undefined) values.batteryTemperature = tenth(r('21.bat_T')!);
+  if (r('jt808.fuel') !== undefined) values.fuel = r('jt808.fuel');
+  if (r('jt808.signal') !== undefined) values.signal = r('jt808.signal');
+  if (r('jt808.satellites') !== undefined) values.satellites = r('jt808.satellites');
   return { ok: true, values, raw };
 }
 
@@ -152,6 +163,9 @@ export const SENSOR_FIELDS: readonly SensorField[] = [
   { key: 'battery', label: 'sensor.battery', unit: '%', precision: 1 },
   { key: 'batteryTemperature', label: 'sensor.batteryTemperature', unit: '°C', precision: 1 },
   { key: 'mileage', label: 'sensor.mileage', unit: 'km', precision: 1 },
+  { key: 'fuel', label: 'sensor.fuel', unit: 'L', precision: 1 },
+  { key: 'signal', label: 'sensor.signal', unit: '', precision: 0 },
+  { key: 'satellites', label: 'sensor.satellites', unit: '', precision: 0 },
   { key: 'door', label: 'sensor.door', unit: '', precision: 0 },
 ];
 

@@ -136,7 +136,7 @@ describe('terminal alarm bits over TCP', () => {
 
     const report = async (iso: string, alarm: number) => {
       const extras = { '0x51': '80b900fa', '0x66': '0271' };
-      const serial = term.send(MSG.location, encodeLocation({ latitude: 31.23, longitude: 121.47, positioned: true, speedKmh: 30, time: new Date(iso), alarm, extras }));
+      const serial = term.send(MSG.location, encodeLocation({ latitude: 31.23, longitude: 121.47, positioned: true, speedKmh: 30, time: new Date(iso), alarm, extras, fuelLitres: 52.3, signal: 20, satellites: 11 }));
       expect(decodeGeneralAnswer((await term.next(MSG.platformAnswer)).body)).toMatchObject({ serial, result: 0 });
     };
     await report('2026-11-21T08:00:00Z', alarmFlags(['sos']));
@@ -149,7 +149,7 @@ describe('terminal alarm bits over TCP', () => {
     expect(open.data!.rows.filter((a) => a.type === 'jt808_power_cut')).toHaveLength(0);
     // The mapped items: the latest state's temperature and humidity, the second probe beside them.
     const [state] = await t.app.database.db.select().from(deviceStates).where(eq(deviceStates.deviceRef, deviceRef));
-    expect(state!.sensors).toMatchObject({ temperature: -18.5, humidity: 62.5 });
+    expect(state!.sensors).toMatchObject({ temperature: -18.5, humidity: 62.5, fuel: 52.3, signal: 20, satellites: 11 });
     const [reading] = await t.app.database.db.select().from(telemetry).where(eq(telemetry.deviceRef, deviceRef));
     expect(reading!.raw).toMatchObject({ '3': { temp: 32768 + 185, humidity: 625 }, jt808: { probes: { 'temperature.2': 25 }, items: { '0x51': '80b900fa' } } });
 

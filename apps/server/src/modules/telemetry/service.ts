@@ -178,6 +178,9 @@ const SENSOR_HEADERS: Record<string, { zh: string; en: string }> = {
   battery: { zh: '电量(%)', en: 'Battery (%)' },
   batteryTemperature: { zh: '电池温度(°C)', en: 'Battery temperature (°C)' },
   mileage: { zh: '里程(km)', en: 'Mileage (km)' },
+  fuel: { zh: '油量(L)', en: 'Fuel (L)' },
+  signal: { zh: '信号强度', en: 'Signal strength' },
+  satellites: { zh: '卫星数', en: 'Satellites' },
 };
 
 function doorText(v: unknown, lang: Lang): string | null {

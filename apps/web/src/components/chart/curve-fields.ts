@@ -27,6 +27,9 @@ const COLORS: Record<CurveKey, string> = {
   mileage: '#597ef7',
   speed: '#1677ff',
   door: '#eb2f96',
+  fuel: '#a0d911',
+  signal: '#08979c',
+  satellites: '#9254de',
 };
 
 const field = (f: SensorField): CurveField => ({ key: f.key, label: `sensor.${f.key}`, unit: f.unit, precision: f.precision, color: COLORS[f.key] });

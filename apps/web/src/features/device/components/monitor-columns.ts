@@ -62,6 +62,9 @@ export const MONITOR_COLUMNS: TableColumn<MonitorRow>[] = [
   unitColumn('pressure'),
   unitColumn('batteryTemperature', true),
   unitColumn('mileage'),
+  unitColumn('fuel', true),
+  unitColumn('signal', true),
+  unitColumn('satellites', true),
 ];
 
 /** The table of one user: the column preference cookies carry the user's id, so each user keeps their own. */

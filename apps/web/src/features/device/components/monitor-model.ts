@@ -112,6 +112,9 @@ export interface MonitorRow {
   pressure: string | null;
   batteryTemperature: string | null;
   mileage: string | null;
+  fuel: string | null;
+  signal: string | null;
+  satellites: string | null;
 }
 
 const PRECISION = Object.fromEntries(SENSOR_FIELDS.map((f) => [f.key, f.precision])) as Record<SensorKey, number>;
@@ -144,6 +147,9 @@ export function toMonitorRow(s: DeviceState): MonitorRow {
     pressure: r('pressure'),
     batteryTemperature: r('batteryTemperature'),
     mileage: r('mileage'),
+    fuel: r('fuel'),
+    signal: r('signal'),
+    satellites: r('satellites'),
   };
 }
 

@@ -28,6 +28,9 @@ export interface TelemetryView {
   battery?: string | null;
   batteryTemperature?: string | null;
   mileage?: string | null;
+  fuel?: string | null;
+  signal?: string | null;
+  satellites?: string | null;
   door?: string | null;
 }
 
