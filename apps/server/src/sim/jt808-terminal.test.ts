@@ -42,7 +42,11 @@ const refs = async () => new Map((await db().select({ id: devices.id, deviceId: 
 /** A device's readings, oldest first, with the message that brought each. */
 const readings = async (ref: string) =>
   (await db().select().from(telemetry).where(eq(telemetry.deviceRef, ref)))
-    .map((r) => ({ time: r.time.getTime(), msg: (r.raw as { jt808?: { msg?: string } }).jt808?.msg, lat: r.lat }))
+    .map((r) => {
+      const kept = (r.raw as { jt808?: { msg?: string; status?: number } }).jt808;
+      // Status bit 1: the terminal had a fix (the simulator sends its occasional cell-tower fixes as unpositioned).
+      return { time: r.time.getTime(), msg: kept?.msg, lat: r.lat, positioned: ((kept?.status ?? 0) & 2) !== 0 };
+    })
     .sort((a, b) => a.time - b.time);
 
 beforeAll(async () => {
@@ -121,7 +125,8 @@ describe('startJt808Simulator', () => {
         // Stamped to the second on the wire.
         expect(r.time).toBeGreaterThanOrEqual(gapFrom - 1000);
         expect(r.time).toBeLessThanOrEqual(gapTo + 1000 * SPEED);
-        expect(r.lat).not.toBeNull();
+        // A positioned fix keeps its position; an unpositioned one keeps none.
+        expect(r.lat === null).toBe(!r.positioned);
       }
     }
     // Back in coverage the terminals authenticated with their saved codes: no new registration.
