@@ -49,6 +49,7 @@ import { jt808Routes } from './modules/jt808/routes.ts';
 import { jt808ViewService } from './modules/jt808/view.ts';
 import { jt808ModelService, type Jt808ModelService } from './modules/jt808/models.ts';
 import { jt808ModelRoutes } from './modules/jt808/models-routes.ts';
+import { alarmConfirmations, type AlarmConfirmations } from './modules/jt808/alarm-confirm.ts';
 import { intakePipeline, type IntakePipeline } from './ingest/pipeline.ts';
 import { readingStore, type ReadingStore } from './ingest/store.ts';
 import { localBus, redisBus, type CachedConfig, type EventBus } from './realtime/bus.ts';
@@ -141,6 +142,8 @@ declare module 'fastify' {
     jt808Commands: Jt808Downlink;
     /** Vendor item mappings of JT/T 808 terminal models, applied by the gateway to each report. */
     jt808Models: Jt808ModelService;
+    /** Operators' confirmations of JT/T 808 terminal alarms, to the node holding the terminal (0x8203). */
+    jt808Confirmations: AlarmConfirmations;
     /** Scheduled reports: the tick sends the due ones (one node per run). */
     reportScheduler: ReportScheduler;
     /** The traceability ledger: its feeder tick and tree-head signing (one node at a time). */
@@ -439,7 +442,10 @@ export async function buildApp(
       void alarmsByIds(database.db, ended).then(publishAlarms, (err: unknown) => app.log.warn({ err }, 'alarm push failed'));
     },
   });
-  await app.register(alarmRoutes, { levels, policies, alarms: alarmService(database.db, { publish: publishAlarms }) });
+  // An acknowledged terminal alarm the platform must clear goes to the terminal as 0x8203 (from the node holding it).
+  const jt808Confirmations = alarmConfirmations(bus);
+  app.decorate('jt808Confirmations', jt808Confirmations);
+  await app.register(alarmRoutes, { levels, policies, alarms: alarmService(database.db, { publish: publishAlarms, acknowledged: (row) => jt808Confirmations.acknowledged(row) }) });
   await app.register(workOrderRoutes, { workOrders: workOrderService(database.db, { publish: publishAlarms }) });
   // A task's own policy and push rule change like any: the engine and the push reload, ended alarms go out.
   const transportTasks = transportTaskService(database.db, {

@@ -71,6 +71,7 @@ const jt808 = await startJt808Gateway({
   commands: app.jt808Commands,
   frames: jt808Frames,
   items: app.jt808Models,
+  confirmations: app.jt808Confirmations,
 });
 app.health.addCheck('jt808', () => {
   if (!jt808.listening()) throw new Error('the JT/T 808 listener is not listening');

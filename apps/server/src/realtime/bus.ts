@@ -18,7 +18,9 @@ export type LiveEvent =
   /** Between nodes, not for browsers: a cached configuration changed. */
   | { type: 'invalidate'; cache: CachedConfig }
   /** Between nodes, not for browsers: the node holding JT/T 808 terminal `deviceId`'s connection delivers the command. */
-  | { type: 'jt808-command'; deviceId: string; message: CommandMessage };
+  | { type: 'jt808-command'; deviceId: string; message: CommandMessage }
+  /** Between nodes, not for browsers: the node holding the terminal's connection sends 0x8203 confirming these alarm bits. */
+  | { type: 'jt808-alarm-confirm'; deviceId: string; alarms: number };
 
 export interface EventBus {
   /** To every node's listeners (this node's included, once). */

@@ -25,7 +25,7 @@ const SORTABLE: Sortable = {
 };
 
 
-export function alarmService(db: Db, opts: { publish: (rows: AlarmRow[]) => void }) {
+export function alarmService(db: Db, opts: { publish: (rows: AlarmRow[]) => void; acknowledged?: (row: AlarmRow) => void }) {
   async function where(caller: Caller, q: Omit<AlarmQuery, 'page' | 'size' | 'sort'>): Promise<SQL | undefined> {
     const scope = await listScope(db, caller.orgId, q.orgId);
     return and(
@@ -113,7 +113,9 @@ export function alarmService(db: Db, opts: { publish: (rows: AlarmRow[]) => void
         .where(and(eq(alarms.id, id), isNull(alarms.acknowledgedAt)))
         .returning({ id: alarms.id });
       if (done) await event(id, 'acknowledged', caller.account);
-      return changed(id, caller);
+      const row = await changed(id, caller);
+      if (done) opts.acknowledged?.(row);
+      return row;
     },
 
     /** A comment in the timeline (the alarm itself does not change). */

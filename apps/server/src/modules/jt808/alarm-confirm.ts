@@ -3,7 +3,9 @@
 // (emergency, danger warning, area, route, route time, illegal ignition, illegal displacement).
 // The 0x8001 answer to the location report only says it was stored; these bits stay set until
 // this message clears them.
-import { CONFIRMED_BITS } from '@iotc/shared/terminal-alarms';
+import type { AlarmRow } from '@iotc/shared/alarm';
+import { CONFIRMED_BITS, terminalAlarmBit } from '@iotc/shared/terminal-alarms';
+import type { EventBus } from '../../realtime/bus.ts';
 import { Reader, Writer } from './binary.ts';
 import { Jt808Error } from './errors.ts';
 
@@ -32,3 +34,25 @@ export function decodeAlarmConfirmation(body: Buffer): AlarmConfirmation {
   if (r.remaining > 0) throw new Jt808Error('long-body', `0x8203 body: ${r.remaining} bytes after its 6`);
   return out;
 }
+
+/**
+ * Confirmations across nodes: an operator acknowledges a terminal alarm on any node; the node
+ * holding the terminal's connection sends the 0x8203 (the live event bus carries the request to
+ * every node; the others hold no session and ignore it). A terminal connected nowhere gets none.
+ */
+export function alarmConfirmations(bus: EventBus) {
+  return {
+    /** An acknowledged alarm: a terminal alarm whose bit the platform must clear asks for its 0x8203. */
+    acknowledged(row: Pick<AlarmRow, 'type' | 'device'>) {
+      const bit = terminalAlarmBit(row.type);
+      if (bit < 0 || !CONFIRMED_BITS.includes(bit)) return;
+      bus.publish({ type: 'jt808-alarm-confirm', deviceId: row.device.deviceId, alarms: (1 << bit) >>> 0 });
+    },
+    subscribe(listener: (c: { deviceId: string; alarms: number }) => void): () => void {
+      return bus.subscribe((event) => {
+        if (event.type === 'jt808-alarm-confirm') listener({ deviceId: event.deviceId, alarms: event.alarms });
+      });
+    },
+  };
+}
+export type AlarmConfirmations = ReturnType<typeof alarmConfirmations>;

@@ -15,6 +15,7 @@ import type { Channel, ReportingDevice } from '../../ingest/pipeline.ts';
 import { decodeFrame, Deframer, encodeFrame, type Jt808Header } from './codec.ts';
 import { commandFrame, type Jt808Delivery, type Jt808Downlink } from './downlink.ts';
 import { Jt808Error } from './errors.ts';
+import { ALARM_CONFIRM_ID, encodeAlarmConfirmation, type AlarmConfirmations } from './alarm-confirm.ts';
 import { ANSWER_RESULT, decodeTerminalMessage, encodeGeneralAnswer, encodeRegistrationAnswer, MSG, REGISTER_RESULT, type TerminalMessage } from './messages.ts';
 import { inSummary, outSummary, type Jt808FrameLog } from './frame-log.ts';
 import { Reassembler } from './reassembly.ts';
@@ -51,6 +52,8 @@ export interface Jt808GatewayOptions {
   frames?: Pick<Jt808FrameLog, 'record' | 'forget'>;
   /** Vendor item mappings of terminal models (models.ts): mapped items become the JSON blocks of the report. */
   items?: { apply(device: ReportingDevice, reports: Jt808Report[]): Promise<Jt808Report[]> };
+  /** Operators' confirmations of terminal alarms (alarm-confirm.ts): sent as 0x8203 by the node holding the connection. */
+  confirmations?: Pick<AlarmConfirmations, 'subscribe'>;
 }
 
 export interface Jt808Gateway {
@@ -383,6 +386,15 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
   });
   server.on('error', (err) => log.error({ err }, 'JT/T 808: listener error'));
   const unsubscribeCommands = opts.commands?.subscribe(deliver);
+  const unsubscribeConfirmations = opts.confirmations?.subscribe(({ deviceId, alarms }) => {
+    const s = [...sessions].reverse().find((x) => !x.closed && x.device?.deviceId === deviceId);
+    if (!s) return;
+    const v2019 = deviceId.length === 20;
+    // Serial 0: every alarm of these types, as the operator confirmed the alarm, not one report.
+    s.work = s.work.then(() =>
+      send(s, { messageId: ALARM_CONFIRM_ID, serial: 0, phone: deviceId, v2019, protocolVersion: v2019 ? 1 : 0, bodyLength: 0, encryption: 0 }, ALARM_CONFIRM_ID, encodeAlarmConfirmation({ serial: 0, alarms })),
+    );
+  });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : opts.port;
 
@@ -393,6 +405,7 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
     async close() {
       closing = true;
       unsubscribeCommands?.();
+      unsubscribeConfirmations?.();
       for (const s of sessions) s.socket.pause();
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       // Frames under way are stored and answered first; then the connections go.

@@ -16,6 +16,7 @@ import { createTenantUser } from '../../test/fixtures.ts';
 import { deviceStates, telemetry } from '../../db/schema.ts';
 import { Deframer, decodeFrame, encodeFrame, type Jt808Frame } from './codec.ts';
 import { alarmFlags, encodeLocation } from './location.ts';
+import { ALARM_CONFIRM_ID, decodeAlarmConfirmation } from './alarm-confirm.ts';
 import { decodeGeneralAnswer, decodeRegistrationAnswer, encodeAuthentication, encodeRegistration, MSG } from './messages.ts';
 import { startJt808Gateway, type Jt808Gateway } from './gateway.ts';
 import { jt808Repo } from './repo.ts';
@@ -57,6 +58,10 @@ class Terminal {
       if (i >= 0) return this.frames.splice(i, 1)[0]!;
       await new Promise<void>((resolve) => this.waiters.push(resolve));
     }
+  }
+  /** Whether a platform frame of this message id arrived and was not taken. */
+  has(messageId: number): boolean {
+    return this.frames.some((f) => f.header.messageId === messageId);
   }
   end() {
     this.socket.destroy();
@@ -119,6 +124,7 @@ beforeAll(async () => {
     intake: t.app.intake,
     service: jt808Service(jt808Repo(t.app.database.db), { nodeId: 'test-node' }),
     items: t.app.jt808Models,
+    confirmations: t.app.jt808Confirmations,
   });
 });
 afterAll(async () => {
@@ -157,6 +163,11 @@ describe('terminal alarm bits over TCP', () => {
     expect((await alarmsOf(rival)).data!.rows).toHaveLength(0);
     expect((await call(t.app, { method: 'GET', url: `/api/iot/v2/alarms/${sos.id}`, token: rival })).status).toBe(404);
 
+    // The operator acknowledges it: the terminal is told to clear its SOS bit (0x8203, serial 0 = every SOS).
+    const ack = await call(t.app, { method: 'POST', url: `/api/iot/v2/alarms/${sos.id}/acknowledge`, token: admin });
+    expect(ack.status).toBe(200);
+    expect(decodeAlarmConfirmation((await term.next(ALARM_CONFIRM_ID)).body)).toEqual({ serial: 0, alarms: alarmFlags(['sos']) });
+
     // Still set (and main power cut with it): the same alarm repeats; then cleared.
     await report('2026-11-21T08:00:30Z', alarmFlags(['sos', 'power-cut']));
     await report('2026-11-21T08:01:00Z', 0);
@@ -166,7 +177,13 @@ describe('terminal alarm bits over TCP', () => {
     );
     const again = cleared.data!.rows.find((a) => a.id === sos.id)!;
     expect(again).toMatchObject({ status: 'cleared', endedAt: '2026-11-21T08:01:00.000Z', count: 2 });
-    expect(cleared.data!.rows.find((a) => a.type === 'jt808_power_cut')).toMatchObject({ status: 'cleared', startedAt: '2026-11-21T08:00:30.000Z' });
+    const cut = cleared.data!.rows.find((a) => a.type === 'jt808_power_cut')!;
+    expect(cut).toMatchObject({ status: 'cleared', startedAt: '2026-11-21T08:00:30.000Z' });
+    // A power cut clears itself on the terminal: acknowledging it sends nothing (a heartbeat answered after it shows none came).
+    expect((await call(t.app, { method: 'POST', url: `/api/iot/v2/alarms/${cut.id}/acknowledge`, token: admin })).status).toBe(200);
+    term.send(MSG.heartbeat, Buffer.alloc(0));
+    await term.next(MSG.platformAnswer);
+    expect(term.has(ALARM_CONFIRM_ID)).toBe(false);
     term.end();
   });
 });
