@@ -6,7 +6,7 @@
 // organisation neither commands it nor closes its commands; and on two nodes (two apps on one
 // database and one bus: in-process, or Redis when REDIS_URL is set) a command approved on the
 // second reaches the terminal connected to the first, and its answer closes it on either node.
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import pino from 'pino';
@@ -15,8 +15,8 @@ import { call, DEMO_PASSWORD, login, testApp, type TestApp } from '../../test/ha
 import { addOrgUser, createTenantUser } from '../../test/fixtures.ts';
 import { orgs, telemetry } from '../../db/schema.ts';
 import { localBus, redisBus, type EventBus } from '../../realtime/bus.ts';
-import { Deframer, decodeFrame, encodeFrame, type Jt808Frame } from './codec.ts';
-import { decodeRegistrationAnswer, decodeGeneralAnswer, encodeAuthentication, encodeGeneralAnswer, encodeRegistration, MSG, type Registration } from './messages.ts';
+import { TestTerminal } from './test-helpers.ts';
+import { decodeRegistrationAnswer, encodeAuthentication, encodeRegistration, MSG, type Registration } from './messages.ts';
 import { encodePositionAnswer } from './location.ts';
 import { decodeSetParameters, decodeTerminalControl, decodeTextMessage, CONTROL_COMMAND } from './commands.ts';
 import { startJt808Gateway, type Jt808Gateway } from './gateway.ts';
@@ -48,52 +48,10 @@ let ref2019: string;
 const terminals: Terminal[] = [];
 
 /** A terminal on a real socket: frames out built by the codec's encoders, platform frames in. */
-class Terminal {
-  private readonly deframer = new Deframer();
-  private readonly frames: Jt808Frame[] = [];
-  private waiters: Array<() => void> = [];
-  private serial = 0;
-
-  private constructor(
-    private readonly socket: Socket,
-    readonly phone: string,
-    private readonly v2019: boolean,
-  ) {
-    socket.on('data', (chunk) => {
-      for (const f of this.deframer.push(chunk)) if (Buffer.isBuffer(f)) this.frames.push(decodeFrame(f));
-      for (const w of this.waiters.splice(0)) w();
-    });
-    socket.on('error', () => undefined);
-  }
-
-  static async open(port: number, phone: string, v2019 = false): Promise<Terminal> {
-    const socket = connect(port, '127.0.0.1');
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', resolve);
-      socket.once('error', reject);
-    });
-    const term = new Terminal(socket, phone, v2019);
-    terminals.push(term);
-    return term;
-  }
-
-  send(messageId: number, body: Buffer): number {
-    const serial = ++this.serial;
-    this.socket.write(encodeFrame({ messageId, phone: this.phone, serial, ...(this.v2019 ? { v2019: true, protocolVersion: 1 } : {}) }, body));
-    return serial;
-  }
-
-  /** The next platform frame of this message id (waits for the bytes, never for a fixed time). */
-  async next(messageId: number): Promise<Jt808Frame> {
-    for (;;) {
-      const i = this.frames.findIndex((f) => f.header.messageId === messageId);
-      if (i >= 0) return this.frames.splice(i, 1)[0]!;
-      await new Promise<void>((resolve) => this.waiters.push(resolve));
-    }
-  }
-
-  has(messageId: number): boolean {
-    return this.frames.some((f) => f.header.messageId === messageId);
+class Terminal extends TestTerminal {
+  constructor(socket: Socket, phone: string, v2019 = false) {
+    super(socket, phone, v2019);
+    terminals.push(this);
   }
 
   /** Registers (once) and authenticates on this connection; answers the code. */
@@ -105,17 +63,8 @@ class Terminal {
       code = reg.authCode!;
     }
     const serial = this.send(MSG.authenticate, encodeAuthentication({ code, imei: '860000000000004', softwareVersion: '1.0' }, this.v2019));
-    expect(decodeGeneralAnswer((await this.next(MSG.platformAnswer)).body)).toEqual({ serial, messageId: MSG.authenticate, result: 0 });
+    expect(await this.answer()).toEqual({ serial, messageId: MSG.authenticate, result: 0 });
     return code;
-  }
-
-  /** The terminal's general answer (0x0001) to a platform frame. */
-  answer(to: Jt808Frame, result: number) {
-    this.send(MSG.terminalAnswer, encodeGeneralAnswer({ serial: to.header.serial, messageId: to.header.messageId, result }));
-  }
-
-  end() {
-    this.socket.destroy();
   }
 }
 
@@ -225,7 +174,7 @@ describe('JT/T 808 commands down', () => {
     const cmd = await approved({ deviceRef: ref, kind: 'report_interval', params: { seconds: 30 } });
     const frame = await term.next(MSG.setParameters);
     expect(decodeSetParameters(frame.body)).toEqual({ reportIntervalSeconds: 30 });
-    term.answer(frame, 0);
+    term.reply(frame, 0);
     expect(await settled(cmd.id)).toMatchObject({ status: 'acknowledged', failure: null });
   });
 
@@ -233,7 +182,7 @@ describe('JT/T 808 commands down', () => {
     const cmd = await approved({ deviceRef: ref, kind: 'text_message', params: { text: '请在前方服务区停车', tts: true } });
     const frame = await term.next(MSG.textMessage);
     expect(decodeTextMessage(frame.body, false)).toEqual({ flags: 0x04 | 0x08, text: '请在前方服务区停车' });
-    term.answer(frame, 1);
+    term.reply(frame, 1);
     expect(await settled(cmd.id)).toMatchObject({ status: 'failed', failure: 'device', result: 'JT/T 808 result 1 (failure)' });
     expect((await story(cmd.id)).at(-1)).toMatchObject({ kind: 'failed', detail: { failure: 'device', message: 'JT/T 808 result 1 (failure)' } });
   });
@@ -244,7 +193,7 @@ describe('JT/T 808 commands down', () => {
     expect(decodeTerminalControl(frame.body)).toEqual({ command: CONTROL_COMMAND.reset, params: '' });
     expect(await a.app.commands.expire(new Date(Date.now() + TIMEOUT_MS + 1000))).toContain(cmd.id);
     expect(await get(cmd.id)).toMatchObject({ status: 'failed', failure: 'timeout' });
-    term.answer(frame, 0);
+    term.reply(frame, 0);
     // The terminal's next message is handled after the late answer: by then it has been taken and ignored.
     term.send(MSG.heartbeat, Buffer.alloc(0));
     await term.next(MSG.platformAnswer);
@@ -259,7 +208,7 @@ describe('JT/T 808 commands down', () => {
     const frame = await t19.next(MSG.textMessage);
     expect(frame.header).toMatchObject({ phone: PHONE_2019, v2019: true, protocolVersion: 1 });
     expect(decodeTextMessage(frame.body, true)).toEqual({ flags: 0x01 | 0x04, textType: 1, text: 'Slow down' });
-    t19.answer(frame, 3);
+    t19.reply(frame, 3);
     expect(await settled(cmd.id)).toMatchObject({ status: 'failed', failure: 'device', result: 'JT/T 808 result 3 (not supported)' });
     t19.end();
   });
@@ -296,13 +245,13 @@ describe('JT/T 808 commands down', () => {
     // The rival's terminal answers with the same serial and message id: not its command, nothing happens.
     const other = await Terminal.open(gatewayA.port, RIVAL_PHONE);
     await other.signIn();
-    other.answer(frame, 0);
+    other.reply(frame, 0);
     other.send(MSG.heartbeat, Buffer.alloc(0));
     await other.next(MSG.platformAnswer);
     await a.app.commands.settled();
     expect(await get(cmd.id)).toMatchObject({ status: 'sent' });
     other.end();
-    term.answer(frame, 0);
+    term.reply(frame, 0);
     expect(await settled(cmd.id)).toMatchObject({ status: 'acknowledged' });
   });
 
@@ -316,14 +265,14 @@ describe('JT/T 808 commands down', () => {
     await until(() => gatewayA.connections() === 0);
     const moved = await Terminal.open(gatewayB.port, PHONE);
     await moved.signIn(code);
-    moved.answer(frame, 0);
+    moved.reply(frame, 0);
     expect(await settled(cmd.id, b)).toMatchObject({ status: 'acknowledged' });
     // And the other way round: approved on node A, delivered by node B, answered there.
     const back = await approved({ deviceRef: ref, kind: 'terminal_control', params: { action: 'close_wireless' } }, a);
     const control = await moved.next(MSG.terminalControl);
     expect(decodeTerminalControl(control.body).command).toBe(CONTROL_COMMAND.closeWireless);
     expect((await story(back.id)).find((e) => e.kind === 'delivered')?.detail).toMatchObject({ node: 'node-b' });
-    moved.answer(control, 0);
+    moved.reply(control, 0);
     expect(await settled(back.id)).toMatchObject({ status: 'acknowledged' });
   });
 });

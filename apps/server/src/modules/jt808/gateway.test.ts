@@ -4,7 +4,6 @@
 // answered only once stored, unauthenticated reports stored never, re-sends stored once, bad
 // frames answered and logged without disturbing other terminals, junk and split reads, another
 // organisation's terminal, idle and oversized connections closed.
-import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import pino from 'pino';
@@ -15,8 +14,9 @@ import { devices, intakeLog, jt808Terminals, telemetry } from '../../db/schema.t
 import { hashSecret, newSecret } from '../../ingest/pipeline.ts';
 import { authFailureLimiter } from '../../ingest/auth-failures.ts';
 import { UnavailableError } from '../../db/availability.ts';
-import { Deframer, decodeFrame, encodeFrame, encodePackages, type HeaderFields, type Jt808Frame } from './codec.ts';
-import { decodeGeneralAnswer, decodeRegistrationAnswer, encodeAuthentication, encodeRegistration, MSG, type Registration } from './messages.ts';
+import { encodePackages } from './codec.ts';
+import { TestTerminal } from './test-helpers.ts';
+import { decodeRegistrationAnswer, encodeAuthentication, encodeRegistration, MSG, type Registration } from './messages.ts';
 import { encodeLocation, encodeLocationBatch, type LocationInit } from './location.ts';
 import { startJt808Gateway, type Jt808Gateway, type Jt808Intake } from './gateway.ts';
 import { jt808Repo } from './repo.ts';
@@ -44,70 +44,8 @@ const start = (idleMs?: number, intake: Jt808Intake = t.app.intake) =>
     idleMs,
   });
 
-/** A terminal on a real socket: frames out built by the codec's encoders, frames in deframed. */
-class Terminal {
-  private readonly deframer = new Deframer();
-  private readonly frames: Jt808Frame[] = [];
-  private waiters: Array<() => void> = [];
-  private serial = 0;
-  readonly closed: Promise<void>;
-
-  private constructor(
-    private readonly socket: Socket,
-    readonly phone: string,
-  ) {
-    socket.on('data', (chunk) => {
-      for (const f of this.deframer.push(chunk)) if (Buffer.isBuffer(f)) this.frames.push(decodeFrame(f));
-      for (const w of this.waiters.splice(0)) w();
-    });
-    socket.on('error', () => undefined);
-    this.closed = new Promise((resolve) => socket.once('close', () => resolve()));
-  }
-
-  static async open(port: number, phone: string): Promise<Terminal> {
-    const socket = connect(port, '127.0.0.1');
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', resolve);
-      socket.once('error', reject);
-    });
-    return new Terminal(socket, phone);
-  }
-
-  /** The frame for a message of this terminal; serials count up unless given. */
-  frame(messageId: number, body: Buffer, fields: Partial<HeaderFields> = {}): { bytes: Buffer; serial: number } {
-    const serial = fields.serial ?? ++this.serial;
-    return { bytes: encodeFrame({ messageId, phone: this.phone, serial, ...fields }, body), serial };
-  }
-
-  write(bytes: Buffer) {
-    this.socket.write(bytes);
-  }
-
-  send(messageId: number, body: Buffer, fields: Partial<HeaderFields> = {}): number {
-    const f = this.frame(messageId, body, fields);
-    this.write(f.bytes);
-    return f.serial;
-  }
-
-  /** The next platform frame of this message id (waits for the bytes, never for a fixed time). */
-  async next(messageId: number): Promise<Jt808Frame> {
-    for (;;) {
-      const i = this.frames.findIndex((f) => f.header.messageId === messageId);
-      if (i >= 0) return this.frames.splice(i, 1)[0]!;
-      await new Promise<void>((resolve) => this.waiters.push(resolve));
-    }
-  }
-
-  /** The platform frames received and not taken yet. */
-  get waiting(): number {
-    return this.frames.length;
-  }
-
-  /** The next 0x8001 answer. */
-  async answer() {
-    return decodeGeneralAnswer((await this.next(MSG.platformAnswer)).body);
-  }
-
+/** A terminal on a real socket (test-helpers.ts) with this file's sign-in steps. */
+class Terminal extends TestTerminal {
   async register(reg: Registration = REG) {
     const serial = this.send(MSG.register, encodeRegistration(reg));
     const answer = decodeRegistrationAnswer((await this.next(MSG.registerAnswer)).body);
@@ -120,10 +58,6 @@ class Terminal {
     const a = await this.answer();
     expect(a).toMatchObject({ serial, messageId: MSG.authenticate });
     return a.result;
-  }
-
-  end() {
-    this.socket.destroy();
   }
 }
 

@@ -3,7 +3,6 @@
 // of the organisation raises an SOS alarm while the terminal's bit 0 is set and clears it when a
 // report has it clear; the mapped temperature item is the device's latest temperature; another
 // organisation sees none of it.
-import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { eq } from 'drizzle-orm';
@@ -14,7 +13,7 @@ import type { Page } from '@iotc/shared/envelope';
 import { ADMIN_PASSWORD, call, login, testApp, type TestApp } from '../../test/harness.ts';
 import { createTenantUser } from '../../test/fixtures.ts';
 import { deviceStates, telemetry } from '../../db/schema.ts';
-import { Deframer, decodeFrame, encodeFrame, type Jt808Frame } from './codec.ts';
+import { TestTerminal } from './test-helpers.ts';
 import { alarmFlags, encodeLocation } from './location.ts';
 import { ALARM_CONFIRM_ID, decodeAlarmConfirmation } from './alarm-confirm.ts';
 import { decodeGeneralAnswer, decodeRegistrationAnswer, encodeAuthentication, encodeRegistration, MSG } from './messages.ts';
@@ -28,45 +27,6 @@ let gateway: Jt808Gateway;
 let admin: string;
 let rival: string;
 let deviceRef: string;
-
-/** The smallest terminal: frames out, frames in, waiting on bytes only. */
-class Terminal {
-  private readonly deframer = new Deframer();
-  private readonly frames: Jt808Frame[] = [];
-  private waiters: Array<() => void> = [];
-  private serial = 0;
-  constructor(private readonly socket: Socket) {
-    socket.on('data', (chunk) => {
-      for (const f of this.deframer.push(chunk)) if (Buffer.isBuffer(f)) this.frames.push(decodeFrame(f));
-      for (const w of this.waiters.splice(0)) w();
-    });
-    socket.on('error', () => undefined);
-  }
-  static async open(port: number) {
-    const socket = connect(port, '127.0.0.1');
-    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
-    return new Terminal(socket);
-  }
-  send(messageId: number, body: Buffer): number {
-    const serial = ++this.serial;
-    this.socket.write(encodeFrame({ messageId, phone: PHONE, serial }, body));
-    return serial;
-  }
-  async next(messageId: number): Promise<Jt808Frame> {
-    for (;;) {
-      const i = this.frames.findIndex((f) => f.header.messageId === messageId);
-      if (i >= 0) return this.frames.splice(i, 1)[0]!;
-      await new Promise<void>((resolve) => this.waiters.push(resolve));
-    }
-  }
-  /** Whether a platform frame of this message id arrived and was not taken. */
-  has(messageId: number): boolean {
-    return this.frames.some((f) => f.header.messageId === messageId);
-  }
-  end() {
-    this.socket.destroy();
-  }
-}
 
 async function waitFor<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
   for (;;) {
@@ -134,7 +94,7 @@ afterAll(async () => {
 
 describe('terminal alarm bits over TCP', () => {
   it('opens an SOS alarm while bit 0 is set and clears it when the bit clears; another organisation sees none', async () => {
-    const term = await Terminal.open(gateway.port);
+    const term = await TestTerminal.open(gateway.port, PHONE);
     term.send(MSG.register, encodeRegistration({ edition: 2013, province: 31, city: 100, manufacturer: 'ACME', model: 'XYZ-T4', terminalId: 'T1', plateColour: 1, plate: '沪A00001' }));
     const { authCode } = decodeRegistrationAnswer((await term.next(MSG.registerAnswer)).body);
     term.send(MSG.authenticate, encodeAuthentication({ code: authCode! }, false));

@@ -4,7 +4,6 @@
 // no frames of a connection that has not authenticated; the authentication code never kept;
 // a flood kept bounded and old frames pruned; the disconnect recorded; a connection whose node
 // died (no recent frame) not shown as connected; another organisation's device answers 404.
-import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import pino from 'pino';
@@ -13,8 +12,8 @@ import { JT808_API, JT808_FRAMES_KEPT, type Jt808Terminal } from '@iotc/shared/j
 import { ADMIN_PASSWORD, call, login, testApp, type TestApp } from '../../test/harness.ts';
 import { createTenantUser } from '../../test/fixtures.ts';
 import { jt808Frames, jt808Terminals } from '../../db/schema.ts';
-import { Deframer, decodeFrame, encodeFrame, type Jt808Frame } from './codec.ts';
-import { decodeGeneralAnswer, decodeRegistrationAnswer, encodeAuthentication, encodeRegistration, MSG, type Registration } from './messages.ts';
+import { TestTerminal } from './test-helpers.ts';
+import { decodeRegistrationAnswer, encodeAuthentication, encodeRegistration, MSG, type Registration } from './messages.ts';
 import { encodeLocation } from './location.ts';
 import { startJt808Gateway, type Jt808Gateway } from './gateway.ts';
 import type { Jt808Delivery } from './downlink.ts';
@@ -37,49 +36,6 @@ let unauthRef: string;
 let orgId: string;
 /** The gateway's listener for commands (a stand-in for the command flow). */
 let deliver: (d: Jt808Delivery) => void = () => undefined;
-
-/** A terminal on a real socket; waits for the platform's frames, never for a fixed time. */
-class Terminal {
-  private readonly deframer = new Deframer();
-  private readonly got: Jt808Frame[] = [];
-  private waiters: Array<() => void> = [];
-  private serial = 0;
-  readonly closed: Promise<void>;
-  private constructor(
-    private readonly socket: Socket,
-    readonly phone: string,
-  ) {
-    socket.on('data', (chunk) => {
-      for (const f of this.deframer.push(chunk)) if (Buffer.isBuffer(f)) this.got.push(decodeFrame(f));
-      for (const w of this.waiters.splice(0)) w();
-    });
-    socket.on('error', () => undefined);
-    this.closed = new Promise((resolve) => socket.once('close', () => resolve()));
-  }
-  static async open(port: number, phone: string) {
-    const socket = connect(port, '127.0.0.1');
-    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
-    return new Terminal(socket, phone);
-  }
-  send(messageId: number, body: Buffer): number {
-    const serial = ++this.serial;
-    this.socket.write(encodeFrame({ messageId, phone: this.phone, serial }, body));
-    return serial;
-  }
-  async next(messageId: number): Promise<Jt808Frame> {
-    for (;;) {
-      const i = this.got.findIndex((f) => f.header.messageId === messageId);
-      if (i >= 0) return this.got.splice(i, 1)[0]!;
-      await new Promise<void>((resolve) => this.waiters.push(resolve));
-    }
-  }
-  async answer() {
-    return decodeGeneralAnswer((await this.next(MSG.platformAnswer)).body);
-  }
-  end() {
-    this.socket.destroy();
-  }
-}
 
 const view = async (token: string, ref: string, query = '') => call<Jt808Terminal>(t.app, { method: 'GET', url: `${JT808_API.terminal(ref)}${query}`, token });
 const kept = async (ref: string) => (await t.app.database.db.select({ n: count() }).from(jt808Frames).where(eq(jt808Frames.deviceRef, ref)))[0]!.n;
@@ -136,9 +92,9 @@ describe('GET /api/iot/v2/devices/:id/jt808', () => {
     expect((await call(t.app, { method: 'GET', url: '/api/iot/v2/devices?protocol=gt06', token: admin })).status).toBe(400);
   });
 
-  let term: Terminal;
+  let term: TestTerminal;
   it('shows the registration, the connection and the last frames of a terminal that reported over TCP', async () => {
-    term = await Terminal.open(gateway.port, PHONE);
+    term = await TestTerminal.open(gateway.port, PHONE);
     const regSerial = term.send(MSG.register, encodeRegistration(REG));
     const reg = decodeRegistrationAnswer((await term.next(MSG.registerAnswer)).body);
     expect(reg).toMatchObject({ serial: regSerial, result: 0 });
@@ -176,7 +132,7 @@ describe('GET /api/iot/v2/devices/:id/jt808', () => {
   });
 
   it('keeps no frame of a connection that has not authenticated', async () => {
-    const stranger = await Terminal.open(gateway.port, UNAUTHENTICATED);
+    const stranger = await TestTerminal.open(gateway.port, UNAUTHENTICATED);
     stranger.send(MSG.location, location('2026-11-21T08:01:00Z'));
     expect((await stranger.answer()).result).toBe(1);
     stranger.send(MSG.heartbeat, Buffer.alloc(0));
@@ -236,7 +192,7 @@ describe('GET /api/iot/v2/devices/:id/jt808', () => {
   });
 
   it('shows a deregistered terminal as signed off, its code gone', async () => {
-    const t2 = await Terminal.open(gateway.port, UNAUTHENTICATED);
+    const t2 = await TestTerminal.open(gateway.port, UNAUTHENTICATED);
     t2.send(MSG.register, encodeRegistration({ ...REG, terminalId: 'T000002' }));
     const { authCode } = decodeRegistrationAnswer((await t2.next(MSG.registerAnswer)).body);
     t2.send(MSG.authenticate, encodeAuthentication({ code: authCode! }, false));
