@@ -40,10 +40,12 @@ beforeAll(async () => {
   const res = await server.app.inject({ method: 'POST', url: '/iot-cloud-auth/auth/v1/login', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ account: 'admin', password: ADMIN_PASSWORD }) });
   token = (res.json() as { data: { token: string } }).data.token;
   device = await api<DeviceWithSecret>('POST', '/api/iot/v2/devices', { deviceId: 'CSP-TRUCK-1', name: 'CSP truck' });
-  // Half an hour of a truck driving, one report a minute, over the HTTP intake.
+  // Half an hour of a truck driving, one report a minute, over the HTTP intake, the last one two
+  // minutes ago: the ledger takes a minute 30 s after its end, so a last reading one minute old
+  // was not taken in the first half of a minute and the test failed at such times.
   const reports = Array.from({ length: 30 }, (_, i) => ({
     deviceId: device.deviceId,
-    time: new Date(Date.now() - (30 - i) * 60_000).toISOString(),
+    time: new Date(Date.now() - (31 - i) * 60_000).toISOString(),
     lat: 31.2 + i * 0.002,
     lon: 121.4 + i * 0.002,
     speed: 40,
