@@ -54,7 +54,8 @@ describe.each(['en-US', 'zh-CN'] as const)('terminal models in %s', (locale) => 
       await page.locator('[data-testid=model-field-model]').press('Enter');
       await page.locator('[data-testid=jt808-models-page]').getByText(model).waitFor();
       await screenshot(page, `jt808-models-${locale}`);
-      await page.locator('[data-testid=model-action-delete]').first().click();
+      // The row of this model: the list also holds the demo organisation's own mapping.
+      await page.locator('[data-testid=jt808-models-page] tr', { has: page.getByText(model, { exact: true }) }).locator('[data-testid=model-action-delete]').click();
       await page.locator('.ant-modal-confirm-title', { hasText: text.confirm }).waitFor();
       await screenshot(page, `jt808-model-delete-${locale}`);
       await page.locator('.ant-modal-confirm-btns').getByRole('button', { name: text.deleteButton }).click();
