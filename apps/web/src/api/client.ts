@@ -42,6 +42,8 @@ export interface RequestOptions {
   errormsgAsMessage?: boolean;
   /** Overrides the spec's 20 s time-out (form and JSON calls) for a file download. */
   timeoutMs?: number;
+  /** The title of the failure notification instead of the generic server error (the info call's own text). */
+  failureTitle?: () => string;
 }
 
 NProgress.configure({ showSpinner: false });
@@ -91,12 +93,12 @@ function isEnvelope(value: unknown): value is Envelope<unknown> {
   return !!value && typeof value === 'object' && 'isSuccess' in value;
 }
 
-function reportOnce(error: ApiError): void {
+function reportOnce(error: ApiError, title?: () => string): void {
   if (batchReported) return;
   batchReported = true;
   withFeedback(({ notification }) =>
     notification.error({
-      title: i18next.t('error.server'),
+      title: title ? title() : i18next.t('error.server'),
       description: error.errormsg ?? error.message,
       className: 'server-error-notification',
     }),
@@ -186,7 +188,7 @@ async function send<T>(path: string, opts: RequestOptions, file = false): Promis
       ? new ApiError(0, 'TIMEOUT', i18next.t('error.timeout'))
       : new ApiError(0, 'NETWORK', i18next.t('error.network'));
     console.warn(`[api] ${method} ${path}: ${error.message}`);
-    if (!opts.silent) reportOnce(error);
+    if (!opts.silent) reportOnce(error, opts.failureTitle);
     throw error;
   } finally {
     clearTimeout(timer);
@@ -211,7 +213,7 @@ async function send<T>(path: string, opts: RequestOptions, file = false): Promis
     const text = error.errormsg;
     withFeedback(({ message }) => void message.error(text));
   } else if (!opts.silent) {
-    reportOnce(error);
+    reportOnce(error, opts.failureTitle);
   }
   throw error;
 }
