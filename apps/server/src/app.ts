@@ -347,14 +347,16 @@ export async function buildApp(
     },
   });
   app.decorate('readings', readings);
-  // Policies, push rules and tasks are cached by each node: a change made on any node drops
-  // them on every node (through the bus; on this node at once).
+  // Policies, push rules, tasks and JT/T 808 item mappings are cached by each node: a change made
+  // on any node drops them on every node (through the bus; on this node at once).
+  const invalidate = (cache: CachedConfig) => bus.publish({ type: 'invalidate', cache });
+  const jt808Models = jt808ModelService(database.db, audit.record, { changed: () => invalidate('jt808-models') });
   const invalidators: Record<CachedConfig, () => void> = {
     'alarm-policies': () => engine.invalidate(),
     'push-rules': () => push.invalidate(),
     'transport-tasks': () => recognizer.invalidate(),
+    'jt808-models': () => jt808Models.invalidate(),
   };
-  const invalidate = (cache: CachedConfig) => bus.publish({ type: 'invalidate', cache });
   const unsubscribeCaches = bus.subscribe((event) => {
     if (event.type === 'invalidate') invalidators[event.cache]?.();
   });
@@ -398,7 +400,6 @@ export async function buildApp(
   await app.register(cockpitRoutes, { service: cockpitService(database.db, states) });
   await app.register(deviceRoutes, { service: deviceService(database.db, audit.record) });
   await app.register(jt808Routes, { view: jt808ViewService(database.db) });
-  const jt808Models = jt808ModelService(database.db, audit.record);
   app.decorate('jt808Models', jt808Models);
   await app.register(jt808ModelRoutes, { models: jt808Models });
   await app.register(httpIntakeRoutes, { devicePerMinute: Math.ceil(config.intakeDeviceRate.rate * 60 + config.intakeDeviceRate.burst), pipeline: intake });

@@ -1,7 +1,8 @@
 // Live events between the intake and the browsers' WebSockets. In one process an in-memory
 // emitter carries them; several API nodes share them through Redis pub/sub (REDIS_URL), so a
 // browser connected to one node sees what another node stored or raised, and a change of a
-// cached configuration (alarm policies, push rules, tasks) on one node reaches every node's cache.
+// cached configuration (alarm policies, push rules, tasks, JT/T 808 item mappings) on one node
+// reaches every node's cache.
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
@@ -10,7 +11,7 @@ import type { CommandMessage } from '@iotc/shared/command';
 import type { DeviceState } from '@iotc/shared/live';
 
 /** What a node keeps cached and every node must read again after a change on any of them. */
-export type CachedConfig = 'alarm-policies' | 'push-rules' | 'transport-tasks';
+export type CachedConfig = 'alarm-policies' | 'push-rules' | 'transport-tasks' | 'jt808-models';
 
 export type LiveEvent =
   | { type: 'device-states'; states: DeviceState[] }

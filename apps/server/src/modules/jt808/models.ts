@@ -2,7 +2,8 @@
 // create, change and delete of an organisation tree's mappings, and the mapping a terminal's
 // reports go through: its organisation's mapping of the model it registered with, else the
 // nearest ancestor's (the platform's mappings serve every organisation that sets none). Mappings
-// are read at most every CACHE_MS per organisation and model; a change on this node applies at once.
+// are read at most every CACHE_MS per device; a change drops the cache on this node at once and,
+// through `changed` (the event bus's cache invalidation), on every other node.
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Page } from '@iotc/shared/envelope';
 import { mapItems, type ModelBody, type ModelItem, type ModelRow } from '@iotc/shared/jt808-models';
@@ -21,11 +22,17 @@ import type { Jt808Report } from './reports.ts';
 const CACHE_MS = 5_000;
 const SORTABLE: Sortable = { model: jt808Models.model, updatedAt: jt808Models.updatedAt };
 
-export function jt808ModelService(db: Db, audit: (e: AuditEntry) => Promise<void>, opts: { now?: () => number } = {}) {
+export function jt808ModelService(db: Db, audit: (e: AuditEntry) => Promise<void>, opts: { now?: () => number; changed?: () => void } = {}) {
   const record = successRecorder(audit);
   const now = opts.now ?? (() => Date.now());
   /** Per device: the items its reports go through (null: none), until when. */
   const cache = new Map<string, { items: ModelItem[] | null; until: number }>();
+  /** Counts the drops: a read that began before one does not fill the cache with what it read. */
+  let generation = 0;
+  const drop = () => {
+    generation++;
+    cache.clear();
+  };
 
   const select = () =>
     db
@@ -54,6 +61,7 @@ export function jt808ModelService(db: Db, audit: (e: AuditEntry) => Promise<void
   async function itemsOf(device: ReportingDevice): Promise<ModelItem[] | null> {
     const hit = cache.get(device.id);
     if (hit && hit.until > now()) return hit.items;
+    const began = generation;
     const rows = await db.execute<{ items: ModelItem[] | string }>(sql`
       with recursive chain(id, depth) as (
         select ${device.orgId}::uuid, 0
@@ -65,9 +73,16 @@ export function jt808ModelService(db: Db, audit: (e: AuditEntry) => Promise<void
       order by c.depth limit 1`);
     const first = rowsOf<{ items: ModelItem[] | string }>(rows)[0]?.items;
     const items = first === undefined ? null : typeof first === 'string' ? (JSON.parse(first) as ModelItem[]) : first;
+    if (began !== generation) return items;
     if (cache.size > 100_000) cache.clear();
     cache.set(device.id, { items, until: now() + CACHE_MS });
     return items;
+  }
+
+  /** After a change: this node reads mappings again at once, and the other nodes are told to. */
+  function changed() {
+    drop();
+    opts.changed?.();
   }
 
   return {
@@ -96,7 +111,7 @@ export function jt808ModelService(db: Db, audit: (e: AuditEntry) => Promise<void
         .onConflictDoNothing()
         .returning({ id: jt808Models.id });
       if (!row) throw new AppError(409, 'JT808_MODEL_TAKEN');
-      cache.clear();
+      changed();
       await record(caller, orgId, 'jt808_model_create', body.model, meta);
       return visible(caller, row.id);
     },
@@ -109,7 +124,7 @@ export function jt808ModelService(db: Db, audit: (e: AuditEntry) => Promise<void
         .where(and(eq(jt808Models.orgId, before.orgId), eq(jt808Models.model, body.model)));
       if (taken && taken.id !== id) throw new AppError(409, 'JT808_MODEL_TAKEN');
       await db.update(jt808Models).set({ model: body.model, description: body.description, items: body.items, updatedAt: new Date() }).where(eq(jt808Models.id, id));
-      cache.clear();
+      changed();
       await record(caller, before.orgId, 'jt808_model_update', body.model, meta);
       return visible(caller, id);
     },
@@ -117,9 +132,12 @@ export function jt808ModelService(db: Db, audit: (e: AuditEntry) => Promise<void
     async remove(caller: Caller, id: string, meta: ClientMeta) {
       const before = await visible(caller, id);
       await db.delete(jt808Models).where(eq(jt808Models.id, id));
-      cache.clear();
+      changed();
       await record(caller, before.orgId, 'jt808_model_delete', before.model, meta);
     },
+
+    /** Another node changed a mapping (the event bus): read them again. */
+    invalidate: drop,
 
     /** Terminal models registered in the caller's tree (suggestions for the form). */
     async registeredModels(caller: Caller): Promise<string[]> {
