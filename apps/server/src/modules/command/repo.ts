@@ -2,7 +2,7 @@
 // and reviewer names), the story, and the status moves, each conditional on the status it leaves
 // so that two reviewers, an acknowledgement and the time-out never both win.
 import { alias } from 'drizzle-orm/pg-core';
-import { and, asc, count, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { CommandEventKind, CommandEventRow, CommandFailure, CommandRow, CommandStatus } from '@iotc/shared/command';
 import type { Db } from '../../db/client.ts';
 import type { Tx } from '../../db/seed.ts';
@@ -148,6 +148,26 @@ export async function commandByDelivery(q: Q, deviceRef: string, serial: number,
     .orderBy(desc(commandEvents.id))
     .limit(1);
   return row?.id;
+}
+
+/**
+ * JT/T 808: the device's sent commands no node has written yet (no `delivered` event) and not
+ * yet due for the time-out (sent at or after `sentSince`), oldest first.
+ */
+export async function undeliveredOf(q: Q, deviceRef: string, sentSince: Date) {
+  return q
+    .select({ id: commands.id, kind: commands.kind, params: commands.params, sentAt: commands.sentAt })
+    .from(commands)
+    .where(
+      and(
+        eq(commands.deviceRef, deviceRef),
+        eq(commands.status, 'sent'),
+        gte(commands.sentAt, sentSince),
+        sql`not exists (select 1 from ${commandEvents} where ${commandEvents.commandId} = ${commands.id} and ${commandEvents.kind} = 'delivered')`,
+      ),
+    )
+    .orderBy(asc(commands.sentAt), asc(commands.id))
+    .limit(50);
 }
 
 /** Used by where clauses: the device's id or name contains the pattern. */

@@ -28,7 +28,7 @@ import { commands, devices } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
 import { AppError } from '../../plugins/errors.ts';
 import type { Caller } from '../auth/service.ts';
-import { addEvents, commandByDelivery, commandById, commandWithDevice, countByStatus, deliveryOf, deviceMatches, eventsOf, expireSent, fail, move, selectCommands, toCommandRow } from './repo.ts';
+import { addEvents, commandByDelivery, commandById, commandWithDevice, countByStatus, deliveryOf, deviceMatches, eventsOf, expireSent, fail, move, selectCommands, toCommandRow, undeliveredOf } from './repo.ts';
 
 /**
  * What publishes a command to a device: the MQTT link (embedded broker or external one) for JSON
@@ -329,6 +329,15 @@ export function commandService(db: Db, opts: { log: FastifyBaseLogger; timeoutMs
           return true;
         }),
       );
+    },
+
+    /**
+     * JT/T 808: the commands approved for the device while no node held its connection (sent, not
+     * delivered, not timed out), oldest first: the node where it authenticates delivers them.
+     */
+    async undelivered(deviceRef: string, now = new Date()): Promise<CommandMessage[]> {
+      const rows = await undeliveredOf(db, deviceRef, new Date(now.getTime() - opts.timeoutMs));
+      return rows.map((c) => ({ id: c.id, kind: c.kind, params: c.params as Record<string, unknown>, time: (c.sentAt ?? now).toISOString() }));
     },
 
     /** JT/T 808: a terminal's answer to a delivered command (acknowledged, or failed with the reason); anything else is ignored. */

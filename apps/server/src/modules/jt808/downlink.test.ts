@@ -2,7 +2,8 @@
 // PGlite, or PostgreSQL with DATABASE_URL): a position query answered 0x0201 acknowledges the
 // command and stores the fix; a parameter setting answered 0x0001 result 0 is acknowledged, result
 // 1 fails with the reason; no answer times out; a terminal connected nowhere stays sent and times
-// out as an MQTT device that is away does; kinds a terminal does not take are refused; another
+// out as an MQTT device that is away does, unless it authenticates (on any node) before the time-out,
+// which delivers it then; kinds a terminal does not take are refused; another
 // organisation neither commands it nor closes its commands; and on two nodes (two apps on one
 // database and one bus: in-process, or Redis when REDIS_URL is set) a command approved on the
 // second reaches the terminal connected to the first, and its answer closes it on either node.
@@ -31,6 +32,8 @@ const AWAY = '013955500002';
 const RIVAL_PHONE = '013955500003';
 /** A 2019-edition terminal: 20 digits, version byte in the header. */
 const PHONE_2019 = '00000000013955500004';
+/** A terminal away while its commands are approved. */
+const LATER = '013955500005';
 const REG: Registration = { edition: 2013, province: 31, city: 100, manufacturer: 'ACME', model: 'GT-808', terminalId: 'T000009', plateColour: 1, plate: '沪A55501' };
 
 let bus: EventBus;
@@ -221,6 +224,45 @@ describe('JT/T 808 commands down', () => {
     expect((await story(cmd.id)).map((e) => e.kind)).toEqual(['requested', 'approved', 'sent']);
     expect(await a.app.commands.expire(new Date(Date.now() + TIMEOUT_MS + 1000))).toContain(cmd.id);
     expect(await get(cmd.id)).toMatchObject({ status: 'failed', failure: 'timeout' });
+  });
+
+  it('a command approved while the terminal is connected nowhere reaches it when it authenticates, on any node; one that timed out meanwhile does not', async () => {
+    const made = await api<{ id: string }>(a, 'POST', '/api/iot/v2/devices', admin, { deviceId: LATER, name: 'Back later', protocol: 'jt808' });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const laterRef = made.body.data!.id;
+    // Approved while away, then timed out: failed, never to be written.
+    const stale = await approved({ deviceRef: laterRef, kind: 'position_query' });
+    expect(await a.app.commands.expire(new Date(Date.now() + TIMEOUT_MS + 1000))).toContain(stale.id);
+    // Approved while away (on node A), still within its time-out: waits, undelivered.
+    const cmd = await approved({ deviceRef: laterRef, kind: 'text_message', params: { text: '回来后请联系调度' } });
+    await a.app.commands.settled();
+    await b.app.commands.settled();
+    expect(await get(cmd.id)).toMatchObject({ status: 'sent' });
+    expect((await story(cmd.id)).map((e) => e.kind)).toEqual(['requested', 'approved', 'sent']);
+
+    // The terminal comes into coverage at node B and authenticates: node B writes the waiting command.
+    const back = await Terminal.open(gatewayB.port, LATER);
+    const laterCode = await back.signIn();
+    const frame = await back.next(MSG.textMessage);
+    expect(decodeTextMessage(frame.body, false)).toEqual({ flags: 0x04, text: '回来后请联系调度' });
+    expect((await story(cmd.id)).find((e) => e.kind === 'delivered')?.detail).toEqual({ node: 'node-b', serial: frame.header.serial, messageId: MSG.textMessage });
+    back.reply(frame, 0);
+    expect(await settled(cmd.id)).toMatchObject({ status: 'acknowledged', failure: null });
+    // The timed-out position query was not written (a heartbeat answered after shows nothing else came).
+    back.send(MSG.heartbeat, Buffer.alloc(0));
+    await back.next(MSG.platformAnswer);
+    expect(back.has(MSG.positionQuery)).toBe(false);
+    expect(await get(stale.id)).toMatchObject({ status: 'failed', failure: 'timeout' });
+
+    // Authenticating again (a reconnect) does not send the answered command again.
+    back.end();
+    await until(() => gatewayB.connections() === 0);
+    const again = await Terminal.open(gatewayA.port, LATER);
+    await again.signIn(laterCode);
+    again.send(MSG.heartbeat, Buffer.alloc(0));
+    await again.next(MSG.platformAnswer);
+    expect(again.has(MSG.textMessage)).toBe(false);
+    again.end();
   });
 
   it('offers a terminal only the commands of its protocol, in both languages', async () => {

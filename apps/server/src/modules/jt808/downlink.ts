@@ -4,9 +4,11 @@
 // (in-process, or Redis between nodes) to deliver it; the gateway of the node holding the
 // terminal's session picks a platform serial, records it in the command's story (`delivered`:
 // node, message id, serial) and only then writes the frame; the other nodes ignore the request.
-// When no node holds a session the command stays sent and times out (COMMAND_TIMEOUT_SECONDS),
-// as an MQTT command to a device that is away does. The terminal's answer (0x0001, or 0x0201 to
-// a position query) is matched through the story, so any node that receives it closes the command.
+// When no node holds a session the command stays sent, undelivered: the node where the terminal
+// next authenticates (any node, within COMMAND_TIMEOUT_SECONDS of the approval) delivers it then,
+// as an MQTT broker hands a QoS 1 command to a device when it comes back; past the time-out it has
+// failed and is never written. The terminal's answer (0x0001, or 0x0201 to a position query) is
+// matched through the story, so any node that receives it closes the command.
 import { commandMessageSchema, type CommandMessage } from '@iotc/shared/command';
 import type { EventBus } from '../../realtime/bus.ts';
 import type { ReportingDevice } from '../../ingest/pipeline.ts';
@@ -25,6 +27,8 @@ export interface Jt808Delivery {
 export interface Jt808Downlink {
   /** Delivery requests from every node; answers the unsubscribe. */
   subscribe(listener: (delivery: Jt808Delivery) => void): () => void;
+  /** The device's commands approved while no node held its connection and not timed out, oldest first (delivered when it authenticates). */
+  undelivered(device: ReportingDevice): Promise<CommandMessage[]>;
   /** Before writing: records the serial; false when the command is no longer to be written (closed, or delivered by another node). */
   delivering(commandId: string, wire: { serial: number; messageId: number }): Promise<boolean>;
   /** The terminal answered a platform message (0x0001; 0x0201 as result 0 of a 0x8201). */
@@ -84,6 +88,7 @@ export function jt808Downlink(bus: EventBus, commands: CommandService, opts: { n
       bus.subscribe((event) => {
         if (event.type === 'jt808-command') listener({ deviceId: event.deviceId, message: event.message });
       }),
+    undelivered: (device) => commands.undelivered(device.id),
     delivering: (commandId, wire) => commands.delivering(commandId, { node: opts.nodeId, ...wire }),
     async answered(device, a) {
       const ok = a.result === ANSWER_RESULT.ok;

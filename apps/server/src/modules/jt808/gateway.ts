@@ -138,6 +138,22 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
       .catch((err: unknown) => log.error({ err, commandId: delivery.message.id }, 'JT/T 808: a command could not be delivered'));
   };
 
+  /**
+   * A terminal that just authenticated here gets the commands approved while it was connected
+   * nowhere (not timed out), after its answer and in the order they were approved; each goes the
+   * way a command over the bus does, so one another node delivers meanwhile is not written twice.
+   */
+  const deliverWaiting = (s: Session, device: ReportingDevice) => {
+    const port = opts.commands;
+    if (!port) return;
+    s.work = s.work
+      .then(async () => {
+        if (s.closed || s.device !== device) return;
+        for (const message of await port.undelivered(device)) deliver({ deviceId: device.deviceId, message });
+      })
+      .catch((err: unknown) => log.error({ err, deviceId: device.deviceId }, 'JT/T 808: waiting commands could not be read'));
+  };
+
   /** A refusal into the intake log, at most one a second per connection; its failures are logged, never thrown. */
   const refuse = async (s: Session, reason: string, payload: unknown, phone: string | null, device: ReportingDevice | null = s.device) => {
     const now = Date.now();
@@ -232,6 +248,7 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
         s.refusedUnauthenticated = false;
         opts.frames?.record(device, 'in', header, inSummary(msg), null);
         answer(s, header, ANSWER_RESULT.ok);
+        deliverWaiting(s, device);
         return;
       }
       case 'heartbeat':
