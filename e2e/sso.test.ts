@@ -50,7 +50,7 @@ describe('external sign-in with an OpenID Connect provider', () => {
       await page.locator('#account').fill('demo');
       await page.locator('#password').fill('Wrong#2026');
       await page.locator('[data-testid=bind-submit]').click();
-      await expect.poll(() => page.locator('[data-testid=form-failure]').textContent()).toContain('账号密码错误，请重新输入');
+      await expect.poll(() => page.locator('[data-testid=form-failure]').textContent()).toContain('用户名或密码错误，请重新输入');
       await screenshot(page, 'sso-bind-zh');
 
       await page.locator('#password').fill(DEMO_PASSWORD);

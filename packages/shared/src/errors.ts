@@ -5,6 +5,8 @@ import type { I18nText, Lang } from './i18n.ts';
 
 export const ERRORS = {
   ACCOUNT_PASSWORD_ERROR: { en: 'Account password error, please re-enter', zh: '账号密码错误，请重新输入' },
+  /** Binding an external identity (spec: user name `userCode` and password) with a wrong pair. */
+  USERNAME_PASSWORD_ERROR: { en: 'Username or password error, please re-enter', zh: '用户名或密码错误，请重新输入' },
   ACCOUNT_DEACTIVATED: {
     en: 'Account number does not exist or has been deactivated, please re-enter',
     zh: '账号不存在或已停用，请重新输入',

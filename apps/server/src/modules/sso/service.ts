@@ -132,8 +132,12 @@ export function ssoService(db: Db, auth: AuthService, audit: (e: AuditEntry) => 
           .where(and(eq(userIdentities.userId, target.id), eq(userIdentities.issuer, pending.issuer)));
         if (already) throw new AppError(409, 'ALREADY_BOUND');
       }
-      // The password check of a sign-in: the same messages, lock-out and audit.
-      const data = await auth.login({ account: q.userCode, password: q.password }, meta);
+      // The password check of a sign-in: the same lock-out and audit; a wrong pair is worded as
+      // the spec's binding text ('Username or password error'), the login form's being its own.
+      const data = await auth.login({ account: q.userCode, password: q.password }, meta).catch((error: unknown) => {
+        if (error instanceof AppError && error.code === 'ACCOUNT_PASSWORD_ERROR') throw new AppError(error.statusCode, 'USERNAME_PASSWORD_ERROR');
+        throw error;
+      });
       const inserted = await db
         .insert(userIdentities)
         .values({ issuer: pending.issuer, subject: pending.subject!, userId: data.user.id })

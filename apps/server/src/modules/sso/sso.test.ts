@@ -67,7 +67,11 @@ describe('external sign-in', () => {
     expect((await bind({ openid, userCode: 'demo', password: '' }, 'zh-CN')).body).toMatchObject({ errorcode: 'PASSWORD_REQUIRED', errormsg: '密码不能为空' });
     const wrong = await bind({ openid, userCode: 'demo', password: 'Wrong#2026' }, 'zh-CN');
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toMatchObject({ errorcode: 'ACCOUNT_PASSWORD_ERROR', errormsg: '账号密码错误，请重新输入' });
+    expect(wrong.body).toMatchObject({ errorcode: 'USERNAME_PASSWORD_ERROR', errormsg: '用户名或密码错误，请重新输入' });
+    expect((await bind({ openid, userCode: 'nobody', password: 'Wrong#2026' }, 'en-US')).body).toMatchObject({
+      errorcode: 'USERNAME_PASSWORD_ERROR',
+      errormsg: 'Username or password error, please re-enter',
+    });
     expect((await bind({ openid: 'made-up', userCode: 'demo', password: DEMO_PASSWORD })).body.errorcode).toBe('BIND_EXPIRED');
 
     const bound = await bind({ openid, userCode: 'demo', password: DEMO_PASSWORD });

@@ -154,7 +154,7 @@ describe('bind-user page', () => {
     expect(byTestId(root, 'bind-success')?.textContent).toBe('绑定成功，即将跳转页面');
   });
 
-  it.each(['ACCOUNT_PASSWORD_ERROR', 'ACCOUNT_DEACTIVATED', 'BIND_EXPIRED', 'ALREADY_BOUND'])(
+  it.each(['USERNAME_PASSWORD_ERROR', 'ACCOUNT_DEACTIVATED', 'BIND_EXPIRED', 'ALREADY_BOUND'])(
     'shows %s inline and stays signed out',
     async (code) => {
       requestMock.mockImplementation(async () => {
