@@ -9,12 +9,10 @@
 // and so does one stopped with SIGTERM (it leaves the shared subscription, then finishes).
 // Runs only with DATABASE_URL, MQTT_URL and REDIS_URL set (`npm run test:cluster`); each run has
 // its own database, share group and node ids, so runs beside each other do not mix.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
@@ -27,27 +25,18 @@ import type { Envelope, Page } from '@iotc/shared/envelope';
 import type { DeviceState, LiveMessage } from '@iotc/shared/live';
 import { ADMIN_PASSWORD, createPgDatabase } from '../test/harness.ts';
 import { EXTERNAL_CONNECTIONS } from '../ingest/mqtt.ts';
+import { endSessions, NODE_START_MS, nodeStarter, type Node } from './nodes.ts';
 
 const { DATABASE_URL, MQTT_URL, REDIS_URL } = process.env;
-const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));
 const RUN = randomBytes(4).toString('hex');
 /** The built web app the nodes serve (main.ts); the browser case needs it. */
 const WEB_DIST = fileURLToPath(new URL('../../../web/dist/index.html', import.meta.url));
 /** Headless Chromium as the browser tests start it (e2e/harness.ts; the machine has no network). */
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
-interface Node {
-  id: string;
-  proc: ChildProcess;
-  url: string;
-  /** The last lines of its output, for a failure's message. */
-  out: string[];
-}
-
 let db: { url: string; drop: () => Promise<void> };
 let sql: pg.Client;
 let dataDir: string;
-const nodes: Node[] = [];
 let a: Node;
 let b: Node;
 let token: string;
@@ -76,39 +65,7 @@ function nodeEnv(id: string): NodeJS.ProcessEnv {
   };
 }
 
-/** Starts main.ts as a node and resolves with its address once it prints it. */
-function startNode(id: string): Promise<Node> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', MAIN], { env: nodeEnv(id), stdio: ['ignore', 'pipe', 'pipe'] });
-  const out: string[] = [];
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${id} did not start within 60 s:\n${out.join('\n')}`)), 60_000);
-    for (const stream of [proc.stdout!, proc.stderr!]) {
-      createInterface({ input: stream }).on('line', (line) => {
-        out.push(line);
-        if (out.length > 200) out.shift();
-        const at = /IoT Cloud Console is running at (http:\/\/\S+)/.exec(line)?.[1];
-        if (at) {
-          clearTimeout(timer);
-          const node = { id, proc, url: at, out };
-          nodes.push(node);
-          resolve(node);
-        }
-      });
-    }
-    proc.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`${id} stopped (${signal ?? code}) before it started:\n${out.join('\n')}`));
-    });
-  });
-}
-
-async function stopNode(node: Node, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  nodes.splice(nodes.indexOf(node), 1);
-  if (node.proc.exitCode !== null || node.proc.signalCode !== null) return;
-  const exited = new Promise<void>((r) => node.proc.once('exit', () => r()));
-  node.proc.kill(signal);
-  await exited;
-}
+const cluster = nodeStarter(nodeEnv);
 
 async function api<T>(node: Node, method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(node.url + path, {
@@ -149,18 +106,6 @@ const rawTemp = (c: number) => (c < 0 ? 32768 + Math.round(-c * 10) : Math.round
 const reportOf = (d: DeviceWithSecret, time: Date, temp: number) =>
   JSON.stringify({ deviceId: d.deviceId, time: time.toISOString(), lat: 31.2, lon: 121.5, extraData: JSON.stringify({ 3: { temp: rawTemp(temp) } }) });
 
-/** Ends the persistent sessions of this run's node ids on the broker, so no queue is left behind. */
-async function endSessions(ids: string[]) {
-  await Promise.all(
-    ids.flatMap((id) =>
-      Array.from({ length: EXTERNAL_CONNECTIONS }, async (_, n) => {
-        const c = await mqtt.connectAsync(MQTT_URL!, { clientId: `${id}-${n}`, clean: true, protocolVersion: 5, properties: { sessionExpiryInterval: 0 }, reconnectPeriod: 0 });
-        await c.endAsync();
-      }),
-    ),
-  );
-}
-
 describe.skipIf(!DATABASE_URL || !MQTT_URL || !REDIS_URL)('two nodes on one PostgreSQL, MQTT broker and Redis', () => {
   const ids = [`ct-${RUN}-a`, `ct-${RUN}-b`];
 
@@ -169,19 +114,19 @@ describe.skipIf(!DATABASE_URL || !MQTT_URL || !REDIS_URL)('two nodes on one Post
     sql = new pg.Client({ connectionString: db.url });
     dataDir = mkdtempSync(join(tmpdir(), 'iotc-cluster-'));
     // Both at once on a fresh database: migrations and seed take turns, nothing is made twice.
-    [a, b] = await Promise.all([startNode(ids[0]!), startNode(ids[1]!)]);
+    [a, b] = await Promise.all([cluster.start(ids[0]!), cluster.start(ids[1]!)]);
     await sql.connect();
     token = (await api<{ token: string }>(a, 'POST', '/iot-cloud-auth/auth/v1/login', { account: 'admin', password: ADMIN_PASSWORD })).token;
     levels = (await api<Page<LevelRow>>(b, 'GET', '/api/iot/v2/alarm-levels')).rows;
     for (let i = 0; i < 16; i++) {
       devices.push(await api<DeviceWithSecret>(a, 'POST', '/api/iot/v2/devices', { deviceId: `CL${RUN}${String(i).padStart(3, '0')}`, name: `Cluster reefer ${i}` }));
     }
-  }, 90_000);
+  }, NODE_START_MS + 30_000);
 
   afterAll(async () => {
-    await Promise.all([...nodes].map((n) => stopNode(n)));
+    await cluster.stopAll();
     await sql?.end();
-    await endSessions(ids).catch(() => undefined);
+    await endSessions(MQTT_URL!, ids).catch(() => undefined);
     await db?.drop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
@@ -340,10 +285,8 @@ describe.skipIf(!DATABASE_URL || !MQTT_URL || !REDIS_URL)('two nodes on one Post
         for (let k = 0; k < BURST; k++, sent++) burst.push(publish(sent));
         await Promise.all(burst);
         killedAt = sent;
-        a.proc.kill(signal);
-        await new Promise<void>((r) => a.proc.once('exit', () => r()));
-        nodes.splice(nodes.indexOf(a), 1);
-        restarted = startNode(ids[0]!);
+        await cluster.stop(a, signal);
+        restarted = cluster.start(ids[0]!);
         restarted.catch(() => undefined);
       }
       await new Promise((r) => setTimeout(r, TICK_MS));
