@@ -65,6 +65,7 @@ beforeAll(async () => {
         deliver = listener;
         return () => undefined;
       },
+      undelivered: async () => [],
       delivering: async () => true,
       answered: async () => undefined,
       unsendable: async () => undefined,
