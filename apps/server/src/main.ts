@@ -13,7 +13,7 @@ import { jt808Service } from './modules/jt808/service.ts';
 import { demoDevices, rekey, seedDemoFleet } from './db/seed-demo.ts';
 import { seedDemoTransport } from './db/seed-demo-transport.ts';
 import { seedDemoWarehouse } from './db/seed-demo-warehouse.ts';
-import { asReceived, backfill, startDemoSimulation } from './sim/demo.ts';
+import { startDemoSimulation, storeBackfill } from './sim/demo.ts';
 import type { Simulator } from './sim/publisher.ts';
 
 let config: AppConfig;
@@ -92,13 +92,8 @@ async function startDemo(): Promise<Simulator | undefined> {
   if (fresh) {
     // Tasks first: the recogniser starts and ends them from the past day's readings stored next.
     await seedDemoTransport(app.database.db, { tasks: app.transportTasks, templates: app.transportTemplates }, fleet);
-    const past = backfill(fleet, { hours: 24, stepMs: 120_000, now: Date.now() });
-    // One entry per device, in the fleet's order.
-    for (const [i, d] of fleet.entries()) {
-      // A JT/T 808 truck's past day as its gateway would have stored it.
-      const { channel, reports } = asReceived(d, past[i]!.reports);
-      for (let i = 0; i < reports.length; i += 500) await app.intake.ingest(d, reports.slice(i, i + 500), channel);
-    }
+    // A JT/T 808 truck's past day as its gateway would have stored it, through its model's item mapping.
+    await storeBackfill(fleet, { intake: app.intake, items: app.jt808Models }, { hours: 24, stepMs: 120_000, now: Date.now() });
     // The past week's warehouse records, read against the readings just stored.
     await app.readings.flushed();
     await seedDemoWarehouse(app.database.db);

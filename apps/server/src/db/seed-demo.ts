@@ -9,10 +9,11 @@ import { and, eq, inArray, or } from 'drizzle-orm';
 import { ruleSchema, type AlarmRuleInput } from '@iotc/shared/alarm';
 import { CURRENT_BINDING } from './devices.ts';
 import { LOCKS, xactLock, type Db } from './client.ts';
-import { alarmLevels, alarmPolicies, assets, deviceBindings, devices, jt808Models, notices, orgs } from './schema.ts';
+import { alarmLevels, alarmPolicies, assets, deviceBindings, devices, jt808Models, jt808Terminals, notices, orgs } from './schema.ts';
 import type { Tx } from './seed.ts';
 import { hashSecret, newSecret } from '../ingest/pipeline.ts';
 import { DEMO_ORG } from './seed.ts';
+import { registrationOf } from '../sim/jt808-terminal.ts';
 
 export type DemoKind = 'vehicle' | 'container' | 'coldroom';
 
@@ -141,6 +142,12 @@ export async function seedDemoFleet(db: Db): Promise<boolean> {
         if (d) {
           await tx.insert(deviceBindings).values({ orgId: org!.id, deviceRef: d.id, deviceId: a.device.deviceId, assetRef: row!.id, assetKind: a.kind, assetCode: a.code, assetName: a.name, boundBy: 'system' });
         }
+        if (d && a.device.protocol === 'jt808') {
+          // Registered as the simulator registers it, before the past day it reported (which the
+          // demo stores next, through its model's item mapping); no code: it registers again at its
+          // first connection.
+          await tx.insert(jt808Terminals).values({ deviceRef: d.id, orgId: org!.id, ...registrationOf({ deviceId: a.device.deviceId, plate: a.code, model: a.device.model }), registeredAt: new Date(Date.now() - 25 * 3_600_000) });
+        }
       }
       for (const c of a.children ?? []) await put(c, row!.id);
     }
@@ -223,8 +230,10 @@ export async function rekey(db: Db, ids: string[]): Promise<Map<string, string>>
 
 /**
  * Alarm policies of the demo fleet: chilled and frozen goods out of range for five minutes,
- * cold-room doors left open, and the safety of trucks and containers (speed, doors opened away
- * from the warehouses, battery, silence).
+ * cold-room doors left open, the safety of trucks and containers (speed, doors opened away
+ * from the warehouses, battery, silence), and the alarms the JT/T 808 trucks' terminals raise
+ * themselves (their alarm bits: emergency button, overspeed, main power cut or low, collision,
+ * rollover), which only a policy turns into alarms with a level.
  */
 async function demoPolicies(tx: Tx, orgId: string) {
   const levels = new Map((await tx.select({ id: alarmLevels.id, code: alarmLevels.code }).from(alarmLevels).where(eq(alarmLevels.orgId, orgId))).map((l) => [l.code, l.id]));
@@ -233,6 +242,7 @@ async function demoPolicies(tx: Tx, orgId: string) {
     (await tx.select({ id: assets.id }).from(assets).where(and(eq(assets.orgId, orgId), where))).map((a) => a.id);
   const chilled = await assetIds(and(inArray(assets.kind, ['cold_room', 'refrigerator', 'vehicle', 'container']), eq(assets.tempMin, 2), eq(assets.tempMax, 8)));
   const frozen = await assetIds(and(inArray(assets.kind, ['cold_room', 'vehicle', 'container']), or(eq(assets.tempMax, -18), eq(assets.tempMax, -15))));
+  const terminals = (await tx.select({ id: devices.id }).from(devices).where(and(eq(devices.orgId, orgId), eq(devices.protocol, 'jt808')))).map((d) => d.id);
   const depots = WAREHOUSES.map(([, name, , , , , lat, lon]) => ({ name, lat, lon, radiusM: 800 }));
   const rules = (list: AlarmRuleInput[]) => list.map((r) => ruleSchema.parse(r));
   await tx.insert(alarmPolicies).values([
@@ -274,6 +284,21 @@ async function demoPolicies(tx: Tx, orgId: string) {
         { id: 'door', type: 'door_abnormal', threshold: 0, places: depots, levelId: level('important') },
         { id: 'battery', type: 'low_battery', threshold: 20, hysteresis: 2, levelId: level('minor') },
         { id: 'silent', type: 'offline', threshold: 1800, levelId: level('minor') },
+      ]),
+    },
+    {
+      orgId,
+      name: '部标终端报警',
+      description: '部标（JT/T 808）车载终端自身上报的报警：紧急报警、超速、主电源掉电与欠压、碰撞与侧翻',
+      scope: 'devices',
+      targets: terminals,
+      rules: rules([
+        { id: 'sos', type: 'jt808_sos', threshold: 0, levelId: level('urgent') },
+        { id: 'collision', type: 'jt808_collision', threshold: 0, levelId: level('urgent') },
+        { id: 'rollover', type: 'jt808_rollover', threshold: 0, levelId: level('urgent') },
+        { id: 'power-cut', type: 'jt808_power_cut', threshold: 0, levelId: level('important') },
+        { id: 'overspeed', type: 'jt808_overspeed', threshold: 0, levelId: level('important') },
+        { id: 'low-power', type: 'jt808_power_under_voltage', threshold: 0, levelId: level('minor') },
       ]),
     },
   ]);

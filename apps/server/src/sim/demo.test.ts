@@ -1,11 +1,18 @@
 // The demo's backfill covers the past hours on whole steps and joins the live reports without a
 // jump; a JT/T 808 truck's backfill is what its gateway stores of the same fixes; the demo
 // simulation publishes the given kinds over MQTT; and the demo fleet on a test app reports both
-// ways: its JT/T 808 trucks over TCP to the gateway, the rest over the embedded broker.
+// ways: its JT/T 808 trucks over TCP to the gateway, the rest over the embedded broker. A fresh
+// demo's past day of the JT/T 808 trucks carries their reefer temperature (item 0x51 through the
+// organisation's mapping of model JT808-4G), and the demo organisation's policy of terminal alarms
+// turns a simulated terminal's overspeed bit into an alarm with its level.
 import { describe, expect, it } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
 import pino from 'pino';
 import type { DeviceReport } from '@iotc/shared/device';
+import type { AlarmRow, PolicyRow } from '@iotc/shared/alarm';
+import type { Page } from '@iotc/shared/envelope';
+import type { TelemetryRow } from '@iotc/shared/live';
+import { terminalAlarmWord } from '@iotc/shared/terminal-alarms';
 import { decodeTemperature } from '@iotc/shared/sensors';
 import { startMqtt } from '../ingest/mqtt.ts';
 import { call, DEMO_PASSWORD, login, testApp } from '../test/harness.ts';
@@ -15,7 +22,8 @@ import { devices as deviceTable, jt808Models, jt808Terminals, telemetry } from '
 import { startJt808Gateway } from '../modules/jt808/gateway.ts';
 import { jt808Repo } from '../modules/jt808/repo.ts';
 import { jt808Service } from '../modules/jt808/service.ts';
-import { asReceived, backfill, startDemoSimulation, type DemoDevice } from './demo.ts';
+import { asReceived, backfill, startDemoSimulation, storeBackfill, type DemoDevice } from './demo.ts';
+import { gatewayReportOf, OVERSPEED_LIMIT_KMH } from './jt808-terminal.ts';
 import { distanceKm } from './routes.ts';
 
 const log = pino({ level: 'silent' });
@@ -160,6 +168,53 @@ describe('the demo fleet', () => {
       await sim?.stop();
       await gateway.close();
       await link.close();
+      await t.close();
+    }
+  }, 90_000);
+});
+
+describe("a fresh demo's JT/T 808 trucks", () => {
+  it('have a past day with the reefer temperature, and a policy that raises their terminal alarms with levels', async () => {
+    const t = await testApp();
+    const db = t.app.database.db;
+    try {
+      expect(await seedDemoFleet(db)).toBe(true);
+      const trucks = (await demoDevices(db)).filter((d) => d.protocol === 'jt808');
+      const truck = trucks.find((d) => d.deviceId === '014480000005')!;
+      const now = Date.now();
+      await storeBackfill(trucks, { intake: t.app.intake, items: t.app.jt808Models }, { hours: 2, stepMs: 120_000, now });
+      await t.app.readings.flushed();
+      const demo = await login(t.app, 'demo', DEMO_PASSWORD);
+
+      // The history the console shows: every fix of the past hours has the reefer's temperature, in its chilled range.
+      const from = new Date(now - 2 * 3_600_000).toISOString();
+      const history = await call<Page<TelemetryRow>>(t.app, { method: 'GET', url: `/api/iot/v2/telemetry?device=${truck.id}&from=${from}&to=${new Date(now).toISOString()}&size=100`, token: demo });
+      expect(history.status, JSON.stringify(history.body)).toBe(200);
+      const rows = history.body.data!.rows;
+      expect(rows.length).toBeGreaterThan(50);
+      expect(rows.every((r) => (r.raw.jt808 as { msg?: string }).msg === '0x0200')).toBe(true);
+      const temps = rows.map((r) => r.sensors.temperature);
+      expect(temps.every((v) => typeof v === 'number' && v > -5 && v < 15)).toBe(true);
+
+      // The policy of terminal alarms: on both trucks, a level for each alarm bit it watches.
+      const policies = (await call<Page<PolicyRow>>(t.app, { method: 'GET', url: '/api/iot/v2/alarm-policies?size=100', token: demo })).body.data!.rows;
+      const terminal = policies.find((p) => p.rules.some((r) => r.type.startsWith('jt808_')))!;
+      expect(terminal).toMatchObject({ name: '部标终端报警', scope: 'devices', enabled: true });
+      expect([...terminal.targets].sort()).toEqual(trucks.map((d) => d.id).sort());
+      expect(terminal.rules.map((r) => r.type).sort()).toEqual(['jt808_collision', 'jt808_overspeed', 'jt808_power_cut', 'jt808_power_under_voltage', 'jt808_rollover', 'jt808_sos']);
+      expect(terminal.rules.every((r) => r.levelId && r.enabled)).toBe(true);
+
+      // The simulated terminal over its overspeed limit sets bit 1; the policy opens an overspeed alarm at its level.
+      const fast = backfill([truck], { hours: 0.1, stepMs: 60_000, now: now + 600_000 })[0]!.reports.at(-1)!;
+      const report = gatewayReportOf(truck.deviceId, { ...fast, speed: OVERSPEED_LIMIT_KMH + 7 });
+      expect(terminalAlarmWord(report.extraData)).toBe(1 << 1);
+      expect(terminalAlarmWord(gatewayReportOf(truck.deviceId, { ...fast, speed: OVERSPEED_LIMIT_KMH - 8 }).extraData)).toBe(0);
+      await t.app.intake.ingest(truck, [report], 'jt808');
+      const alarms = async () => (await call<Page<AlarmRow>>(t.app, { method: 'GET', url: `/api/iot/v2/alarms?size=100&deviceId=${truck.id}`, token: demo })).body.data!.rows;
+      await expect.poll(async () => (await alarms()).find((a) => a.type === 'jt808_overspeed')?.status, { timeout: 10_000 }).toBe('active');
+      const overspeed = (await alarms()).find((a) => a.type === 'jt808_overspeed')!;
+      expect(overspeed).toMatchObject({ level: { code: 'important', nameZh: expect.any(String), nameEn: expect.any(String) }, device: { deviceId: '014480000005' }, startedAt: fast.time });
+    } finally {
       await t.close();
     }
   }, 90_000);

@@ -3,6 +3,8 @@
 // demo to show curves at once. Both use the same models and seed, so the backfilled track runs
 // straight into the live one.
 import type { DeviceReport } from '@iotc/shared/device';
+import type { ReportingDevice } from '../ingest/pipeline.ts';
+import type { Jt808Report } from '../modules/jt808/reports.ts';
 import { gatewayReportOf, startJt808Simulator } from './jt808-terminal.ts';
 import { createDevice, DEFAULT_SEED, step, type DeviceKind, type DeviceProfile } from './models.ts';
 import { startSimulator, type SimLogger, type Simulator, type SimulatorStats } from './publisher.ts';
@@ -59,6 +61,32 @@ export async function startDemoSimulation(opts: {
 export function asReceived(device: Pick<DemoDevice, 'deviceId' | 'protocol'>, reports: readonly DeviceReport[]): { channel: 'mqtt' | 'jt808'; reports: unknown[] } {
   if (device.protocol !== 'jt808') return { channel: 'mqtt', reports: [...reports] };
   return { channel: 'jt808', reports: reports.map((r) => gatewayReportOf(device.deviceId, r)) };
+}
+
+/** What storing the past day needs: the intake pipeline, and the JT/T 808 gateway's item mappings (models.ts). */
+export interface BackfillDeps {
+  intake: { ingest(device: ReportingDevice, reports: unknown[], channel: 'mqtt' | 'jt808'): Promise<unknown> };
+  items?: { apply(device: ReportingDevice, reports: Jt808Report[]): Promise<Jt808Report[]> };
+}
+
+/**
+ * Stores the devices' reports of the `hours` before `now` (backfill) as they would have arrived:
+ * JSON over MQTT, and for a JT/T 808 terminal the gateway's reports of its fixes with its model's
+ * item mapping applied as the gateway applies it (so the reefer probe of item 0x51 is the
+ * temperature, as it is live). In slices of 500 per device.
+ */
+export async function storeBackfill(
+  devices: readonly (ReportingDevice & Pick<DemoDevice, 'kind' | 'profile' | 'protocol'>)[],
+  deps: BackfillDeps,
+  opts: { hours: number; stepMs: number; now: number | Date },
+): Promise<void> {
+  const past = backfill(devices, opts);
+  // One entry per device, in the devices' order.
+  for (const [i, d] of devices.entries()) {
+    const { channel, reports } = asReceived(d, past[i]!.reports);
+    const received = channel === 'jt808' && deps.items ? await deps.items.apply(d, reports as Jt808Report[]) : reports;
+    for (let k = 0; k < received.length; k += 500) await deps.intake.ingest(d, received.slice(k, k + 500), channel);
+  }
 }
 
 /**

@@ -23,8 +23,9 @@ import {
   encodeRegistration,
   MSG,
   REGISTER_RESULT,
+  type Registration,
 } from '../modules/jt808/messages.ts';
-import { decodeLocation, encodeLocation, encodeLocationBatch, encodePositionAnswer, type LocationInit } from '../modules/jt808/location.ts';
+import { alarmFlags, decodeLocation, encodeLocation, encodeLocationBatch, encodePositionAnswer, type LocationInit } from '../modules/jt808/location.ts';
 import { decodeSetParameters } from '../modules/jt808/commands.ts';
 import { locationReport, type Jt808Report } from '../modules/jt808/reports.ts';
 import { createDevice, DEFAULT_SEED, step, type DeviceKind, type DeviceProfile, type SimDevice } from './models.ts';
@@ -103,8 +104,17 @@ export const TEMPERATURE_ITEM = '0x51';
 const NO_PROBE = 'ffff';
 
 /**
+ * The simulated terminals' overspeed limit (the standard's parameter 0x0055, km/h): past it a
+ * terminal sets alarm bit 1 (overspeed) and clears it when back under, as real terminals do. The
+ * models' trucks cruise at 60-90 km/h, so a fast one goes over it a few times a day for a few
+ * minutes, and a slow one not at all: an occasional terminal alarm, not a flood.
+ */
+export const OVERSPEED_LIMIT_KMH = 88;
+
+/**
  * The model's report as a JT/T 808 fix: position only when it came from GNSS, mileage from block
- * 14, and the temperature of block 3 (already sign and magnitude in 0.1 C) as vendor item 0x51.
+ * 14, the temperature of block 3 (already sign and magnitude in 0.1 C) as vendor item 0x51, and
+ * the overspeed alarm bit past OVERSPEED_LIMIT_KMH.
  */
 export function fixOf(report: DeviceReport): LocationInit {
   const blocks = (typeof report.extraData === 'string' ? JSON.parse(report.extraData) : (report.extraData ?? {})) as Record<string, Record<string, unknown>>;
@@ -121,11 +131,26 @@ export function fixOf(report: DeviceReport): LocationInit {
     speedKmh: report.speed ?? 0,
     direction: report.course ?? 0,
     altitude: 0,
+    alarm: (report.speed ?? 0) > OVERSPEED_LIMIT_KMH ? alarmFlags(['overspeed']) : 0,
     time: new Date(report.time),
     mileageKm: typeof mileage === 'number' ? mileage / 10 : undefined,
     satellites: positioned ? 9 : 0,
     signal: 25,
     ...(temp === undefined ? {} : { extras: { [TEMPERATURE_ITEM]: probe } }),
+  };
+}
+
+/** The 0x0100 registration a simulated terminal sends (2013 edition; terminal id: the last 7 digits of its phone number). */
+export function registrationOf(t: Pick<SimulatedTerminal, 'deviceId' | 'plate' | 'model'>): Registration {
+  return {
+    edition: 2013,
+    province: 31,
+    city: 100,
+    manufacturer: 'IOTC',
+    model: t.model ?? 'SIM-808',
+    terminalId: t.deviceId.slice(-7),
+    plateColour: t.plate ? 1 : 0,
+    plate: t.plate ?? '',
   };
 }
 
@@ -325,17 +350,7 @@ export function startJt808Simulator(opts: Jt808SimulatorOptions): Jt808Simulator
 
   function register(term: Terminal) {
     term.state = 'registering';
-    const digits = term.phone.slice(-7);
-    send(term, MSG.register, encodeRegistration({
-      edition: 2013,
-      province: 31,
-      city: 100,
-      manufacturer: 'IOTC',
-      model: term.model ?? 'SIM-808',
-      terminalId: digits,
-      plateColour: term.plate ? 1 : 0,
-      plate: term.plate ?? '',
-    }));
+    send(term, MSG.register, encodeRegistration(registrationOf({ deviceId: term.phone, plate: term.plate, model: term.model })));
   }
 
   function authenticate(term: Terminal) {
