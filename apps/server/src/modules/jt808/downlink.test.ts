@@ -6,7 +6,9 @@
 // which delivers it then; kinds a terminal does not take are refused; another
 // organisation neither commands it nor closes its commands; and on two nodes (two apps on one
 // database and one bus: in-process, or Redis when REDIS_URL is set) a command approved on the
-// second reaches the terminal connected to the first, and its answer closes it on either node.
+// second reaches the terminal connected to the first, and its answer closes it on either node; a
+// terminal that reconnected to the second while the first still holds its old connection open (no
+// FIN reached it) gets its command from the second only.
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
@@ -316,5 +318,26 @@ describe('JT/T 808 commands down', () => {
     expect((await story(back.id)).find((e) => e.kind === 'delivered')?.detail).toMatchObject({ node: 'node-b' });
     moved.reply(control, 0);
     expect(await settled(back.id)).toMatchObject({ status: 'acknowledged' });
+  });
+
+  it('two nodes: a terminal that reconnected to node B while node A still holds its old connection open (no FIN reached node A) gets its command from node B, not on the old connection', async () => {
+    const stale = await Terminal.open(gatewayA.port, PHONE);
+    await stale.signIn(code);
+    const current = await Terminal.open(gatewayB.port, PHONE);
+    await current.signIn(code);
+    await until(() => gatewayA.connections() > 0 && gatewayB.connections() > 0);
+    // Approved on node A, which also has a session of the terminal: the older one.
+    const cmd = await approved({ deviceRef: ref, kind: 'text_message', params: { text: '前方拥堵，请绕行' } }, a);
+    const text = await current.next(MSG.textMessage);
+    expect(decodeTextMessage(text.body, false).text).toBe('前方拥堵，请绕行');
+    expect((await story(cmd.id)).find((e) => e.kind === 'delivered')?.detail).toMatchObject({ node: 'node-b', serial: text.header.serial });
+    current.reply(text, 0);
+    expect(await settled(cmd.id)).toMatchObject({ status: 'acknowledged' });
+    // The old connection got nothing (a heartbeat's answer shows that its frames so far have been read).
+    stale.send(MSG.heartbeat, Buffer.alloc(0));
+    await stale.next(MSG.platformAnswer);
+    expect(stale.has(MSG.textMessage)).toBe(false);
+    stale.end();
+    current.end();
   });
 });

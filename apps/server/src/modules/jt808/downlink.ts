@@ -2,8 +2,10 @@
 // on one node; the command may be approved on another. The command service hands an approved
 // command for a jt808 device to `sender`, which asks every node through the live event bus
 // (in-process, or Redis between nodes) to deliver it; the gateway of the node holding the
-// terminal's session picks a platform serial, records it in the command's story (`delivered`:
-// node, message id, serial) and only then writes the frame; the other nodes ignore the request.
+// terminal's latest session (the database's jt808_terminals row names its node and time, so a
+// stale connection another node still holds open is passed over) picks a platform serial,
+// records it in the command's story (`delivered`: node, message id, serial) and only then writes
+// the frame; the other nodes ignore the request.
 // When no node holds a session the command stays sent, undelivered: the node where the terminal
 // next authenticates (any node, within COMMAND_TIMEOUT_SECONDS of the approval) delivers it then,
 // as an MQTT broker hands a QoS 1 command to a device when it comes back; past the time-out it has

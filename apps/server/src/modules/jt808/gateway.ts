@@ -117,6 +117,10 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
       .then(async () => {
         const device = s.device;
         if (s.closed || !device || device.deviceId !== delivery.deviceId) return;
+        // Only the terminal's latest connection gets it: an older one this node still holds open
+        // (the terminal reconnected elsewhere and no FIN arrived) must not take the command from
+        // the node the terminal is on now.
+        if (!s.connectedAt || !(await service.holdsLatest(device, s.connectedAt))) return;
         const v2019 = device.deviceId.length === 20;
         let frame;
         try {

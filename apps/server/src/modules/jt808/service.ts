@@ -44,6 +44,17 @@ export function jt808Service(repo: Jt808Repo, opts: { nodeId: string; now?: () =
       return { device: known, known, connectedAt };
     },
 
+    /**
+     * Whether the connection this node authenticated at `connectedAt` is still the terminal's
+     * latest, on any node. A later one (elsewhere, or here) means this one is stale: the terminal
+     * moved on while no FIN reached this node (a mobile network, a load balancer), so nothing is
+     * to be written to it.
+     */
+    async holdsLatest(device: ReportingDevice, connectedAt: Date): Promise<boolean> {
+      const row = await repo.terminal(device.id);
+      return row !== null && row.nodeId === opts.nodeId && row.lastConnectedAt?.getTime() === connectedAt.getTime();
+    },
+
     /** The connection authenticated at `connectedAt` closed. */
     async disconnected(device: ReportingDevice, connectedAt: Date): Promise<void> {
       await repo.markDisconnected(device.id, connectedAt, now());
