@@ -5,6 +5,7 @@ import { join, dirname } from 'node:path';
 import { ConfigError, loadConfig, type AppConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { DataDirInUseError } from './db/data-lock.ts';
+import { adminBannerLine } from './ops/admin-banner.ts';
 import { startMqtt } from './ingest/mqtt.ts';
 import { startJt808Gateway } from './modules/jt808/gateway.ts';
 import { jt808Repo } from './modules/jt808/repo.ts';
@@ -141,11 +142,7 @@ if (s.demo) {
       : `  Demo sign-in: ${s.demo.account} (its password has been changed)`,
   );
 }
-if (s.generatedAdminPassword) {
-  lines.push(`  Administrator: admin / ${s.generatedAdminPassword}   (generated now and shown only once: keep it)`);
-} else {
-  lines.push('  Administrator: admin (its password was set at the first start)');
-}
+lines.push(adminBannerLine(s, config.adminPassword !== undefined));
 console.log(lines.join('\n') + '\n');
 
 /** How long a shutdown may take before the process gives up and exits 1 (orchestrators usually allow 30 s). */

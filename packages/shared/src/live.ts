@@ -86,7 +86,7 @@ export type DeviceState = z.infer<typeof deviceStateSchema>;
 export const deviceStateQuerySchema = listQuerySchema.extend({
   status: z.preprocess(blankAsUndefined, z.enum(DEVICE_STATUSES).optional()),
   keyword: z.preprocess(blankAsUndefined, z.string().trim().max(64).optional()),
-  /** Only devices mounted on assets of this kind (the scenario variants of the monitoring screen). */
+  /** Only devices mounted on assets of this kind, or of these kinds separated by commas (the scenario variants of the monitoring screen). */
   assetKind: z.preprocess(blankAsUndefined, z.string().trim().max(32).optional()),
 });
 export type DeviceStateQuery = z.infer<typeof deviceStateQuerySchema>;
@@ -209,6 +209,13 @@ export const homeAlertSchema = z.object({
   time: z.string(),
 });
 export type HomeAlert = z.infer<typeof homeAlertSchema>;
+
+/** The home alerts' list call: optionally only alerts whose time falls in [from, to]. */
+export const homeAlertQuerySchema = listQuerySchema.extend({
+  from: z.preprocess(blankAsUndefined, isoInstant.optional()),
+  to: z.preprocess(blankAsUndefined, isoInstant.optional()),
+});
+export type HomeAlertQuery = z.infer<typeof homeAlertQuerySchema>;
 
 /** A platform notification (announcement) shown on the home screen; `body` may be empty. */
 export const noticeSchema = z.object({

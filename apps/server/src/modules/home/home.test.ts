@@ -55,6 +55,34 @@ describe('home', () => {
     expect((await get<Page<HomeAlert>>('/api/iot/v2/home/alerts', outsider)).body.data!.total).toBe(0);
   });
 
+  it("keeps the alerts of a time window (the home's last-week picker), and counts vehicles or several asset kinds", async () => {
+    const fleet = await demoDevices(t.app.database.db);
+    const truck = fleet.filter((d) => d.kind === 'vehicle')[1]!;
+    const secret = (await rekey(t.app.database.db, [truck.id])).get(truck.id)!;
+    const threeDaysAgo = new Date(Date.now() - 3 * 86_400_000);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/iot/v2/device/report',
+      headers: { authorization: `Basic ${Buffer.from(`${truck.deviceId}:${secret}`).toString('base64')}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ deviceId: truck.deviceId, time: threeDaysAgo.toISOString(), lat: 31.2, lon: 121.4, extraData: '{"16":{"gac":1}}' }),
+    });
+    expect(res.statusCode).toBe(200);
+    const kinds = async (q: string) => (await get<Page<HomeAlert>>(`/api/iot/v2/home/alerts?${q}`)).body.data!.rows.filter((a) => a.deviceId === truck.deviceId).map((a) => a.kind);
+    const iso = (ms: number) => encodeURIComponent(new Date(ms).toISOString());
+    // Three days ago: its door alert is in a window around it, not in the last day's.
+    expect(await kinds(`from=${iso(threeDaysAgo.getTime() - 3_600_000)}&to=${iso(threeDaysAgo.getTime() + 3_600_000)}`)).toContain('doorOpen');
+    expect(await kinds(`from=${iso(Date.now() - 86_400_000)}`)).toEqual([]);
+    expect(await kinds('')).toContain('doorOpen');
+    expect((await call(t.app, { method: 'GET', url: '/api/iot/v2/home/alerts?from=yesterday', token: demo })).status).toBe(400);
+
+    // The home counts vehicles: the devices on the 8 trucks; the transport scenario, trucks and containers.
+    expect((await get<StatusCounts>('/api/iot/v2/device-states/summary?assetKind=vehicle')).body.data!.all).toBe(8);
+    expect((await get<StatusCounts>('/api/iot/v2/device-states/summary?assetKind=vehicle,container')).body.data!.all).toBe(12);
+    const states = (await get<Page<{ asset: { kind: string } | null }>>('/api/iot/v2/device-states?assetKind=vehicle,container&size=100')).body.data!;
+    expect(states.total).toBe(12);
+    expect(new Set(states.rows.map((r) => r.asset?.kind))).toEqual(new Set(['vehicle', 'container']));
+  });
+
   it('lists the platform notifications newest first in the request language', async () => {
     const zh = (await get<Page<Notice>>('/api/iot/v2/notifications', demo, 'zh-CN')).body.data!;
     expect(zh.rows.map((n) => n.title)).toEqual(['欢迎使用物联网云平台', '平台例行维护通知']);

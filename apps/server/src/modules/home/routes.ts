@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { envelopeSchema } from '@iotc/shared/envelope';
 import { listQuerySchema, pageSchema } from '@iotc/shared/list';
-import { HOME_API, homeAlertSchema, noticeSchema } from '@iotc/shared/live';
+import { HOME_API, homeAlertQuerySchema, homeAlertSchema, noticeSchema } from '@iotc/shared/live';
 import { callerOf } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/errors.ts';
 import type { HomeService } from './service.ts';
@@ -11,8 +11,8 @@ export const homeRoutes: FastifyPluginAsyncZod<{ service: HomeService }> = async
   const tags = ['home'];
   app.get(
     HOME_API.alerts,
-    { schema: { tags, summary: 'Message alerts from the latest device states, newest first', querystring: listQuerySchema, response: { 200: envelopeSchema(pageSchema(homeAlertSchema)) } }, preHandler: app.requirePermission('device:read') },
-    async (req) => ok(await service.alerts(callerOf(req), req.query.page, req.query.size)),
+    { schema: { tags, summary: 'Message alerts from the latest device states, newest first, optionally within a time window', querystring: homeAlertQuerySchema, response: { 200: envelopeSchema(pageSchema(homeAlertSchema)) } }, preHandler: app.requirePermission('device:read') },
+    async (req) => ok(await service.alerts(callerOf(req), req.query)),
   );
   app.get(
     HOME_API.notices,

@@ -5,7 +5,7 @@ import { and, count, desc, inArray, isNull, or } from 'drizzle-orm';
 import { BATTERY_LOW_PERCENT } from '@iotc/shared/constants';
 import type { Page } from '@iotc/shared/envelope';
 import type { Lang } from '@iotc/shared/i18n';
-import type { DeviceState, HomeAlert, Notice } from '@iotc/shared/live';
+import type { DeviceState, HomeAlert, HomeAlertQuery, Notice } from '@iotc/shared/live';
 import type { Db } from '../../db/client.ts';
 import { limitOffset, orgTree, toPage } from '../../db/list.ts';
 import { notices } from '../../db/schema.ts';
@@ -39,8 +39,16 @@ export function alertsOf(s: DeviceState): HomeAlert[] {
 
 export function homeService(db: Db, states: StateReader) {
   return {
-    async alerts(caller: Caller, page: number, size: number): Promise<Page<HomeAlert>> {
-      const all = (await states.states({ scope: await orgTree(db, caller.orgId) })).flatMap(alertsOf);
+    async alerts(caller: Caller, q: Pick<HomeAlertQuery, 'page' | 'size' | 'from' | 'to'>): Promise<Page<HomeAlert>> {
+      const { page, size } = q;
+      const from = q.from ? Date.parse(q.from) : -Infinity;
+      const to = q.to ? Date.parse(q.to) : Infinity;
+      const all = (await states.states({ scope: await orgTree(db, caller.orgId) }))
+        .flatMap(alertsOf)
+        .filter((a) => {
+          const at = Date.parse(a.time);
+          return at >= from && at <= to;
+        });
       all.sort((x, y) => (x.time < y.time ? 1 : x.time > y.time ? -1 : x.deviceId.localeCompare(y.deviceId)));
       const { limit, offset } = limitOffset({ page, size });
       return toPage(all.slice(offset, offset + limit), all.length, { page, size });

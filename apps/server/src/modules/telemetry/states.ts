@@ -61,6 +61,7 @@ export interface StateFilter {
   scope?: string[];
   status?: DeviceStatus;
   keyword?: string;
+  /** An asset kind, or several separated by commas. */
   assetKind?: string;
   deviceRefs?: string[];
 }
@@ -119,7 +120,7 @@ export function stateReader(db: Db, offlineAfterMs: number) {
       f.keyword
         ? or(ilike(devices.deviceId, containsPattern(f.keyword)), ilike(devices.name, containsPattern(f.keyword)), ilike(assets.code, containsPattern(f.keyword)))
         : undefined,
-      f.assetKind ? eq(assets.kind, f.assetKind as 'vehicle') : undefined,
+      f.assetKind ? inArray(assets.kind, f.assetKind.split(',') as 'vehicle'[]) : undefined,
       f.deviceRefs ? inArray(devices.id, f.deviceRefs) : undefined,
     );
   }
