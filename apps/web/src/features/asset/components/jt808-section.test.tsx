@@ -1,6 +1,7 @@
 // The JT/T 808 section of a device's drawer: a terminal that never registered shows its empty
 // states; one that reported shows its registration, connection and frames (raw hex copied by the
-// button, the authentication frame without its bytes), paged by the server, in English and Chinese.
+// button, the authentication frame without its bytes; a frame on one line that opens to its
+// indented summary and whole hex), paged by the server, in English and Chinese.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from 'antd';
 import { JT808_API, type Jt808Terminal } from '@iotc/shared/jt808';
@@ -81,6 +82,13 @@ describe('the JT/T 808 terminal section', () => {
     click(byTestId(document.body, 'jt808-copy-hex'));
     await settle();
     expect(copyText).toHaveBeenCalledWith(HEX);
+    // A frame is one line in the list; opened, its summary is indented JSON beside the whole hex.
+    expect(byTestId(document.body, 'jt808-frame-summary')!.textContent).toBe('{"kind":"location","location":{"latitude":31.2304}}');
+    expect(byTestId(document.body, 'jt808-frame-detail')).toBeNull();
+    click(document.querySelector<HTMLElement>('.jt808-frames .ant-table-row'));
+    await settleUntil(() => !!byTestId(document.body, 'jt808-frame-detail'));
+    expect(byTestId(document.body, 'jt808-frame-json')!.textContent).toBe(JSON.stringify(FULL.frames.rows[0]!.summary, null, 2));
+    expect(byTestId(document.body, 'jt808-frame-hex-full')!.textContent).toBe(HEX);
     click(document.querySelector<HTMLElement>('.jt808-frames .ant-pagination-item-2'));
     await settleUntil(() => requestMock.mock.calls.some(([, o]) => o?.query?.page === 2));
   });

@@ -1,7 +1,10 @@
 // The "JT/T 808 terminal" section of a device's drawer: the terminal's registration (0x0100),
 // whether it is connected now and from where, and its last frames in and out (decoded summary and
 // raw hex with a copy button) for troubleshooting. The frames need cells DataTable has no type
-// for (monospace hex with a copy button, a JSON summary), hence a plain antd Table here.
+// for (monospace hex with a copy button, a JSON summary, a row that opens), hence a plain antd
+// Table here. Each frame is one line (summary and hex cut with an ellipsis), so the list reads as
+// a log; a row opens (click, or its expand button) to the summary laid out as indented JSON and
+// the whole hex.
 import { useState } from 'react';
 import { App, Button, Descriptions, Empty, Table, Tag, Tooltip } from 'antd';
 import { CopyOutlined } from '@ant-design/icons';
@@ -24,13 +27,14 @@ const PLATE_COLOURS: Record<number, `asset.jt808.plateColour.${0 | 1 | 2 | 3 | 4
 };
 const time = (iso: string | null | undefined) => (iso ? dayjs(iso).format(DATETIME_FORMAT) : '-');
 
-function HexCell({ hex }: { hex: string }) {
+/** The raw bytes with a copy button: on one line cut short in the list (`line`), whole in an opened row. */
+function HexCell({ hex, line = false }: { hex: string; line?: boolean }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   if (!hex) return <span className="asset-muted">{t('asset.jt808.hexRedacted')}</span>;
   return (
-    <div className="jt808-hex">
-      <code className="jt808-mono" data-testid="jt808-frame-hex">
+    <div className={line ? 'jt808-hex jt808-hex-line' : 'jt808-hex'}>
+      <code className={line ? 'jt808-mono jt808-line' : 'jt808-mono'} data-testid={line ? 'jt808-frame-hex' : 'jt808-frame-hex-full'}>
         {hex}
       </code>
       <Tooltip title={t('asset.jt808.copyHex')}>
@@ -40,9 +44,32 @@ function HexCell({ hex }: { hex: string }) {
           icon={<CopyOutlined />}
           aria-label={t('asset.jt808.copyHex')}
           data-testid="jt808-copy-hex"
-          onClick={() => void copyText(hex).then((ok) => (ok ? message.success(t('asset.jt808.copied')) : message.error(t('asset.jt808.copyFailed'))))}
+          onClick={(e) => {
+            // Copying does not open (or close) the frame's row.
+            e.stopPropagation();
+            void copyText(hex).then((ok) => (ok ? message.success(t('asset.jt808.copied')) : message.error(t('asset.jt808.copyFailed'))));
+          }}
         />
       </Tooltip>
+    </div>
+  );
+}
+
+/** An opened frame: its decoded summary as indented JSON beside its whole hex. */
+function FrameDetail({ row }: { row: Jt808FrameRow }) {
+  const { t } = useTranslation();
+  return (
+    <div className="jt808-frame-detail" data-testid="jt808-frame-detail">
+      <div>
+        <h6 className="jt808-detail-title">{t('asset.jt808.summary')}</h6>
+        <pre className="jt808-mono jt808-json" data-testid="jt808-frame-json">
+          {JSON.stringify(row.summary, null, 2)}
+        </pre>
+      </div>
+      <div>
+        <h6 className="jt808-detail-title">{t('asset.jt808.hex')}</h6>
+        <HexCell hex={row.hex} />
+      </div>
     </div>
   );
 }
@@ -154,7 +181,7 @@ export function Jt808Section({ deviceRef }: { deviceRef: string }) {
           },
         }}
         columns={[
-          { key: 'at', title: t('asset.jt808.at'), dataIndex: 'at', width: 150, render: (v: string) => time(v) },
+          { key: 'at', title: t('asset.jt808.at'), dataIndex: 'at', width: 160, render: (v: string) => time(v) },
           {
             key: 'direction',
             title: t('asset.jt808.direction'),
@@ -168,10 +195,16 @@ export function Jt808Section({ deviceRef }: { deviceRef: string }) {
             key: 'summary',
             title: t('asset.jt808.summary'),
             dataIndex: 'summary',
-            render: (v: unknown) => <code className="jt808-mono jt808-summary">{JSON.stringify(v)}</code>,
+            ellipsis: true,
+            render: (v: unknown) => (
+              <code className="jt808-mono jt808-line" data-testid="jt808-frame-summary">
+                {JSON.stringify(v)}
+              </code>
+            ),
           },
-          { key: 'hex', title: t('asset.jt808.hex'), dataIndex: 'hex', width: 260, render: (v: string) => <HexCell hex={v} /> },
+          { key: 'hex', title: t('asset.jt808.hex'), dataIndex: 'hex', width: 190, render: (v: string) => <HexCell hex={v} line /> },
         ]}
+        expandable={{ expandedRowRender: (row) => <FrameDetail row={row} />, expandRowByClick: true, columnWidth: 32 }}
       />
     </div>
   );
