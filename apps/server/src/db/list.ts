@@ -18,7 +18,11 @@ export function orderBy(sort: string | undefined, sortable: Sortable, fallback: 
   const [field, dir] = (sort ?? fallback).split(',') as [string, 'asc' | 'desc'];
   const column = Object.hasOwn(sortable, field) ? sortable[field] : undefined;
   if (!column) {
-    throw new AppError(400, 'VALIDATION', `sort: "${field}" cannot be sorted; sortable: ${Object.keys(sortable).join(', ')}`);
+    const fields = Object.keys(sortable).join(', ');
+    throw new AppError(400, 'VALIDATION', {
+      en: `Sort order: "${field}" cannot be sorted; sortable: ${fields}`,
+      zh: `排序：不能按“${field}”排序；可排序字段：${fields}`,
+    });
   }
   const by = dir === 'desc' ? desc : asc;
   return column === tieBreaker ? [by(column)] : [by(column), by(tieBreaker)];

@@ -63,7 +63,9 @@ export async function readWorkbook(body: Buffer, columns: SheetColumn[]): Promis
     });
     if (Object.values(values).some((v) => v !== '')) rows.push({ row: number, values });
   });
-  if (rows.length > MAX_IMPORT_ROWS) throw new AppError(400, 'VALIDATION', `at most ${MAX_IMPORT_ROWS} rows per import`);
+  if (rows.length > MAX_IMPORT_ROWS) {
+    throw new AppError(400, 'VALIDATION', { en: `at most ${MAX_IMPORT_ROWS} rows per import`, zh: `每次导入最多 ${MAX_IMPORT_ROWS} 行` });
+  }
   return rows;
 }
 

@@ -133,14 +133,14 @@ describe('audit-logs list', () => {
   });
 
   it.each([
-    ['page=0', 'page'],
-    ['page=abc', 'page'],
-    ['size=101', 'size'],
-    ['size=-5', 'size'],
-    ['action=delete_everything', 'action'],
-    ['result=maybe', 'result'],
-    ['timeFrom=yesterday', 'timeFrom'],
-    [`account=${'x'.repeat(65)}`, 'account'],
+    ['page=0', 'Page'],
+    ['page=abc', 'Page'],
+    ['size=101', 'Page size'],
+    ['size=-5', 'Page size'],
+    ['action=delete_everything', 'Action'],
+    ['result=maybe', 'Result'],
+    ['timeFrom=yesterday', 'Start time'],
+    [`account=${'x'.repeat(65)}`, 'Account'],
   ])('refuses %s with 400 naming the field', async (query, field) => {
     const r = await list(demo, query);
     expect(r.status).toBe(400);

@@ -231,7 +231,7 @@ describe('repairs', () => {
     const wrong = await repair(f!.id, { action: 'Antenna', result: 'fixed' as never }, operator, 'zh-CN');
     expect(wrong.status).toBe(400);
     expect(wrong.body.errorcode).toBe('VALIDATION');
-    expect(wrong.body.errormsg).toMatch(/^请求参数有误: result: /);
+    expect(wrong.body.errormsg).toMatch(/^请求参数有误：结果须为以下取值之一：/);
     expect((await api('GET', `${URL}/${f!.id}`, admin)).body.data).toMatchObject({ status: 'open', repairCount: 0 });
   });
 

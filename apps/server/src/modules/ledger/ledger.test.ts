@@ -252,9 +252,9 @@ describe('checkpoints and proofs', () => {
       [`${L}/proof/inclusion?index=0&size=${size + 1}`, 'LEDGER_SIZE_TOO_LARGE', 'The tree size is larger than the ledger'],
       [`${L}/proof/consistency?from=3&to=2`, 'LEDGER_RANGE_INVERTED', 'The first tree size must not be larger than the second'],
       [`${L}/proof/consistency?from=1&to=${size + 5}`, 'LEDGER_SIZE_TOO_LARGE', 'The tree size is larger than the ledger'],
-      [`${L}/proof/consistency?from=0&to=2`, 'VALIDATION', 'from'],
-      [`${L}/proof/inclusion?index=abc`, 'VALIDATION', 'index'],
-      [`${L}/proof/inclusion?index=-1&size=2`, 'VALIDATION', 'index'],
+      [`${L}/proof/consistency?from=0&to=2`, 'VALIDATION', 'From must be at least 1'],
+      [`${L}/proof/inclusion?index=abc`, 'VALIDATION', 'Index must be a number'],
+      [`${L}/proof/inclusion?index=-1&size=2`, 'VALIDATION', 'Index must be at least 0'],
     ];
     for (const [url, code, text] of cases) {
       const r = await api('GET', url);

@@ -91,7 +91,10 @@ export function orgUserService(repo: OrgUserRepo, deps: Deps) {
     const unique = [...new Set(menuIds)];
     const kinds = await repo.menuKinds(unique);
     const unknown = unique.filter((m) => !kinds.has(m));
-    if (unknown.length) throw new AppError(400, 'VALIDATION', `menuIds: ${unknown.slice(0, 5).join(', ')}`);
+    if (unknown.length) {
+      const ids = unknown.slice(0, 5).join(', ');
+      throw new AppError(400, 'VALIDATION', { en: `Menus: unknown menu items ${ids}`, zh: `菜单：不存在的菜单项 ${ids}` });
+    }
     return unique.filter((m) => kinds.get(m) === 'leaf');
   }
 
@@ -105,7 +108,10 @@ export function orgUserService(repo: OrgUserRepo, deps: Deps) {
     if (found.length !== unique.length || found.some((r) => !scope.has(r.orgId))) throw new AppError(404, 'NOT_FOUND');
     const lineage = new Set(await repo.ancestry(orgId));
     const foreign = found.filter((r) => !lineage.has(r.orgId));
-    if (foreign.length) throw new AppError(400, 'VALIDATION', `roleIds: ${foreign.map((r) => r.code).join(', ')}`);
+    if (foreign.length) {
+      const codes = foreign.map((r) => r.code).join(', ');
+      throw new AppError(400, 'VALIDATION', { en: `Roles: not of this organisation or its parents: ${codes}`, zh: `角色：不属于该组织或其上级组织：${codes}` });
+    }
     const grants = await repo.grantsOf(unique);
     await mayGrant(
       caller,

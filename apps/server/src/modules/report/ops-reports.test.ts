@@ -409,14 +409,14 @@ describe('bad input', () => {
   const ids = (n: number) => Array.from({ length: n }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`).join(',');
   it('refuses a date that is not a calendar day, an unknown grouping, too many ids and a malformed id, saying which', async () => {
     for (const [url, field] of [
-      [`${OPS_REPORT_API.alarm}?date=2026-02-30`, 'date'],
-      [`${OPS_REPORT_API.online}?date=2026-13-01`, 'date'],
-      [`${OPS_REPORT_API.mileage}?period=day`, 'date'],
-      [`${OPS_REPORT_API.alarm}?date=${DATE}&groupBy=colour`, 'groupBy'],
-      [`${OPS_REPORT_API.alarm}?date=${DATE}&period=year`, 'period'],
-      [`${OPS_REPORT_API.online}?date=${DATE}&deviceIds=${ids(501)}`, 'deviceIds'],
-      [`${OPS_REPORT_API.mileage}?date=${DATE}&assetIds=not-a-uuid`, 'assetIds'],
-      [`${OPS_REPORT_API.alarm}?date=${DATE}&format=doc`, 'format'],
+      [`${OPS_REPORT_API.alarm}?date=2026-02-30`, 'Date'],
+      [`${OPS_REPORT_API.online}?date=2026-13-01`, 'Date'],
+      [`${OPS_REPORT_API.mileage}?period=day`, 'Date'],
+      [`${OPS_REPORT_API.alarm}?date=${DATE}&groupBy=colour`, 'Grouping'],
+      [`${OPS_REPORT_API.alarm}?date=${DATE}&period=year`, 'Period'],
+      [`${OPS_REPORT_API.online}?date=${DATE}&deviceIds=${ids(501)}`, 'Devices'],
+      [`${OPS_REPORT_API.mileage}?date=${DATE}&assetIds=not-a-uuid`, 'Assets'],
+      [`${OPS_REPORT_API.alarm}?date=${DATE}&format=doc`, 'Format'],
     ] as const) {
       const res = await get(url);
       expect(res.statusCode, url).toBe(400);
@@ -425,7 +425,7 @@ describe('bad input', () => {
       expect(body.errormsg, url).toContain(field);
     }
     const zh = (await get(`${OPS_REPORT_API.alarm}?date=2026-02-30`, operator, 'zh-CN')).json() as { errormsg: string };
-    expect(zh.errormsg).toMatch(/^请求参数有误: date/);
+    expect(zh.errormsg).toMatch(/^请求参数有误：日期/);
   });
 
   it('needs the permission of each report', async () => {

@@ -42,8 +42,10 @@ export function telemetryService(db: Db, states: StateReader) {
   function window(q: { from: string; to: string }) {
     const from = new Date(q.from);
     const to = new Date(q.to);
-    if (to < from) throw new AppError(400, 'VALIDATION', 'to: must not be before from');
-    if (to.getTime() - from.getTime() > MAX_WINDOW_MS) throw new AppError(400, 'VALIDATION', 'to: the window is at most 93 days');
+    if (to < from) throw new AppError(400, 'VALIDATION', { en: 'End time must not be before the start time', zh: '结束时间不能早于开始时间' });
+    if (to.getTime() - from.getTime() > MAX_WINDOW_MS) {
+      throw new AppError(400, 'VALIDATION', { en: 'End time: the window is at most 93 days', zh: '结束时间：时间范围最多 93 天' });
+    }
     return { from, to };
   }
 
