@@ -35,6 +35,8 @@ import { dictRepo } from './modules/dict/repo.ts';
 import { auditRepo } from './modules/audit/repo.ts';
 import { auditService } from './modules/audit/service.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
+import { outboxService } from './modules/outbox/service.ts';
+import { outboxRoutes } from './modules/outbox/routes.ts';
 import { captchaService, type CaptchaService } from './modules/captcha/service.ts';
 import { captchaRoutes } from './modules/captcha/routes.ts';
 import { orgUserRepo } from './modules/org-user/repo.ts';
@@ -217,7 +219,7 @@ export async function buildApp(
     try {
       done(null, secureJson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' }));
     } catch {
-      done(new AppError(400, 'VALIDATION', 'malformed JSON'), undefined);
+      done(new AppError(400, 'VALIDATION', { en: 'the body is not valid JSON', zh: '请求内容不是有效的 JSON' }), undefined);
     }
   });
 
@@ -289,6 +291,7 @@ export async function buildApp(
   await app.register(menuRoutes, { menus: menuService(menuRepo(database.db)) });
   await app.register(dictRoutes, { dicts: dictRepo(database.db) });
   await app.register(auditRoutes, { audit });
+  await app.register(outboxRoutes, { outbox: outboxService(database.db) });
   await app.register(captchaRoutes, { captchas });
   await app.register(accountRoutes, { accounts });
   const sso = ssoService(database.db, auth, audit.record, config.oidc);

@@ -180,6 +180,7 @@ const common: MenuNode[] = [
       { code: 'platform-users', zh: '用户管理', en: 'Users', url: 'view/system/users', platformOnly: true },
       { code: 'platform-roles', zh: '角色管理', en: 'Roles', url: 'view/system/roles', platformOnly: true },
       { code: 'platform-audit', zh: '操作日志', en: 'Audit log', url: 'view/system/auditLogs', platformOnly: true },
+      { code: 'platform-outbox', zh: '发件箱', en: 'Outbox', url: 'view/system/outbox', platformOnly: true },
     ],
   },
 ];

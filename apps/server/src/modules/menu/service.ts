@@ -55,6 +55,12 @@ const SCENARIO_SERVICES: { key: ServiceKey; type: number }[] = [
 ];
 const WAREHOUSE_URL = 'view/warehouse/manage';
 const PLATFORM_URL = 'view/system/auditLogs';
+/**
+ * Screens of the platform administrator alone, whatever a role grants: the outbox holds every
+ * organisation's verification codes and addresses (its API refuses everyone else too).
+ */
+export const PLATFORM_ADMIN_SCREENS: ReadonlySet<string> = new Set(['view/system/outbox']);
+const forAnyone = (r: MenuRow) => !r.url || !PLATFORM_ADMIN_SCREENS.has(r.url);
 
 export function menuService(repo: MenuRepo) {
   return {
@@ -74,7 +80,7 @@ export function menuService(repo: MenuRepo) {
       }
       if (caller.isPlatformAdmin) return { services, platformManagement: { type: 102, url: PLATFORM_URL } };
       // Management screens granted by the user's roles open the platform-management entry at the first of them.
-      const management = (await repo.ofType(102)).find((r) => r.url && r.platformOnly && granted!.has(r.id));
+      const management = (await repo.ofType(102)).find((r) => r.url && r.platformOnly && forAnyone(r) && granted!.has(r.id));
       return { services, platformManagement: management ? { type: 102, url: management.url! } : null };
     },
 
@@ -82,7 +88,7 @@ export function menuService(repo: MenuRepo) {
       const rows = await repo.ofType(type);
       if (caller.isPlatformAdmin) return buildTree(rows, () => true, lang);
       const granted = await repo.grantedIds(caller.userId);
-      return buildTree(rows, (r) => granted.has(r.id), lang);
+      return buildTree(rows, (r) => granted.has(r.id) && forAnyone(r), lang);
     },
   };
 }
