@@ -18,8 +18,11 @@ export default defineConfig({
           name: 'server',
           include: ['apps/server/src/**/*.test.ts'],
           environment: 'node',
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // Ceilings, not waits: a test waits for its condition and ends as soon as it holds. On a
+          // two-core machine at load 12, two files starting side by side took over 60 s to create
+          // their database, migrate and seed it (the hook's old ceiling), and failed though nothing was wrong.
+          testTimeout: 90_000,
+          hookTimeout: 180_000,
         },
       },
       {

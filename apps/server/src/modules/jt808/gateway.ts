@@ -51,7 +51,7 @@ export interface Jt808GatewayOptions {
   /** Keeps the last frames of authenticated terminals for troubleshooting (frame-log.ts). */
   frames?: Pick<Jt808FrameLog, 'record' | 'forget'>;
   /** Vendor item mappings of terminal models (models.ts): mapped items become the JSON blocks of the report. */
-  items?: { apply(device: ReportingDevice, reports: Jt808Report[]): Promise<Jt808Report[]> };
+  items?: { apply(device: ReportingDevice, reports: Jt808Report[]): Promise<Jt808Report[]>; forget?(deviceRef: string): void };
   /** Operators' confirmations of terminal alarms (alarm-confirm.ts): sent as 0x8203 by the node holding the connection. */
   confirmations?: Pick<AlarmConfirmations, 'subscribe'>;
 }
@@ -249,6 +249,8 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
         }
         s.device = device;
         s.connectedAt = connectedAt;
+        // Its registration may have named another model: the mapping is read again.
+        opts.items?.forget?.(device.id);
         s.refusedUnauthenticated = false;
         opts.frames?.record(device, 'in', header, inSummary(msg), null);
         answer(s, header, ANSWER_RESULT.ok);
