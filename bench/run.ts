@@ -1,9 +1,12 @@
 // Benchmarks. Each figure is printed on a line of its own as `bench: <name> = <value> <unit>`.
-// `npm run bench -- --only <area>` runs one area. Areas: auth, list, table, intake, alarm, monitor, track, ledger, soak.
+// `npm run bench -- --only <area>` runs one area. Areas: auth, list, table, intake, jt808, alarm, monitor, track, ledger, soak.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { execFile, execSync } from 'node:child_process';
+import { execFile, execSync, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import { tmpdir } from 'node:os';
@@ -23,6 +26,10 @@ import { verifyLedger } from '../apps/server/src/modules/ledger/cli.ts';
 import { detectTrips } from '@iotc/shared/trips';
 import { archiveTick, readFixes, readFixRows } from '../apps/server/src/modules/track/archive.ts';
 import { startMqtt } from '../apps/server/src/ingest/mqtt.ts';
+import { startJt808Gateway } from '../apps/server/src/modules/jt808/gateway.ts';
+import { jt808FrameLog } from '../apps/server/src/modules/jt808/frame-log.ts';
+import { jt808Repo } from '../apps/server/src/modules/jt808/repo.ts';
+import { jt808Service } from '../apps/server/src/modules/jt808/service.ts';
 import { createDevice, step } from '../apps/server/src/sim/models.ts';
 import { hashSecret, type ReportingDevice } from '../apps/server/src/ingest/pipeline.ts';
 import { ADMIN_PASSWORD, CHROMIUM_ARGS, launchBrowser, startServer } from '../e2e/harness.ts';
@@ -207,6 +214,19 @@ async function table() {
   }
 }
 
+/** `n` MQTT devices of the demo organisation, BENCH000000..., and the file listing them with their secrets for a load process. */
+async function mqttDevices(app: Awaited<ReturnType<typeof benchApp>>['app'], dir: string, n: number): Promise<string> {
+  const db = app.database.db;
+  const [demo] = await db.select().from(orgs).where(eq(orgs.code, 'demo'));
+  const list = Array.from({ length: n }, (_, i) => ({ deviceId: `BENCH${String(i).padStart(6, '0')}`, secret: `bench-secret-${i}-xxxxxxxx` }));
+  for (let i = 0; i < list.length; i += 500) {
+    await db.insert(devices).values(list.slice(i, i + 500).map((d) => ({ orgId: demo!.id, deviceId: d.deviceId, name: d.deviceId, secretHash: hashSecret(d.secret) })));
+  }
+  const file = join(dir, 'devices.json');
+  writeFileSync(file, JSON.stringify(list));
+  return file;
+}
+
 /**
  * Device intake over MQTT QoS 1 on the embedded broker: the most reports per second the server
  * acknowledges (decoded, stored, latest state updated, pushed), the p99 from publish to the
@@ -222,12 +242,7 @@ async function intake() {
     const db = app.database.db;
     const [demo] = await db.select().from(orgs).where(eq(orgs.code, 'demo'));
     await addOrgUser(db, { orgId: demo!.id, account: 'bench-intake', password: app.seedResult.demo!.password, roleCodes: ['org_admin'] });
-    const list = Array.from({ length: DEVICES }, (_, i) => ({ deviceId: `BENCH${String(i).padStart(6, '0')}`, secret: `bench-secret-${i}-xxxxxxxx` }));
-    for (let i = 0; i < list.length; i += 500) {
-      await db.insert(devices).values(list.slice(i, i + 500).map((d) => ({ orgId: demo!.id, deviceId: d.deviceId, name: d.deviceId, secretHash: hashSecret(d.secret) })));
-    }
-    const devicesFile = join(dir, 'devices.json');
-    writeFileSync(devicesFile, JSON.stringify(list));
+    const devicesFile = await mqttDevices(app, dir, DEVICES);
 
     // A browser's live channel, held by the load process (see bench/intake-load.ts).
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -267,6 +282,155 @@ async function intake() {
     await close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A full garbage collection, for memory figures (the bench runs without --expose-gc). */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
+
+/**
+ * The JT/T 808 gateway (modules/jt808) under 10,000 concurrent TCP terminals from a second
+ * process (bench/jt808-load.ts), all through the real path: frames deframed and decoded, the
+ * vendor item mapping applied, the intake pipeline storing each location before its 0x8001, the
+ * frame log kept. Figures: memory per idle authenticated connection (every terminal registered,
+ * disconnected, then connected again and authenticated with its saved code; heap after a full
+ * collection and RSS, before and after); the most locations stored per second with one
+ * unanswered location per terminal (a terminal sends its next one on the answer); the p50/p99
+ * from writing a location to reading its 0x8001 at a steady 5,000 a second; and, for comparison
+ * in the same run, the MQTT intake's most reports per second (bench/intake-load.ts, 1,000 devices,
+ * 8 in flight each, as the `intake` area).
+ */
+async function jt808() {
+  const TERMINALS = Number(process.env.BENCH_JT808_TERMINALS ?? 10_000);
+  const { app, engine, close } = await benchApp();
+  const dir = mkdtempSync(join(tmpdir(), 'iotc-jt808-'));
+  const frames = jt808FrameLog({ db: app.database.db, log: app.log });
+  const gateway = await startJt808Gateway({
+    port: 0,
+    host: '127.0.0.1',
+    log: app.log,
+    intake: app.intake,
+    service: jt808Service(jt808Repo(app.database.db), { nodeId: 'bench' }),
+    commands: app.jt808Commands,
+    frames,
+    items: app.jt808Models,
+    confirmations: app.jt808Confirmations,
+  });
+  let load: ReturnType<typeof spawn> | undefined;
+  try {
+    const db = app.database.db;
+    const [demo] = await db.select().from(orgs).where(eq(orgs.code, 'demo'));
+    // Terminal phone numbers as device ids (12 digits, the 2013 header's 6 BCD bytes).
+    const phones = Array.from({ length: TERMINALS }, (_, i) => `0139${String(i).padStart(8, '0')}`);
+    for (let i = 0; i < phones.length; i += 500) {
+      await db.insert(devices).values(phones.slice(i, i + 500).map((p) => ({ orgId: demo!.id, deviceId: p, name: `Truck ${p}`, model: 'BENCH-4G', protocol: 'jt808' as const, secretHash: hashSecret(randomSecret()) })));
+    }
+    const terminalsFile = join(dir, 'terminals.json');
+    writeFileSync(terminalsFile, JSON.stringify(phones));
+
+    load = spawn(process.execPath, ['--import', 'tsx', 'bench/jt808-load.ts', '--port', String(gateway.port), '--terminals', terminalsFile, '--rate', '5000', '--duration', String(DURATION)], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    const said = createInterface({ input: load.stdout! })[Symbol.asyncIterator]();
+    const exited = new Promise<never>((_, reject) => load!.once('exit', (code) => reject(new Error(`the JT/T 808 load process stopped (${code})`))));
+    const next = async <T>(phase: string): Promise<T> => {
+      const line = await Promise.race([said.next(), exited]);
+      if (line.done) throw new Error(`the JT/T 808 load process ended before "${phase}"`);
+      const msg = JSON.parse(line.value) as { phase: string } & T;
+      if (msg.phase !== phase) throw new Error(`expected "${phase}" from the load process, got ${line.value}`);
+      return msg;
+    };
+    const go = () => load!.stdin!.write('go\n');
+    const until = async (what: string, ok: () => boolean) => {
+      const deadline = Date.now() + 120_000;
+      while (!ok()) {
+        if (Date.now() > deadline) throw new Error(`${what}: not within 120 s`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+
+    const registered = await next<{ ms: number }>('registered');
+    report(`jt808.${engine}.register_and_authenticate_${TERMINALS}`, registered.ms / 1000, 's');
+    await next('closed');
+    await until('every connection closed on the server', () => gateway.connections() === 0);
+    // The disconnects recorded and the frame log written before the baseline.
+    await new Promise((r) => setTimeout(r, 2000));
+    collectGarbage();
+    const before = process.memoryUsage();
+    go();
+    const again = await next<{ ms: number }>('authenticated');
+    await until('every terminal connected on the server', () => gateway.connections() === TERMINALS);
+    report(`jt808.${engine}.reconnect_with_saved_code_${TERMINALS}`, again.ms / 1000, 's');
+    await new Promise((r) => setTimeout(r, 2000));
+    collectGarbage();
+    const after = process.memoryUsage();
+    // JS heap and the memory outside it that V8 knows of (buffers), after a full collection; and the process's RSS.
+    const kept = (m: NodeJS.MemoryUsage) => m.heapUsed + m.external;
+    report(`jt808.${engine}.idle_terminal_memory`, (kept(after) - kept(before)) / TERMINALS / 1024, 'KB');
+    report(`jt808.${engine}.idle_terminal_rss`, (after.rss - before.rss) / TERMINALS / 1024, 'KB');
+
+    const storedBefore = Number(rowsOfAny<{ n: string }>(await db.execute(sql`select count(*)::text as n from telemetry`))[0]!.n);
+    go();
+    const max = await next<LoadPhase>('max');
+    if (max.unanswered || max.refused) throw new Error(`max: ${max.unanswered} locations unanswered, ${max.refused} refused`);
+    report(`jt808.${engine}.max_stored_rps`, (max.acked / max.ackedMs) * 1000, 'reports/s');
+    report(`jt808.${engine}.send_to_ack_p99_at_max`, max.latency.p99, 'ms');
+
+    go();
+    const steady = await next<LoadPhase>('steady');
+    if (steady.unanswered || steady.refused) throw new Error(`steady: ${steady.unanswered} locations unanswered, ${steady.refused} refused`);
+    report(`jt808.${engine}.stored_rps_offered_5k`, (steady.acked / steady.ackedMs) * 1000, 'reports/s');
+    report(`jt808.${engine}.send_to_ack_p50_at_5k`, steady.latency.p50, 'ms');
+    report(`jt808.${engine}.send_to_ack_p99_at_5k`, steady.latency.p99, 'ms');
+
+    // Answered means stored: every answered location is a row.
+    await app.readings.flushed();
+    const stored = Number(rowsOfAny<{ n: string }>(await db.execute(sql`select count(*)::text as n from telemetry`))[0]!.n) - storedBefore;
+    if (stored !== max.acked + steady.acked) throw new Error(`${max.acked + steady.acked} locations answered, ${stored} stored`);
+    await new Promise<void>((r) => (load!.exitCode === null ? load!.once('exit', () => r()) : r()));
+    load = undefined;
+  } finally {
+    load?.kill();
+    await gateway.close();
+    await frames.close();
+    await close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  // The MQTT intake in the same run, for comparison.
+  await mqttMax();
+}
+
+/** The `intake` area's closed-loop MQTT figure alone (1,000 devices, 8 reports in flight each). */
+async function mqttMax() {
+  const DEVICES = 1000;
+  const { app, engine, close } = await benchApp();
+  const dir = mkdtempSync(join(tmpdir(), 'iotc-intake-'));
+  const link = await startMqtt({ port: 0, host: '127.0.0.1', log: app.log, authenticate: app.intake.authenticate, sink: app.intake });
+  try {
+    const devicesFile = await mqttDevices(app, dir, DEVICES);
+    const argv = ['--import', 'tsx', 'bench/intake-load.ts', '--mqtt', `mqtt://127.0.0.1:${link.port}`, '--devices', devicesFile, '--rate', '0', '--duration', String(DURATION)];
+    const { stdout } = await execFileAsync('node', argv, { encoding: 'utf8', maxBuffer: 1 << 26 });
+    const max = JSON.parse(stdout.trim().split('\n').at(-1)!) as LoadResult;
+    if (max.failed) throw new Error(`${max.failed} reports were not acknowledged`);
+    report(`jt808.${engine}.mqtt_max_rps_same_run`, (max.acked / max.ackedMs) * 1000, 'reports/s');
+  } finally {
+    await link.close();
+    await close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const randomSecret = () => Math.random().toString(36).slice(2) + Math.random().toString(36).slice(2);
+
+interface LoadPhase {
+  sent: number;
+  acked: number;
+  refused: number;
+  unanswered: number;
+  ackedMs: number;
+  latency: { p50: number; p99: number };
 }
 
 /**
@@ -940,7 +1104,7 @@ interface LoadResult {
   latency: { p50: number; p99: number; missing: number };
 }
 
-const areas: Record<string, () => Promise<void>> = { auth, list, table, intake, alarm, monitor, track, ledger, soak };
+const areas: Record<string, () => Promise<void>> = { auth, list, table, intake, jt808, alarm, monitor, track, ledger, soak };
 if (only && !areas[only]) {
   console.error(`unknown bench area "${only}"; areas: ${Object.keys(areas).join(', ')}`);
   process.exit(2);
