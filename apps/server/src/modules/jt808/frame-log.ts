@@ -123,8 +123,11 @@ export function jt808FrameLog(opts: Jt808FrameLogOptions) {
   }
 
   return {
-    /** Offers a frame of an authenticated terminal: kept unless the terminal, or the second, has had its share. */
-    record(device: ReportingDevice, direction: 'in' | 'out', header: { messageId: number; serial: number }, summary: unknown, bytes: Buffer | null): void {
+    /**
+     * Offers a frame of an authenticated terminal: kept unless the terminal, or the second, has had
+     * its share. The summary is made only for a frame kept (at full intake most are not).
+     */
+    record(device: ReportingDevice, direction: 'in' | 'out', header: { messageId: number; serial: number }, summarise: () => unknown, bytes: Buffer | null): void {
       const now = Date.now();
       const second = Math.floor(now / 1000);
       let t = perTerminal.get(device.id);
@@ -140,6 +143,7 @@ export function jt808FrameLog(opts: Jt808FrameLogOptions) {
       if (t.count < PER_SECOND && waiting.length < MAX_PER_FLUSH) {
         t.count++;
         const redacted = carriesCode(direction, header.messageId);
+        const summary = summarise();
         // In-frames come as the deframer cut them, without their flags: kept as they arrived.
         if (bytes && direction === 'in') bytes = Buffer.concat([FLAG, bytes, FLAG]);
         const hex = !bytes || redacted ? '' : bytes.length > MAX_BYTES ? `${bytes.subarray(0, MAX_BYTES).toString('hex')}…` : bytes.toString('hex');

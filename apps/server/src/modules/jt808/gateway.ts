@@ -96,7 +96,7 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
     const bytes = encodeFrame({ messageId, phone: to.phone, serial: s.serial, v2019: to.v2019, protocolVersion: to.protocolVersion || undefined }, body);
     s.socket.write(bytes);
     const device = s.device && s.device.deviceId === to.phone ? s.device : null;
-    if (device) opts.frames?.record(device, 'out', { messageId, serial: s.serial }, outSummary(messageId, body), bytes);
+    if (device) opts.frames?.record(device, 'out', { messageId, serial: s.serial }, () => outSummary(messageId, body), bytes);
   };
   const answer = (s: Session, to: Jt808Header, result: number) =>
     send(s, to, MSG.platformAnswer, encodeGeneralAnswer({ serial: to.serial, messageId: to.messageId, result }));
@@ -137,7 +137,7 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
         if (s.closed || s.socket.destroyed) return;
         const bytes = encodeFrame({ messageId: frame.messageId, phone: device.deviceId, serial, v2019, protocolVersion: v2019 ? 1 : undefined }, frame.body);
         s.socket.write(bytes);
-        opts.frames?.record(device, 'out', { messageId: frame.messageId, serial }, outSummary(frame.messageId, frame.body, v2019), bytes);
+        opts.frames?.record(device, 'out', { messageId: frame.messageId, serial }, () => outSummary(frame.messageId, frame.body, v2019), bytes);
       })
       .catch((err: unknown) => log.error({ err, commandId: delivery.message.id }, 'JT/T 808: a command could not be delivered'));
   };
@@ -173,7 +173,7 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
   const handleError = async (s: Session, err: Jt808Error, frame: Buffer | null) => {
     const hex = frame ? frame.toString('hex') : null;
     if (s.device && err.phone === s.device.deviceId && err.messageId !== undefined) {
-      opts.frames?.record(s.device, 'in', { messageId: err.messageId, serial: err.serial ?? 0 }, { error: err.code, message: err.message }, frame);
+      opts.frames?.record(s.device, 'in', { messageId: err.messageId, serial: err.serial ?? 0 }, () => ({ error: err.code, message: err.message }), frame);
     }
     if (err.code === 'frame-too-long') {
       await refuse(s, `JT/T 808 ${err.code}: ${err.message}; connection closed`, null, null);
@@ -252,7 +252,7 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
         // Its registration may have named another model: the mapping is read again.
         opts.items?.forget?.(device.id);
         s.refusedUnauthenticated = false;
-        opts.frames?.record(device, 'in', header, inSummary(msg), null);
+        opts.frames?.record(device, 'in', header, () => inSummary(msg), null);
         answer(s, header, ANSWER_RESULT.ok);
         deliverWaiting(s, device);
         return;
@@ -341,7 +341,7 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
       const msg = decodeTerminalMessage(frame);
       // Kept before its answer; an authentication is kept once it succeeds (handleMessage).
       const device = msg.kind === 'authenticate' ? null : authenticated(s, msg.header);
-      if (device) opts.frames?.record(device, 'in', msg.header, inSummary(msg), packages === 1 ? item : null);
+      if (device) opts.frames?.record(device, 'in', msg.header, () => inSummary(msg), packages === 1 ? item : null);
       return await handleMessage(s, msg, packages === 1 && item.length <= 1000 ? item.toString('hex') : '', packages);
     } catch (err) {
       if (err instanceof Jt808Error) return handleError(s, err, item);
