@@ -6,6 +6,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Form, Input, Modal, Radio, Select, Switch, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { fieldLabel } from '@iotc/shared/validation-text';
 import {
   FILE_FORMATS,
   MAX_SCHEDULE_NAME,
@@ -92,7 +93,8 @@ export function ScheduleFormModal({ target, open, onClose, afterClose }: Schedul
     // The shared schema has the last word: what it refuses, the server would refuse too.
     const issues = Object.keys(bodyIssues(values));
     if (issues.length) {
-      setFailure(t('reportSchedule.form.invalid', { fields: issues.join(', ') }));
+      // The fields by their labels in the user's language, not their names in the schema.
+      setFailure(t('reportSchedule.form.invalid', { fields: issues.map((f) => fieldLabel([f], lang)).join(lang === 'zh' ? '、' : ', ') }));
       return;
     }
     setFailure(null);
