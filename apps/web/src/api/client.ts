@@ -1,10 +1,11 @@
 // The one HTTP client (DESIGN.md, STYLE.md): sets the spec's headers, unwraps the envelope,
-// drives the progress bar, reports the first failure of a batch and handles an expired login.
+// drives the progress bar, reports the first failure of a batch and handles an expired login;
+// after a deliberate logout, the calls of the ended session end quietly.
 import i18next from 'i18next';
 import NProgress from 'nprogress';
 import type { Envelope } from '@iotc/shared/envelope';
 import { PROGRESS_HIDE_DELAY_MS, REQUEST_TIMEOUT_MS } from '@iotc/shared/constants';
-import { clearAuth, getToken } from '../lib/session.ts';
+import { clearAuth, getToken, isLoggedOut, onSessionEnd, sessionGeneration } from '../lib/session.ts';
 import { currentLanguageHeader } from '../lib/language.ts';
 import { withFeedback } from '../lib/feedback.ts';
 import { loginPath, navigateTo } from '../lib/navigation.ts';
@@ -44,6 +45,8 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** The title of the failure notification instead of the generic server error (the info call's own text). */
   failureTitle?: () => string;
+  /** Sends this token instead of the stored one (logout revokes the token it has just forgotten). */
+  token?: string;
 }
 
 NProgress.configure({ showSpinner: false });
@@ -52,6 +55,17 @@ let inFlight = 0;
 let batchReported = false;
 let hideTimer: ReturnType<typeof setTimeout> | undefined;
 let authDialogOpen = false;
+
+// Calls in flight, each with the abort of its own controller: a deliberate logout ends them.
+const inFlightAborts = new Set<() => void>();
+onSessionEnd(() => {
+  for (const abort of [...inFlightAborts]) abort();
+});
+
+/** What a call of a session that was ended on purpose throws: nobody is told, nothing is shown. */
+function endedQuietly(): ApiError {
+  return new ApiError(0, 'LOGGED_OUT', null);
+}
 
 function begin(): void {
   if (inFlight === 0) {
@@ -125,13 +139,12 @@ function sessionExpired(): void {
 }
 
 /** The spec's headers of every call: access_token (when signed in), language and Timezone. */
-export function apiHeaders(accept = 'application/json'): Record<string, string> {
+export function apiHeaders(accept = 'application/json', token = getToken()): Record<string, string> {
   const headers: Record<string, string> = {
     Accept: accept,
     language: currentLanguageHeader(),
     Timezone: timezone(),
   };
-  const token = getToken();
   if (token) headers.access_token = token;
   return headers;
 }
@@ -144,7 +157,10 @@ export interface FileAnswer {
 
 async function send<T>(path: string, opts: RequestOptions, file = false): Promise<T> {
   const method = opts.method ?? 'GET';
-  const headers = apiHeaders(file ? '*/*' : 'application/json');
+  const headers = apiHeaders(file ? '*/*' : 'application/json', opts.token ?? getToken());
+  // The session this call belongs to: when it was ended on purpose, its answer concerns no one.
+  const generation = sessionGeneration();
+  const ended = () => generation !== sessionGeneration();
   let body: BodyInit | undefined;
   if (method !== 'GET' && opts.body instanceof Blob) {
     headers['Content-Type'] = opts.contentType ?? (opts.body.type || 'application/octet-stream');
@@ -162,6 +178,7 @@ async function send<T>(path: string, opts: RequestOptions, file = false): Promis
   }, opts.timeoutMs ?? REQUEST_TIMEOUT_MS);
   const onCallerAbort = () => controller.abort();
   opts.signal?.addEventListener('abort', onCallerAbort);
+  inFlightAborts.add(onCallerAbort);
 
   let response: Response;
   let payload: unknown = null;
@@ -184,6 +201,7 @@ async function send<T>(path: string, opts: RequestOptions, file = false): Promis
   } catch (cause) {
     // A caller that cancels (TanStack Query on unmount) wants no report.
     if (opts.signal?.aborted) throw cause;
+    if (ended()) throw endedQuietly();
     const error = timedOut
       ? new ApiError(0, 'TIMEOUT', i18next.t('error.timeout'))
       : new ApiError(0, 'NETWORK', i18next.t('error.network'));
@@ -193,6 +211,7 @@ async function send<T>(path: string, opts: RequestOptions, file = false): Promis
   } finally {
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onCallerAbort);
+    inFlightAborts.delete(onCallerAbort);
   }
 
   if (fileAnswer) return fileAnswer as T;
@@ -205,6 +224,9 @@ async function send<T>(path: string, opts: RequestOptions, file = false): Promis
     return envelope.data as T;
   }
 
+  // Started before a deliberate logout, or refused for the token the logout revoked (a poll
+  // that fired while logging out): the user ended the session and needs no news of it.
+  if (ended() || (response.status === 401 && isLoggedOut())) throw endedQuietly();
   const error = new ApiError(response.status, envelope?.errorcode ?? null, envelope?.errormsg ?? null);
   console.warn(`[api] ${method} ${path}: ${response.status} ${error.errorcode ?? ''} ${error.errormsg ?? ''}`);
   if (response.status === 401 && error.errorcode === 'TOKEN_INVALID') {

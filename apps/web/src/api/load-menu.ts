@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { API, type MenuItem } from '@iotc/shared/auth';
 import type { Lang } from '@iotc/shared/i18n';
 import type { ScenarioType } from '@iotc/shared/constants';
-import { getScenarioType } from '../lib/session.ts';
+import { useScenarioType } from '../lib/session.ts';
 import { useLang } from '../lib/language.ts';
 import { request } from './client.ts';
 
@@ -20,7 +20,8 @@ export function menuQueryOptions(lang: Lang, type: ScenarioType | undefined) {
   });
 }
 
+/** The menu of the current scenario, reloaded when the scenario changes. */
 export function useMenu() {
   const lang = useLang();
-  return useQuery(menuQueryOptions(lang, getScenarioType()));
+  return useQuery(menuQueryOptions(lang, useScenarioType()));
 }

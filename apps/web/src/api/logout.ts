@@ -3,11 +3,12 @@ import { useMutation } from '@tanstack/react-query';
 import { API } from '@iotc/shared/auth';
 import { request } from './client.ts';
 
-export function logout(): Promise<null> {
+/** Revokes `token` (the one the browser has just forgotten), or else the stored one. */
+export function logout(token?: string): Promise<null> {
   // Logging out must work even when the token has already expired: no dialog, no notification.
-  return request<null>(API.logout, { silent: true, noAuthDialog: true });
+  return request<null>(API.logout, { silent: true, noAuthDialog: true, token });
 }
 
 export function useLogout() {
-  return useMutation({ mutationKey: ['auth', 'logout'], mutationFn: logout });
+  return useMutation({ mutationKey: ['auth', 'logout'], mutationFn: (token?: string) => logout(token) });
 }

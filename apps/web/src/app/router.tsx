@@ -19,7 +19,10 @@ import {
   RETRIEVE_PASSWORD_SCREEN,
   SUCCESS_SCREEN,
 } from './routes/screens.ts';
-import { mainPageLoader, requireTokenLoader, rootLoader } from './routes/loaders.ts';
+import { adoptAddressToken, mainPageLoader, requireTokenLoader, rootLoader } from './routes/loaders.ts';
+
+// Before the router reads the address: a token query leaves it (and the history) at once.
+adoptAddressToken();
 
 export const router = createBrowserRouter([
   {

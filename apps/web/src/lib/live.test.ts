@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DeviceState } from '@iotc/shared/live';
+import { endSession } from './session.ts';
 import { LiveConnection, liveUrl, reconnectDelay, shouldReconnect, type LiveStatus, type SocketLike } from './live.ts';
 
 class FakeSocket implements SocketLike {
@@ -187,5 +188,24 @@ describe('LiveConnection', () => {
     vi.advanceTimersByTime(60_000);
     expect(sockets).toHaveLength(2);
     expect(statuses.at(-1)).not.toBe('open');
+  });
+
+  it('closes at a deliberate logout, before the server drops the revoked token, and reconnects no more', () => {
+    const c = connection();
+    c.start();
+    const open = sockets[0]!;
+    open.send({ type: 'hello', data: { offlineAfterMs: 600_000 } });
+    endSession();
+    expect(open.closedWith).toBe(1000);
+    // The server's own close for the revoked token arrives later: nothing reacts to it.
+    open.onclose?.({ code: 4401 } as CloseEvent);
+    vi.advanceTimersByTime(60_000);
+    expect(sockets).toHaveLength(1);
+    // A connection stopped before the logout is not touched by it.
+    const d = connection();
+    d.start();
+    d.stop();
+    endSession();
+    expect(sockets).toHaveLength(2);
   });
 });

@@ -1,13 +1,14 @@
 // The browser's live channel (DESIGN.md "live push"): one WebSocket to /api/iot/v2/live,
 // authenticated by the access token in the query (browsers cannot set headers on a WebSocket).
 // It reconnects with back-off (1 s, 2 s, 5 s, then every 10 s) unless the server closed it for
-// an invalid session (4401) or a missing permission (4403), and closes when its screen unmounts.
+// an invalid session (4401) or a missing permission (4403), and closes when its screen unmounts
+// or, before the token goes, when the user logs out.
 // LiveConnection is plain TypeScript (its socket and timers can be replaced in tests);
 // useLiveStates is the React side that screens use.
 import { useEffect, useRef, useState } from 'react';
 import type { AlarmRow } from '@iotc/shared/alarm';
 import { LIVE_API, type DeviceState, type LiveMessage } from '@iotc/shared/live';
-import { getToken } from './session.ts';
+import { getToken, onSessionEnd } from './session.ts';
 
 /** Close codes after which reconnecting cannot help. */
 export const CLOSE_UNAUTHORISED = 4401;
@@ -64,6 +65,7 @@ export class LiveConnection {
   private timer: unknown = undefined;
   private attempt = 0;
   private stopped = false;
+  private unsubscribe: (() => void) | undefined;
   status: LiveStatus = 'connecting';
   closeCode: number | undefined;
 
@@ -73,12 +75,16 @@ export class LiveConnection {
 
   start(): void {
     this.stopped = false;
+    // A deliberate logout closes the socket at once, not when the server drops it for the revoked token.
+    this.unsubscribe ??= onSessionEnd(() => this.stop());
     this.connect();
   }
 
-  /** Closes the socket for good (the screen went away). */
+  /** Closes the socket for good (the screen went away, or the user logged out). */
   stop(): void {
     this.stopped = true;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
     this.cancelTimer();
     const socket = this.socket;
     this.socket = null;

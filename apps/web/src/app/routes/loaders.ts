@@ -1,6 +1,6 @@
 // Route loaders for the spec's section 4 and 6 rules: the token query flows, the scenario
 // type query, the main page redirect and the token requirement of console screens.
-import { redirect, type LoaderFunctionArgs } from 'react-router-dom';
+import { redirect, replace, type LoaderFunctionArgs } from 'react-router-dom';
 import i18next from 'i18next';
 import { DEFAULT_LANDING } from '@iotc/shared/constants';
 import type { MenuItem } from '@iotc/shared/auth';
@@ -32,6 +32,30 @@ function menuItemFromQuery(params: URLSearchParams): MenuItem | undefined {
   };
 }
 
+// What the token query of the page's first address did, until the root loader says so.
+let adopted: 'login' | 'update' | undefined;
+
+/**
+ * The spec's token query on the address the page was loaded with (a window opened from My
+ * Services, a link from another system): saved as the token, and taken off the address with
+ * history.replaceState before the router reads it, so it stays neither in the address bar nor
+ * in the history. Runs once, before the router is created.
+ */
+export function adoptAddressToken(win: Pick<Window, 'location' | 'history'> = window): void {
+  const url = new URL(win.location.href);
+  const token = url.searchParams.get('token');
+  if (!token) return;
+  url.searchParams.delete('token');
+  win.history.replaceState(win.history.state, '', `${url.pathname}${url.search}${url.hash}`);
+  if (getToken()) {
+    updateToken(token);
+    adopted = 'update';
+  } else {
+    setToken(token);
+    adopted = 'login';
+  }
+}
+
 /** Runs on every address with new query values, before any screen renders. */
 export function rootLoader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -40,6 +64,22 @@ export function rootLoader({ request }: LoaderFunctionArgs) {
   const type = parseScenarioType(params.get('type'));
   if (params.has('type') && type) setScenarioType(type);
 
+  if (adopted) {
+    const kind = adopted;
+    adopted = undefined;
+    success(i18next.t(kind === 'login' ? 'token.login' : 'token.update'));
+    // A new window for a menu item opens that item; any other address is the target page
+    // itself (`/` goes on to the landing screen through its own loader).
+    const item = kind === 'login' && flag(params.get('newPage')) ? menuItemFromQuery(params) : undefined;
+    if (item) {
+      setRouterItem(item);
+      throw replace(menuHref(item));
+    }
+    return null;
+  }
+
+  // A token query on an address the app navigated to itself (the page's first address was
+  // handled by adoptAddressToken).
   const queryToken = params.get('token');
   if (queryToken) {
     if (!getToken()) {
@@ -48,16 +88,16 @@ export function rootLoader({ request }: LoaderFunctionArgs) {
       const item = flag(params.get('newPage')) ? menuItemFromQuery(params) : undefined;
       if (item) {
         setRouterItem(item);
-        throw redirect(menuHref(item));
+        throw replace(menuHref(item));
       }
-      throw redirect(DEFAULT_LANDING);
+      throw replace(DEFAULT_LANDING);
     }
     updateToken(queryToken);
     success(i18next.t('token.update'));
     // Same screen, without the token in the address bar (and in the history).
     params.delete('token');
     const rest = params.toString();
-    throw redirect(`${url.pathname}${rest ? `?${rest}` : ''}${url.hash}`);
+    throw replace(`${url.pathname}${rest ? `?${rest}` : ''}${url.hash}`);
   }
 
   // No token and none arriving: whatever the previous session left goes.
@@ -69,7 +109,8 @@ export function rootLoader({ request }: LoaderFunctionArgs) {
 export function mainPageLoader({ request }: LoaderFunctionArgs) {
   // A token in the address: the root loader of the same navigation decides where to go.
   if (new URL(request.url).searchParams.get('token')) return null;
-  return redirect(getToken() ? DEFAULT_LANDING : '/login');
+  // In place of `/`, so that going back does not land on a page that only sends one forward.
+  return replace(getToken() ? DEFAULT_LANDING : '/login');
 }
 
 /** Console screens need a token; without one, log in and come back. */

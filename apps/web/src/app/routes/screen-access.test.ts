@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MenuItem } from '@iotc/shared/auth';
-import { canOpenScreen, menuScreenNames } from './screen-access.ts';
+import { canOpenScreen, menuScreenNames, owningScenario } from './screen-access.ts';
 
 const item = (id: string, url: string | null, children: MenuItem[] = []): MenuItem => ({
   id,
@@ -47,5 +47,26 @@ describe('which screens a signed-in user may open', () => {
   it('matches a mock-mode alias in the menu to the screen it names', () => {
     expect(canOpenScreen('home', [item('h', 'view/Home')])).toBe(true);
     expect(menuScreenNames([item('h', 'view/Home')]).has('home')).toBe(true);
+  });
+});
+
+describe('which scenario owns an address the current scenario refuses', () => {
+  const transport = [item('tasks-group', null, [item('tasks', 'view/transport/tasks'), item('alarms', 'view/alarm/query')])];
+  const vehicle = [item('vehicle-live', 'view/scenario_vehicle/deviceManage/realTimeMonitoring'), item('alarms', 'view/alarm/query')];
+  const container = [item('container-tasks', 'view/Home'), item('tasks-elsewhere', 'view/transport/tasks/')];
+
+  it("is the scenario whose menu has an item at the address, else the first leading to the screen", () => {
+    expect(owningScenario('transport/tasks', '/view/transport/tasks', [[103, []], [101, transport]])).toBe(101);
+    // Both lead to the alarm query; the order given decides.
+    expect(owningScenario('alarm/query', '/view/alarm/query', [[101, transport], [104, vehicle]])).toBe(101);
+    // An item at this very address wins over an earlier menu that reaches the screen otherwise.
+    expect(owningScenario('home', '/view/Home', [[101, [item('h', 'view/home')]], [103, container]])).toBe(103);
+    // A record of a screen (view/page/id) belongs to the screen's item.
+    expect(owningScenario('transport/tasks', '/view/transport/tasks/42', [[104, vehicle], [101, transport]])).toBe(101);
+  });
+
+  it('is none when no menu leads to the screen', () => {
+    expect(owningScenario('system/users', '/view/system/users', [[101, transport], [104, vehicle]])).toBeUndefined();
+    expect(owningScenario('transport/tasks', '/view/transport/tasks', [])).toBeUndefined();
   });
 });

@@ -1,9 +1,11 @@
 // Whether the signed-in user may open a console screen: a screen is open when an item of the
 // user's menu (of the current scenario) leads to it; the landing screens are open to everyone.
+// A screen of another scenario's menu (a bookmark, a shared link) opens in that scenario.
 // The server checks every call as well; this keeps a typed-in address from showing a screen
 // the user was never given.
 import type { MenuItem } from '@iotc/shared/auth';
-import { menuLeaves } from '../../lib/menu.ts';
+import type { ScenarioType } from '@iotc/shared/constants';
+import { findTrail, menuLeaves } from '../../lib/menu.ts';
 import { resolveScreen } from './screens.ts';
 
 /** Screens everyone may land on: the index, the home (no menu item leads to it) and the default landing after login. */
@@ -24,4 +26,18 @@ export function menuScreenNames(menu: MenuItem[]): Set<string> {
 /** true when the screen named `name` may be shown to a user whose menu is `menu`. */
 export function canOpenScreen(name: string, menu: MenuItem[]): boolean {
   return OPEN_SCREENS.has(name) || menuScreenNames(menu).has(name);
+}
+
+/**
+ * The scenario that owns a screen the current scenario's menu does not lead to, among the other
+ * scenarios' menus (in the order given) that lead to it: the first with an item at this very
+ * address, else the first; undefined when none leads to it.
+ */
+export function owningScenario(
+  name: string,
+  pathname: string,
+  menus: readonly (readonly [ScenarioType, MenuItem[]])[],
+): ScenarioType | undefined {
+  const leading = menus.filter(([, menu]) => menuScreenNames(menu).has(name));
+  return (leading.find(([, menu]) => findTrail(menu, pathname).length > 0) ?? leading[0])?.[0];
 }

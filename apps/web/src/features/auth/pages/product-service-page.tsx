@@ -1,5 +1,5 @@
 // /view/login/productService: 'My Services'. Each service the user may use opens in a new
-// window with its scenario `type` query; platform management sits beside them for
+// window with its scenario `type` query, signed in; platform management sits beside them for
 // administrators; and logout.
 import { Button, Card, Empty, Spin } from 'antd';
 import { CarOutlined, ContainerOutlined, DesktopOutlined, HomeOutlined, LogoutOutlined, SettingOutlined, TruckOutlined } from '@ant-design/icons';
@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import type { ServiceKey } from '@iotc/shared/auth';
 import { useMyServices } from '../../../api/my-services.ts';
 import { useConfirmLogout } from '../../../components/use-confirm-logout.ts';
+import { getTabToken } from '../../../lib/session.ts';
 import { AccountFrame } from '../components/account-frame.tsx';
 
 const ICONS: Record<ServiceKey, ReactNode> = {
@@ -18,9 +19,17 @@ const ICONS: Record<ServiceKey, ReactNode> = {
   vehicle: <CarOutlined />,
 };
 
-/** Opens a service the way the spec's menu items do: a new window, with the scenario type in the query. */
+/**
+ * Opens a service the way the spec's menu items do: a new window, with the scenario type in the
+ * query. A login kept in this tab's session storage does not reach a `noopener` window, so its
+ * token goes along as the spec's token query, which the new window takes off its address before
+ * anything reads it; a week's login is in the cookie every window reads, and stays out of the address.
+ */
 function openService(url: string, type: number) {
-  window.open(`/${url}?type=${type}`, '_blank', 'noopener');
+  const query = new URLSearchParams({ type: String(type) });
+  const token = getTabToken();
+  if (token) query.set('token', token);
+  window.open(`/${url}?${query.toString()}`, '_blank', 'noopener');
 }
 
 export default function ProductServicePage() {
