@@ -16,7 +16,8 @@ import { applyPreference, documentCookieJar, loadPreference } from './column-coo
 import { ColumnSettings } from './column-settings.tsx';
 import { RowActions } from './row-actions.tsx';
 import { TableToolbar } from './table-toolbar.tsx';
-import { columnWidth, DEFAULT_WIDTH, formatSort, pageSizeOptions, parseSort, serialNumber } from './table-layout.ts';
+import { usePagination } from './pagination.ts';
+import { columnWidth, DEFAULT_WIDTH, formatSort, parseSort, serialNumber } from './table-layout.ts';
 import type { CellHandlers, ColumnPreference, Row, TableColumn, TableDescriptor } from './types.ts';
 import './data-table.css';
 
@@ -84,6 +85,7 @@ export function DataTable<T extends Row>(props: DataTableProps<T>) {
   const page = local ? 1 : (props.page ?? 1);
   const size = local ? rows.length : (props.size ?? PAGE_SIZE_DEFAULT);
   const settingsEnabled = d.columnSettings !== false;
+  const pager = usePagination(d.pageSizes);
 
   const jar = useMemo(() => documentCookieJar(), []);
   const [pref, setPref] = useState<ColumnPreference | undefined>(() => (settingsEnabled ? loadPreference(jar, d.id) : undefined));
@@ -243,14 +245,10 @@ export function DataTable<T extends Row>(props: DataTableProps<T>) {
             local
               ? false
               : {
+                  ...pager,
                   current: page,
                   pageSize: size,
                   total: props.total ?? rows.length,
-                  pageSizeOptions: pageSizeOptions(d.pageSizes),
-                  showSizeChanger: true,
-                  showQuickJumper: true,
-                  showTotal: (total) => t('table.total', { total }),
-                  className: 'iotc-pagination',
                 }
           }
           onChange={handleChange}

@@ -12,7 +12,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { AlarmRow } from '@iotc/shared/alarm';
 import type { Page } from '@iotc/shared/envelope';
+import { PAGE_SIZE_DEFAULT } from '@iotc/shared/constants';
 import { DataTable } from '../../../components/data-table/data-table.tsx';
+import { FilterBar, type FilterItem } from '../../../components/filter-bar.tsx';
 import { useAlarmLevels } from '../../../api/alarm-levels.ts';
 import { useListParams, type FilterValues, type ListState } from '../../../lib/list-query.ts';
 import { useLiveAlarms } from '../../../lib/live.ts';
@@ -20,7 +22,7 @@ import type { ScreenProps } from '../../../lib/screen.ts';
 import { getUserinfo } from '../../../lib/session.ts';
 import { alarmEventsQueryOptions, alarmQueryOptions } from '../api/alarm-detail.ts';
 import { alarmStatsQueryOptions, useAlarmStats } from '../api/alarm-stats.ts';
-import { alarmsQueryOptions, useAlarms } from '../api/alarms.ts';
+import { alarmFilters, alarmsQueryOptions, TIME_FILTER, useAlarms } from '../api/alarms.ts';
 import { alarmRealtimeDescriptor } from '../components/alarm-columns.tsx';
 import { AlarmDetailDrawer } from '../components/alarm-detail-drawer.tsx';
 import { AlarmLiveIndicator } from '../components/alarm-live-indicator.tsx';
@@ -33,7 +35,7 @@ import '../components/alarm.css';
 
 /** Live batches are applied at most this often. */
 export const LIVE_FLUSH_MS = 500;
-export const REALTIME_PAGE_SIZE = 50;
+export const REALTIME_PAGE_SIZE = PAGE_SIZE_DEFAULT;
 export const REALTIME_SORT = 'startedAt,desc';
 /** The counters are read again this long after alarms opened or ended (once for a burst). */
 export const COUNTS_REFRESH_MS = 1000;
@@ -43,6 +45,16 @@ const FRESH_MS = 2000;
 const ACTIVE: FilterValues = { status: 'active' };
 const TASK_ACTIVE: FilterValues = { status: 'active', inTask: 'true' };
 const NO_ALARMS: AlarmRow[] = [];
+/** Active alarms are recent: the window picks days of the last week only (the spec's 'lastweekdate'). */
+const FILTER_ITEMS: FilterItem[] = [{ label: 'alarm.filter.time', key: TIME_FILTER, type: 'lastweekdate' }];
+
+/** Whether a live alarm falls in the chosen window (the list call's `from` / `to` on its start). */
+export function inWindow(row: Pick<AlarmRow, 'startedAt'>, window: FilterValues): boolean {
+  const at = Date.parse(row.startedAt);
+  if (window.from && at < Date.parse(window.from)) return false;
+  if (window.to && at > Date.parse(window.to)) return false;
+  return true;
+}
 
 /** The same levels keep the same array, so the map does not redraw its markers for every batch. */
 function useStableLevels(levels: LevelInfo[]): LevelInfo[] {
@@ -67,8 +79,8 @@ export function RealtimeAlarms({ title, tasks = false }: RealtimeAlarmsProps) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const texts = useAlarmTexts();
-  const filters = tasks ? TASK_ACTIVE : ACTIVE;
   const list = useListParams(tasks ? 'alarm-task-realtime' : 'alarm-realtime', { size: REALTIME_PAGE_SIZE });
+  const filters = useMemo<FilterValues>(() => ({ ...alarmFilters(list.filters), ...(tasks ? TASK_ACTIVE : ACTIVE) }), [list.filters, tasks]);
   const state = useMemo<ListState>(() => ({ page: list.page, size: list.size, sort: REALTIME_SORT, filters }), [list.page, list.size, filters]);
   const query = useAlarms(state);
   const counts = useAlarmStats(filters, 'day');
@@ -99,7 +111,10 @@ export function RealtimeAlarms({ title, tasks = false }: RealtimeAlarmsProps) {
   useEffect(() => () => clearTimeout(countsTimer.current), []);
 
   // The live channel carries every alarm of the user's organisations.
-  const onAlarms = useCallback((batch: AlarmRow[]) => buffer.push(tasks ? batch.filter((r) => r.taskId !== null) : batch), [buffer, tasks]);
+  const onAlarms = useCallback(
+    (batch: AlarmRow[]) => buffer.push(batch.filter((r) => (!tasks || r.taskId !== null) && inWindow(r, filters))),
+    [buffer, tasks, filters],
+  );
   const onHello = useCallback(() => {
     hellos.current += 1;
     setEverOpen(true);
@@ -174,6 +189,7 @@ export function RealtimeAlarms({ title, tasks = false }: RealtimeAlarmsProps) {
       title={<span data-testid="screen-title">{title}</span>}
       extra={<AlarmLiveIndicator channel={channel} everOpen={everOpen} />}
     >
+      <FilterBar items={FILTER_ITEMS} value={list.filters} onSearch={list.setFilters} />
       <LevelCounters levels={levels} counts={counts.data?.byLevel} />
       <div className="alarm-realtime-body">
         <DataTable<AlarmView>

@@ -14,6 +14,7 @@ import { DATETIME_FORMAT } from '@iotc/shared/constants';
 import type { Jt808FrameRow, Jt808Terminal } from '@iotc/shared/jt808';
 import { copyText } from '../../../lib/clipboard.ts';
 import { useJt808Terminal } from '../api/device-jt808.ts';
+import { usePagination } from '../../../components/data-table/pagination.ts';
 
 /** JT/T 415 plate colours the registry names (others are shown as their code). */
 const PLATE_COLOURS: Record<number, `asset.jt808.plateColour.${0 | 1 | 2 | 3 | 4 | 5 | 9}`> = {
@@ -136,6 +137,7 @@ function Connection({ data }: { data: Jt808Terminal }) {
 
 export function Jt808Section({ deviceRef }: { deviceRef: string }) {
   const { t } = useTranslation();
+  const pagination = usePagination('small');
   const [page, setPage] = useState(1);
   const [size, setSize] = useState(10);
   const query = useJt808Terminal(deviceRef, page, size);
@@ -168,12 +170,11 @@ export function Jt808Section({ deviceRef }: { deviceRef: string }) {
         dataSource={frames?.rows ?? []}
         locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('asset.jt808.noFrames')} /> }}
         pagination={{
+          ...pagination,
           current: page,
           pageSize: size,
           total: frames?.total ?? 0,
           size: 'small',
-          showSizeChanger: true,
-          pageSizeOptions: [10, 20, 50],
           showTotal: (total) => t('asset.jt808.framesTotal', { total }),
           onChange: (p, s) => {
             setPage(s === size ? p : 1);

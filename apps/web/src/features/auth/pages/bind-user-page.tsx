@@ -1,9 +1,11 @@
 // The bind-user screen (/view/login/bindUserPage?openid=<pending id>): after an external sign-in
 // that no account is bound to yet, the user proves an existing account with its password; the
-// identity is bound and the user is signed in as after a login.
+// identity is bound and the user is signed in as after a login. Without a pending sign-in the
+// page says why: external sign-in is not configured at all, or the pending one has expired.
 import { useEffect, useState } from 'react';
-import { Alert, Button, Card, Form, Input, Result } from 'antd';
+import { Alert, Button, Card, Form, Input, Result, Spin } from 'antd';
 import { ArrowLeftOutlined, LockOutlined, UserOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { bindUserQuerySchema } from '@iotc/shared/account';
@@ -13,6 +15,7 @@ import { useRevalidateOnLanguage } from '../../../lib/form.ts';
 import { useLang } from '../../../lib/language.ts';
 import { startSession } from '../../../lib/session.ts';
 import { useBindUser } from '../api/bind-user.ts';
+import { ssoConfigQueryOptions } from '../api/sso-config.ts';
 import { AccountFrame } from '../components/account-frame.tsx';
 import { GoToLogin } from '../components/go-to-login.tsx';
 import { MustChangePasswordModal } from '../components/must-change-password-modal.tsx';
@@ -39,6 +42,8 @@ export default function BindUserPage() {
   const [form] = Form.useForm<BindForm>();
   const rule = useCodeRule();
   const bind = useBindUser();
+  // Asked only when there is no pending sign-in to bind: it tells why.
+  const sso = useQuery({ ...ssoConfigQueryOptions, enabled: !openid });
   const [failure, setFailure] = useState<Failure | null>(null);
   const [bound, setBound] = useState(false);
   // An account still on its initial password is offered the change, as after any sign-in.
@@ -64,12 +69,29 @@ export default function BindUserPage() {
   };
 
   if (!openid) {
+    // Whether external sign-in is configured decides the reason; an unanswered check says expired.
+    if (sso.isPending) {
+      return (
+        <AccountFrame testId="bind-page" data={{ 'data-state': 'checking' }}>
+          <Card className="login-card account-card">
+            <Spin />
+          </Card>
+        </AccountFrame>
+      );
+    }
+    const disabled = sso.data?.enabled === false;
     return (
-      <AccountFrame testId="bind-page" data={{ 'data-state': 'expired' }}>
+      <AccountFrame testId="bind-page" data={{ 'data-state': disabled ? 'disabled' : 'expired' }}>
         <Card className="login-card account-card">
           <Result
             status="warning"
-            title={<span data-testid="bind-expired">{errorText('BIND_EXPIRED', lang)}</span>}
+            title={
+              disabled ? (
+                <span data-testid="bind-not-configured">{errorText('SSO_DISABLED', lang)}</span>
+              ) : (
+                <span data-testid="bind-expired">{errorText('BIND_EXPIRED', lang)}</span>
+              )
+            }
             extra={
               <GoToLogin primary testId="bind-to-login">
                 {t('bind.toLogin')}

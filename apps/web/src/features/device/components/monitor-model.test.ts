@@ -47,10 +47,10 @@ function point(s: DeviceState): MapPoint {
 const batchOf = (...states: DeviceState[]) => new Map(states.map((s) => [s.id, s]));
 
 describe('scenario and address', () => {
-  it('vehicle and container scenarios show their kind only; transport and device show all', () => {
+  it('vehicle and container scenarios show their kind only, transport both, device all', () => {
     expect(assetKindOf(104)).toBe('vehicle');
     expect(assetKindOf(103)).toBe('container');
-    expect(assetKindOf(101)).toBeUndefined();
+    expect(assetKindOf(101)).toBe('vehicle,container');
     expect(assetKindOf(102)).toBeUndefined();
     expect(assetKindOf(undefined)).toBeUndefined();
   });

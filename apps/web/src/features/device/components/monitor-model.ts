@@ -11,10 +11,15 @@ import { LiveBuffer } from '../../../lib/live-buffer.ts';
 export type StatusTab = 'all' | DeviceStatus;
 export const STATUS_TABS: readonly StatusTab[] = ['all', ...DEVICE_STATUSES];
 
-/** The scenario variants of the menu: the vehicle and container scenarios show their own kind only. */
+/**
+ * The scenario variants of the menu: the vehicle and container scenarios show their own kind
+ * only, the transport scenario the carriers of goods in transit (vehicles and containers, as a
+ * comma-separated list); the device scenario every device.
+ */
 export function assetKindOf(scenarioType: ScenarioType | undefined): string | undefined {
   if (scenarioType === 104) return 'vehicle';
   if (scenarioType === 103) return 'container';
+  if (scenarioType === 101) return 'vehicle,container';
   return undefined;
 }
 
@@ -32,7 +37,7 @@ export interface MonitorFilter {
 /** The server's filter, repeated for devices that arrive live: status, asset kind, keyword in id, name or asset code. */
 export function matchesFilter(s: DeviceState, f: MonitorFilter): boolean {
   if (f.status && s.status !== f.status) return false;
-  if (f.assetKind && s.asset?.kind !== f.assetKind) return false;
+  if (f.assetKind && !f.assetKind.split(',').includes(s.asset?.kind ?? '')) return false;
   const k = f.keyword?.trim().toLowerCase();
   if (k) {
     const hay = [s.deviceId, s.name, s.asset?.code ?? ''];

@@ -19,6 +19,7 @@ import { useExport } from '../../../lib/use-export.ts';
 import { downloadGspReport, searchGspAssets, useGspReport } from '../api/temperature-report.ts';
 import { fixed, gspRequest, hms, parseGspFilters, percent, switchPeriod, writeGspFilters, type GspFilters } from '../components/gsp-model.ts';
 import '../components/gsp-report.css';
+import { usePagination } from '../../../components/data-table/pagination.ts';
 
 const at = (iso: string) => dayjs(iso).format(DATETIME_FORMAT);
 
@@ -60,6 +61,7 @@ function Header({ report }: { report: GspReport }) {
 
 export default function TemperatureReportPage(_props: ScreenProps) {
   const { t } = useTranslation();
+  const pagination = usePagination('main');
   const can = usePermission();
   const [params, setParams] = useSearchParams();
   const filters = useMemo(() => parseGspFilters(params), [params]);
@@ -190,7 +192,7 @@ export default function TemperatureReportPage(_props: ScreenProps) {
           rowKey="time"
           columns={rowColumns}
           dataSource={data.rows}
-          pagination={{ defaultPageSize: 50, showSizeChanger: true, pageSizeOptions: [50, 100, 200] }}
+          pagination={pagination}
           rowClassName={(r) => (r.inRange === false ? 'gsp-out' : '')}
           locale={{ emptyText: data.period === 'month' ? t('gspReport.noExcursions') : t('gspReport.noData') }}
           data-testid="gsp-rows"

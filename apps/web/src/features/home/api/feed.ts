@@ -6,8 +6,8 @@ import { request } from '../../../api/client.ts';
 
 export const FEED_PAGE_SIZE = 10;
 
-export function fetchFeedPage<T>(path: string, page: number, signal?: AbortSignal): Promise<Page<T>> {
-  return request<Page<T>>(path, { query: { page, size: FEED_PAGE_SIZE }, signal });
+export function fetchFeedPage<T>(path: string, page: number, signal?: AbortSignal, query: Record<string, string> = {}): Promise<Page<T>> {
+  return request<Page<T>>(path, { query: { ...query, page, size: FEED_PAGE_SIZE }, signal });
 }
 
 /** The page after `last`, or undefined when every row has been read. */
@@ -18,10 +18,11 @@ export function nextFeedPage<T>(last: Page<T>, pages: Page<T>[]): number | undef
   return last.page + 1;
 }
 
-export function feedQueryOptions<T>(path: string, extraKey: readonly unknown[] = []) {
+/** `query`: filters of the list call, part of the key; `extraKey`: anything else the answer depends on. */
+export function feedQueryOptions<T>(path: string, extraKey: readonly unknown[] = [], query: Record<string, string> = {}) {
   return infiniteQueryOptions({
-    queryKey: ['home', 'feed', path, ...extraKey] as const,
-    queryFn: ({ pageParam, signal }) => fetchFeedPage<T>(path, pageParam, signal),
+    queryKey: ['home', 'feed', path, ...extraKey, query] as const,
+    queryFn: ({ pageParam, signal }) => fetchFeedPage<T>(path, pageParam, signal, query),
     initialPageParam: 1,
     getNextPageParam: (last, pages) => nextFeedPage(last, pages),
   });

@@ -1,4 +1,4 @@
-// The row of device counts by status (spec: unused, shutdown, offline, parked, driving, all), in
+// The row of vehicle counts by status (spec: unused, shutdown, offline, parked, driving, all), in
 // the status colours the map and tables use; a card opens real-time monitoring filtered by it.
 import type { ReactNode } from 'react';
 import { Button, Card, Col, Progress, Result, Row, Skeleton } from 'antd';
@@ -27,7 +27,7 @@ export function statusColor(key: StatusCardKey): string {
   return key === 'all' ? ALL_COLOR : STATUS_COLORS[key];
 }
 
-/** Share of all devices in percent, one decimal; 0 when there are none. */
+/** Share of all vehicles in percent, one decimal; 0 when there are none. */
 export function sharePercent(count: number, all: number): number {
   return all > 0 ? Math.round((count / all) * 1000) / 10 : 0;
 }
@@ -103,7 +103,7 @@ export function StatusCards({ counts, loading, error, onRetry, onOpen }: StatusC
                     className="home-status-share"
                   />
                   <div className="home-status-foot">
-                    {key === 'all' ? t('home.status.allHint') : t('home.status.share', { percent: sharePercent(count ?? 0, counts?.all ?? 0) })}
+                    {key === 'all' ? t('home.status.allVehicles') : t('home.status.share', { percent: sharePercent(count ?? 0, counts?.all ?? 0) })}
                   </div>
                 </>
               )}

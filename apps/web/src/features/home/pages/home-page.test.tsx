@@ -102,11 +102,11 @@ describe('home screen', { timeout: 30_000 }, () => {
     expect(text(root, 'home-status-offline')).toContain('16.7% of all');
   });
 
-  it('opens real-time monitoring filtered by the clicked status', async () => {
+  it("opens the vehicle scenario's real-time monitoring filtered by the clicked status", async () => {
     const root = await mount();
     click(byTestId(root, 'home-status-parked'));
     await settle();
-    expect(text(root, 'where')).toBe('/view/deviceManage/realTimeMonitoring?status=parked');
+    expect(text(root, 'where')).toBe('/view/scenario_vehicle/deviceManage/realTimeMonitoring?status=parked');
   });
 
   it('reads alerts page by page and says All loaded after the last one', async () => {

@@ -1,19 +1,22 @@
 // home/home: the transport scenario's home (spec: 'high-value product transport scenario'):
-// device counts by status, refreshed every 15 s, each opening real-time monitoring filtered by
-// it; message alerts read off the devices' latest states; platform notifications.
-import { useCallback, useMemo } from 'react';
-import { Card, Col, Flex, Row, Typography } from 'antd';
+// vehicle counts by status, refreshed every 15 s, each opening the vehicle scenario's real-time
+// monitoring filtered by it; message alerts read off the devices' latest states, optionally of
+// a window within the last week (the spec's 'lastweekdate'); platform notifications.
+import { useCallback, useMemo, useState } from 'react';
+import { Card, Col, DatePicker, Flex, Row, Typography } from 'antd';
 import { AlertOutlined, NotificationOutlined, SyncOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import dayjs from 'dayjs';
+import dayjs, { type Dayjs } from 'dayjs';
+import { DATETIME_FORMAT } from '@iotc/shared/constants';
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
 import type { Page } from '@iotc/shared/envelope';
 import type { HomeAlert, Notice } from '@iotc/shared/live';
+import { lastWeekDisabledDate } from '../../../components/filter-bar.tsx';
 import { useLang } from '../../../lib/language.ts';
 import type { ScreenProps } from '../../../lib/screen.ts';
 import { useDialog } from '../../../lib/use-dialog.ts';
-import { useHomeAlerts } from '../api/home-alerts.ts';
+import { useHomeAlerts, type AlertWindow } from '../api/home-alerts.ts';
 import { useNotices } from '../api/notices.ts';
 import { STATUS_SUMMARY_REFRESH_MS, useStatusSummary } from '../api/status-summary.ts';
 import { AlertItem } from '../components/alert-item.tsx';
@@ -22,12 +25,20 @@ import { NoticeItem, NoticeModal } from '../components/notice-item.tsx';
 import { StatusCards, type StatusCardKey } from '../components/status-cards.tsx';
 import '../components/home.css';
 
-/** Where a status card and an alert's 'view details' lead. */
+/** Where an alert's 'view details' leads: any device, so the device scenario's monitoring. */
 export const MONITORING_PATH = '/view/deviceManage/realTimeMonitoring';
+/** Where a status card leads: the vehicle scenario's monitoring, which lists the vehicles counted. */
+export const VEHICLE_MONITORING_PATH = '/view/scenario_vehicle/deviceManage/realTimeMonitoring';
 
-export function monitoringLink(query: Record<string, string>): string {
+export function monitoringLink(query: Record<string, string>, path = MONITORING_PATH): string {
   const qs = new URLSearchParams(query).toString();
-  return qs ? `${MONITORING_PATH}?${qs}` : MONITORING_PATH;
+  return qs ? `${path}?${qs}` : path;
+}
+
+type RangeValue = [Dayjs | null, Dayjs | null] | null;
+
+function windowOf(range: RangeValue): AlertWindow {
+  return { from: range?.[0]?.toISOString(), to: range?.[1]?.toISOString() };
 }
 
 function useFeed<T>(query: UseInfiniteQueryResult<InfiniteData<Page<T>>>): FeedState<T> {
@@ -41,12 +52,14 @@ export default function HomePage(_props: ScreenProps) {
   const lang = useLang();
   const navigate = useNavigate();
   const summary = useStatusSummary();
-  const alerts = useFeed(useHomeAlerts());
+  const [range, setRange] = useState<RangeValue>(null);
+  const alertWindow = useMemo(() => windowOf(range), [range]);
+  const alerts = useFeed(useHomeAlerts(alertWindow));
   const notices = useFeed(useNotices(lang));
   const notice = useDialog<Notice>();
 
   const openStatus = useCallback(
-    (key: StatusCardKey) => navigate(monitoringLink(key === 'all' ? {} : { status: key })),
+    (key: StatusCardKey) => navigate(monitoringLink(key === 'all' ? {} : { status: key }, VEHICLE_MONITORING_PATH)),
     [navigate],
   );
   const openAlert = useCallback((a: HomeAlert) => navigate(monitoringLink({ device: a.device })), [navigate]);
@@ -86,6 +99,20 @@ export default function HomePage(_props: ScreenProps) {
               title={
                 <span className="home-feed-heading">
                   <AlertOutlined /> {t('home.alerts.title')}
+                </span>
+              }
+              extra={
+                <span data-testid="home-alerts-window" className="home-alerts-window">
+                  <DatePicker.RangePicker
+                    size="small"
+                    showTime
+                    format={DATETIME_FORMAT}
+                    disabledDate={(d) => lastWeekDisabledDate(d)}
+                    placeholder={[t('filter.startDate'), t('filter.endDate')]}
+                    separator={<span className="iotc-filter-separator">{t('filter.to')}</span>}
+                    value={range}
+                    onChange={(next) => setRange(next as RangeValue)}
+                  />
                 </span>
               }
               feed={alerts}

@@ -10,6 +10,7 @@ import dayjs from 'dayjs';
 import { DATETIME_FORMAT } from '@iotc/shared/constants';
 import { useLabel } from '../../../lib/label.ts';
 import type { CheckedRecord } from '../lib/verify.ts';
+import { usePagination } from '../../../components/data-table/pagination.ts';
 
 const at = (iso: string) => dayjs(iso).format(DATETIME_FORMAT);
 
@@ -65,6 +66,7 @@ export function ResultTag({ row }: { row: CheckedRecord }) {
 
 export function RecordsTable({ records }: { records: readonly CheckedRecord[] }) {
   const { t } = useTranslation();
+  const pagination = usePagination('main');
   const label = useLabel();
   const [onlyProblems, setOnlyProblems] = useState(false);
   const shown = useMemo(() => (onlyProblems ? records.filter((r) => r.result !== 'verified' && r.result !== 'pending') : records), [records, onlyProblems]);
@@ -129,7 +131,7 @@ export function RecordsTable({ records }: { records: readonly CheckedRecord[] })
       )}
       rowClassName={(r) => (r.result === 'verified' || r.result === 'pending' ? '' : 'ledger-row-problem')}
       onRow={(r) => ({ 'data-ref': r.item.ref, 'data-result': r.result }) as HTMLAttributes<HTMLElement>}
-      pagination={{ defaultPageSize: 50, showSizeChanger: true, pageSizeOptions: [20, 50, 100, 200] }}
+      pagination={pagination}
       locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={onlyProblems ? t('ledger.noProblems') : t('common.noData')} /> }}
       data-testid="ledger-records"
     />

@@ -21,12 +21,14 @@ import { alarmRequest, formatDuration, switchPeriod } from '../components/ops-re
 import { PeriodFilter, ReportBody, ReportFrame, ReportOverview, useOpsFilters } from '../components/report-parts.tsx';
 import { SubjectSelect } from '../components/subject-select.tsx';
 import '../components/ops-report.css';
+import { usePagination } from '../../../components/data-table/pagination.ts';
 
 const ALARM_ASSET_KINDS = ASSET_KINDS.filter((k) => k !== 'gateway');
 type Totals = AlarmReport['totals'];
 
 function AlarmTable({ report, loading }: { report: AlarmReport; loading: boolean }) {
   const { t } = useTranslation();
+  const pagination = usePagination('main');
   const lang = useLang();
   const levelName = (code: string) => report.levels.find((l) => l.code === code)?.name ?? code;
   const label = (row: AlarmReportRow): string => {
@@ -82,7 +84,7 @@ function AlarmTable({ report, loading }: { report: AlarmReport; loading: boolean
       dataSource={report.rows}
       loading={loading}
       scroll={{ x: 'max-content' }}
-      pagination={{ defaultPageSize: 20, hideOnSinglePage: true, showSizeChanger: true, pageSizeOptions: [20, 50, 100] }}
+      pagination={pagination}
       data-testid="ops-table"
       summary={() => (
         <Table.Summary>

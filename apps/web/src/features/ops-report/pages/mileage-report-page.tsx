@@ -20,11 +20,13 @@ import { dayLabel, formatDuration, km, mileageRequest, switchPeriod } from '../c
 import { PeriodFilter, ReportBody, ReportFrame, ReportOverview, useOpsFilters } from '../components/report-parts.tsx';
 import { SubjectSelect } from '../components/subject-select.tsx';
 import '../components/ops-report.css';
+import { usePagination } from '../../../components/data-table/pagination.ts';
 
 const VEHICLE_KINDS = ['vehicle', 'container'] as const;
 
 function MileageTable({ report, loading }: { report: MileageReport; loading: boolean }) {
   const { t } = useTranslation();
+  const pagination = usePagination('main');
   const lang = useLang();
   const perDay = report.period !== 'day';
   const dayTotals = report.dates.map((_, i) => report.rows.reduce((s, r) => s + (r.days[i] ?? 0), 0));
@@ -71,7 +73,7 @@ function MileageTable({ report, loading }: { report: MileageReport; loading: boo
       dataSource={report.rows}
       loading={loading}
       scroll={{ x: 'max-content' }}
-      pagination={{ defaultPageSize: 20, hideOnSinglePage: true, showSizeChanger: true, pageSizeOptions: [20, 50, 100] }}
+      pagination={pagination}
       data-testid="ops-table"
       summary={() => (
         <Table.Summary>

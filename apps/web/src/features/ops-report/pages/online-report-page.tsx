@@ -22,6 +22,7 @@ import { dayLabel, formatDuration, onlineRequest, percent, switchPeriod } from '
 import { PeriodFilter, ReportBody, ReportFrame, ReportOverview, useOpsFilters } from '../components/report-parts.tsx';
 import { SubjectSelect } from '../components/subject-select.tsx';
 import '../components/ops-report.css';
+import { usePagination } from '../../../components/data-table/pagination.ts';
 
 /** A rate under this stands out in the table. */
 const LOW_RATE = 0.9;
@@ -36,6 +37,7 @@ function Rate({ value, testId }: { value: number | null; testId?: string }) {
 
 function OnlineTable({ report, loading }: { report: OnlineReport; loading: boolean }) {
   const { t } = useTranslation();
+  const pagination = usePagination('main');
   const lang = useLang();
   const perDay = report.period !== 'day';
   const columns: ColumnsType<OnlineReportRow> = [
@@ -72,7 +74,7 @@ function OnlineTable({ report, loading }: { report: OnlineReport; loading: boole
       dataSource={report.rows}
       loading={loading}
       scroll={{ x: 'max-content' }}
-      pagination={{ defaultPageSize: 20, hideOnSinglePage: true, showSizeChanger: true, pageSizeOptions: [20, 50, 100] }}
+      pagination={pagination}
       data-testid="ops-table"
       summary={() => (
         <Table.Summary>

@@ -11,6 +11,7 @@ import type { ScheduleRow, ScheduleRun, ScheduleRunStatus } from '@iotc/shared/o
 import { apiErrorText } from '../../../lib/api-error.ts';
 import { useLang } from '../../../lib/language.ts';
 import { useScheduleRuns } from '../api/schedule-runs.ts';
+import { usePagination } from '../../../components/data-table/pagination.ts';
 
 export const STATUS_COLORS: Record<ScheduleRunStatus, string> = { sent: 'success', outbox: 'processing', failed: 'error' };
 
@@ -34,6 +35,7 @@ const SIZE = 10;
 
 export function RunsDrawer({ schedule, open, onClose, afterClose }: RunsDrawerProps) {
   const { t } = useTranslation();
+  const pagination = usePagination('small');
   const lang = useLang();
   const [page, setPage] = useState({ page: 1, size: SIZE });
   const runs = useScheduleRuns(open && schedule ? schedule.id : null, page.page, page.size);
@@ -90,11 +92,10 @@ export function RunsDrawer({ schedule, open, onClose, afterClose }: RunsDrawerPr
           loading={runs.isFetching}
           locale={{ emptyText: t('reportSchedule.runs.none') }}
           pagination={{
+            ...pagination,
             current: page.page,
             pageSize: page.size,
             total: runs.data?.total ?? 0,
-            showSizeChanger: true,
-            pageSizeOptions: [10, 20, 50],
             onChange: (p, s) => setPage({ page: s === page.size ? p : 1, size: s }),
           }}
           data-testid="rs-runs-table"

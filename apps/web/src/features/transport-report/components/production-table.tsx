@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import type { ProductionGroup, ProductionPeriod, ProductionRow } from '@iotc/shared/report';
 import { useLang } from '../../../lib/language.ts';
 import { amount, keyLabel, km, percent } from './production-model.ts';
+import { usePagination } from '../../../components/data-table/pagination.ts';
 
 type Figure = Exclude<keyof ProductionRow, 'key'>;
 
@@ -38,6 +39,7 @@ export interface ProductionTableProps {
 
 export function ProductionTable({ rows, totals, groupBy, period, loading }: ProductionTableProps) {
   const { t } = useTranslation();
+  const pagination = usePagination('main');
   const lang = useLang();
   const label = (key: string) => keyLabel(key, groupBy, period, t('transportReport.none'));
   const cell = (row: ProductionRow, f: (typeof FIGURES)[number]): string => {
@@ -76,7 +78,7 @@ export function ProductionTable({ rows, totals, groupBy, period, loading }: Prod
       dataSource={rows}
       loading={loading}
       scroll={{ x: 'max-content' }}
-      pagination={{ defaultPageSize: 50, hideOnSinglePage: true, showSizeChanger: true, pageSizeOptions: [50, 100, 500] }}
+      pagination={pagination}
       data-testid="tr-table"
       summary={() => (
         <Table.Summary fixed="bottom">

@@ -17,6 +17,7 @@ import { useExport } from '../../../lib/use-export.ts';
 import { downloadShipmentReport, useShipmentReport, type ShipmentFileFormat } from '../api/shipment-report.ts';
 import { celsius, durationParts, formatMs, percent } from './shipment-report-model.ts';
 import { formatTime, km, rangeText } from './task-model.ts';
+import { usePagination } from '../../../components/data-table/pagination.ts';
 
 const MODAL_WIDTH = 800;
 const LABEL_WIDTH = 190;
@@ -113,6 +114,7 @@ function Temperature({ report }: { report: ShipmentReport }) {
 
 function AlarmTable({ alarms }: { alarms: ShipmentAlarm[] }) {
   const { t } = useTranslation();
+  const pagination = usePagination('small');
   const typeName = (type: string) => ((ALARM_TYPES as readonly string[]).includes(type) ? t(`alarm.type.${type as AlarmType}`) : type);
   const statusName = (status: string) => ((ALARM_STATUSES as readonly string[]).includes(status) ? t(`alarm.status.${status as AlarmStatus}`) : status);
   if (alarms.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('transport.report.noAlarms')} data-testid="sr-no-alarms" />;
@@ -121,7 +123,7 @@ function AlarmTable({ alarms }: { alarms: ShipmentAlarm[] }) {
       size="small"
       rowKey="id"
       dataSource={alarms}
-      pagination={{ pageSize: 10, hideOnSinglePage: true, size: 'small' }}
+      pagination={{ ...pagination, size: 'small' }}
       data-testid="sr-alarms"
       columns={[
         { key: 'time', title: t('transport.report.alarm.time'), width: 170, render: (_, a) => formatTime(a.startedAt) },
