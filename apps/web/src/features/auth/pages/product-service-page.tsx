@@ -1,11 +1,13 @@
 // /view/login/productService: 'My Services'. Each service the user may use opens in a new
 // window with its scenario `type` query, signed in; platform management sits beside them for
-// administrators; and logout.
-import { Button, Card, Empty, Spin } from 'antd';
-import { CarOutlined, ContainerOutlined, DesktopOutlined, HomeOutlined, LogoutOutlined, SettingOutlined, TruckOutlined } from '@ant-design/icons';
+// administrators; a way back to the console; and logout.
+import { Button, Card, Empty, Space, Spin } from 'antd';
+import { ArrowLeftOutlined, CarOutlined, ContainerOutlined, DesktopOutlined, HomeOutlined, LogoutOutlined, SettingOutlined, TruckOutlined } from '@ant-design/icons';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
 import type { ServiceKey } from '@iotc/shared/auth';
+import { DEFAULT_LANDING } from '@iotc/shared/constants';
 import { useMyServices } from '../../../api/my-services.ts';
 import { useConfirmLogout } from '../../../components/use-confirm-logout.ts';
 import { getTabToken } from '../../../lib/session.ts';
@@ -35,6 +37,7 @@ function openService(url: string, type: number) {
 export default function ProductServicePage() {
   const { t } = useTranslation();
   const services = useMyServices();
+  const navigate = useNavigate();
 
   const confirmLogout = useConfirmLogout();
 
@@ -45,9 +48,14 @@ export default function ProductServicePage() {
         className="login-card service-card"
         title={<span data-testid="screen-title">{t('services.title')}</span>}
         extra={
-          <Button type="text" icon={<LogoutOutlined />} onClick={confirmLogout} data-testid="services-logout">
-            {t('layout.logout')}
-          </Button>
+          <Space size={4}>
+            <Button type="text" icon={<ArrowLeftOutlined />} onClick={() => void navigate(DEFAULT_LANDING)} data-testid="services-back">
+              {t('services.backToConsole')}
+            </Button>
+            <Button type="text" icon={<LogoutOutlined />} onClick={confirmLogout} data-testid="services-logout">
+              {t('layout.logout')}
+            </Button>
+          </Space>
         }
       >
         {services.isPending ? (
