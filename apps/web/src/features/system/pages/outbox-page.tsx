@@ -45,7 +45,7 @@ export default function OutboxPage(_props: ScreenProps) {
     rowKey: 'id',
     columns: [
       { key: 'outbox.time', value: 'createdAt', width: 170 },
-      { key: 'outbox.channel', value: 'channel', type: 'map', width: 90, textMap: { email: 'outbox.channel.email', sms: 'outbox.channel.sms' } },
+      { key: 'outbox.channel', value: 'channel', type: 'map', width: 90, textMap: { email: 'outbox.channel.email', sms: 'outbox.channel.sms' }, testId: 'outbox-channel' },
       { key: 'outbox.recipient', value: 'recipient', width: 220, testId: 'outbox-recipient' },
       { key: 'outbox.subject', value: 'subject', width: 220, testId: 'outbox-subject' },
       { key: 'outbox.body', value: 'body', testId: 'outbox-body' },
@@ -54,6 +54,7 @@ export default function OutboxPage(_props: ScreenProps) {
         value: 'status',
         type: 'button',
         width: 110,
+        testId: 'outbox-status',
         buttons: [
           { key: 'outbox', text: 'outbox.status.outbox', butType: 'tag', background: '#e6f4ff', color: '#0958d9' },
           { key: 'sent', text: 'outbox.status.sent', butType: 'tag', background: '#f6ffed', color: '#389e0d' },
