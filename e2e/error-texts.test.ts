@@ -9,7 +9,8 @@ const LANDING = '/view/deviceManage/realTimeMonitoring';
 let server: Server;
 beforeAll(async () => {
   server = await startServer();
-});
+  // The demo's fleet and past day are seeded at start: on a loaded machine that outlasts the default hook limit.
+}, 300_000);
 afterAll(async () => {
   await server.close();
 });

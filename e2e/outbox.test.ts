@@ -21,7 +21,8 @@ beforeAll(async () => {
   const { outbox } = await import('../apps/server/src/db/schema.ts');
   const [kept] = await server.app.database.db.select().from(outbox);
   code = /(\d{4})/.exec(kept!.body)![1]!;
-});
+  // The demo's fleet and past day are seeded at start: on a loaded machine that outlasts the default hook limit.
+}, 300_000);
 afterAll(async () => {
   await server.close();
 });
