@@ -217,5 +217,5 @@ describe("a fresh demo's JT/T 808 trucks", () => {
     } finally {
       await t.close();
     }
-  }, 90_000);
+  }, 180_000);
 });
