@@ -254,13 +254,11 @@ describe('retrieve password by SMS (English)', () => {
 });
 
 describe('bind user (English)', () => {
-  it('without a pending external sign-in says it has expired and leads to login', async () => {
+  it('without a pending external sign-in, and none configured, says it is not configured and leads to login', async () => {
     await withBrowser('en-US', async ({ page }) => {
       await page.goto(`${server.url}/view/login/bindUserPage`);
-      await page.locator('[data-testid=bind-page]').waitFor();
-      expect(await page.locator('[data-testid=bind-expired]').textContent()).toBe(
-        'The external sign-in has expired, please sign in with the external account again',
-      );
+      await page.locator('[data-testid=bind-not-configured]').waitFor();
+      expect(await page.locator('[data-testid=bind-not-configured]').textContent()).toBe('External sign-in is not configured');
       await screenshot(page, 'bind-en-expired');
       await page.locator('[data-testid=bind-to-login]').click();
       await page.waitForURL((u) => u.pathname === '/login');

@@ -1,0 +1,164 @@
+// Browser tests of what a newcomer tripped over (issue 21, items 4, 5 and 8), in both languages:
+// the spec's 'lastweekdate' on the home alerts and the real-time alarms (earlier days disabled);
+// the report tables paged as section 9 says (10 a page, 10/50/100, total, sizes, jumper); the
+// bind page without external sign-in saying it is not configured; the home counting vehicles;
+// the transport scenario's monitoring listing its own devices; My Services' way back.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import dayjs from 'dayjs';
+import { seedDemoFleet } from '../apps/server/src/db/seed-demo.ts';
+import { ADMIN_PASSWORD, screenshot, startServer, withBrowser, type Server } from './harness.ts';
+
+let server: Server;
+beforeAll(async () => {
+  server = await startServer();
+  // The demo fleet: 3 warehouses' probes, 8 trucks, 4 containers (21 devices), none reporting.
+  await seedDemoFleet(server.app.database.db);
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const LANDING = '/view/deviceManage/realTimeMonitoring';
+
+const TEXT = {
+  'en-US': {
+    total: /^Total \d+ items$/,
+    totalOf: (n: number) => `Total ${n} items`,
+    perPage: (n: number) => `${n} / page`,
+    jumper: 'Go to',
+    allVehicles: 'Total vehicles',
+    notConfigured: 'External sign-in is not configured',
+    back: 'Back to the console',
+  },
+  'zh-CN': {
+    total: /^共 \d+ 条$/,
+    totalOf: (n: number) => `共 ${n} 条`,
+    perPage: (n: number) => `${n} 条/页`,
+    jumper: '跳至',
+    allVehicles: '车辆总数',
+    notConfigured: '未配置第三方登录',
+    back: '返回控制台',
+  },
+} as const;
+
+async function signIn(page: Page): Promise<void> {
+  await page.goto(`${server.url}/login`);
+  await page.locator('#account').fill('admin');
+  await page.locator('#password').fill(ADMIN_PASSWORD);
+  await page.locator('#login-submit').click();
+  await page.waitForURL(`**${LANDING}`);
+}
+
+/** Whether the open picker's day `date` (YYYY-MM-DD) can be picked; earlier months are paged to. */
+async function dayDisabled(page: Page, date: string): Promise<boolean> {
+  const dropdown = page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)');
+  await dropdown.waitFor();
+  for (let i = 0; i < 3; i += 1) {
+    const cell = dropdown.locator(`td.ant-picker-cell-in-view[title="${date}"]`).first();
+    if ((await cell.count()) > 0) return ((await cell.getAttribute('class')) ?? '').includes('ant-picker-cell-disabled');
+    await dropdown.locator('.ant-picker-header-prev-btn').first().click();
+  }
+  throw new Error(`day ${date} not found in the picker`);
+}
+
+async function expectLastWeekOnly(page: Page, field: Locator, shot: string): Promise<void> {
+  await field.locator('input').first().click();
+  const today = dayjs();
+  // Today and seven days ago can be picked; the eighth day back and tomorrow cannot.
+  expect(await dayDisabled(page, today.format('YYYY-MM-DD'))).toBe(false);
+  expect(await dayDisabled(page, today.add(1, 'day').format('YYYY-MM-DD'))).toBe(true);
+  expect(await dayDisabled(page, today.subtract(7, 'day').format('YYYY-MM-DD'))).toBe(false);
+  expect(await dayDisabled(page, today.subtract(8, 'day').format('YYYY-MM-DD'))).toBe(true);
+  await screenshot(page, shot);
+  await page.keyboard.press('Escape');
+}
+
+describe.each(['en-US', 'zh-CN'] as const)('newcomer (%s)', (locale) => {
+  const text = TEXT[locale];
+
+  it('home: counts vehicles, opens them, and its alerts window takes the last week only', async () => {
+    await withBrowser(locale, async ({ page }) => {
+      await signIn(page);
+      await page.goto(`${server.url}/view/home/home`);
+      await page.locator('[data-testid=home-page]').waitFor();
+      // The demo fleet has 8 trucks among its 21 devices: the vehicle card counts the trucks.
+      await expect.poll(() => page.locator('[data-testid=home-status-all-count]').textContent()).toBe('8');
+      expect(await page.locator('[data-testid=home-status-all]').textContent()).toContain(text.allVehicles);
+      await expectLastWeekOnly(page, page.locator('[data-testid=home-alerts-window]'), `newcomer-home-window-${locale}`);
+      await page.locator('[data-testid=home-status-unused]').click();
+      await page.waitForURL((u) => u.pathname === '/view/scenario_vehicle/deviceManage/realTimeMonitoring' && u.searchParams.get('status') === 'unused');
+    });
+  });
+
+  it('real-time alarms: the time filter takes the last week only', async () => {
+    await withBrowser(locale, async ({ page }) => {
+      await signIn(page);
+      await page.goto(`${server.url}/view/alarm/realtime`);
+      await page.locator('[data-testid=alarm-realtime]').waitFor();
+      await expectLastWeekOnly(page, page.locator('[data-testid=filter-time]'), `newcomer-alarm-realtime-window-${locale}`);
+    });
+  });
+
+  it('report tables page by 10 with 10/50/100, the total and the jumper', async () => {
+    await withBrowser(locale, async ({ page }) => {
+      await signIn(page);
+      for (const report of ['online', 'mileage', 'alarm']) {
+        await page.goto(`${server.url}/view/report/${report}`);
+        await page.locator('[data-testid=ops-table]').first().waitFor();
+        const rows = page.locator('[data-testid=ops-table] .ant-table-tbody tr.ant-table-row');
+        // A table without rows has no pager (the fleet has not reported: no mileage, no alarms);
+        // the online-rate report lists every device (21), so it has one.
+        if (report !== 'online' && (await rows.count()) === 0) continue;
+        const pager = page.locator('[data-testid=ops-table] .ant-pagination').first();
+        await pager.waitFor();
+        expect(await pager.locator('.ant-pagination-total-text').textContent()).toMatch(text.total);
+        expect(await pager.locator('.ant-pagination-options-size-changer').textContent()).toBe(text.perPage(10));
+        expect(await pager.locator('.ant-pagination-options-quick-jumper').textContent()).toContain(text.jumper);
+        expect(await rows.count()).toBeLessThanOrEqual(10);
+        await pager.locator('.ant-pagination-options-size-changer').click();
+        const options = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option-content');
+        await options.first().waitFor();
+        expect(await options.allTextContents()).toEqual([10, 50, 100].map(text.perPage));
+        await screenshot(page, `newcomer-report-${report}-${locale}`);
+        await page.keyboard.press('Escape');
+      }
+    });
+  }, 180_000);
+
+  it('bind page without external sign-in configured says so', async () => {
+    await withBrowser(locale, async ({ page }) => {
+      await page.goto(`${server.url}/view/login/bindUserPage`);
+      await expect.poll(() => page.locator('[data-testid=bind-page]').getAttribute('data-state')).toBe('disabled');
+      expect(await page.locator('[data-testid=bind-not-configured]').textContent()).toBe(text.notConfigured);
+      expect(await page.locator('[data-testid=bind-expired]').count()).toBe(0);
+      await screenshot(page, `newcomer-bind-${locale}`);
+    });
+  });
+
+  it("transport monitoring lists the transport scenario's devices (vehicles and containers) only", async () => {
+    await withBrowser(locale, async ({ page }) => {
+      await signIn(page);
+      const total = page.locator('[data-testid=data-table] .ant-pagination-total-text');
+      await expect.poll(async () => Number((await total.textContent())?.replace(/\D/g, '') ?? 0)).toBeGreaterThanOrEqual(21);
+      await page.goto(`${server.url}/view/scenario_transport/deviceManage/realTimeMonitoring?type=101`);
+      // 8 trucks and 4 containers, none of the warehouse probes.
+      await expect.poll(() => total.textContent()).toBe(text.totalOf(12));
+      await screenshot(page, `newcomer-transport-monitoring-${locale}`);
+    });
+  });
+
+  it('My Services leads back to the console', async () => {
+    await withBrowser(locale, async ({ page }) => {
+      await signIn(page);
+      await page.goto(`${server.url}/view/login/productService`);
+      const back = page.locator('[data-testid=services-back]');
+      await back.waitFor();
+      expect(await back.textContent()).toContain(text.back);
+      await screenshot(page, `newcomer-services-${locale}`);
+      await back.click();
+      await page.waitForURL(`**${LANDING}`);
+      await page.locator('[data-testid=screen-title]').waitFor();
+    });
+  });
+});
