@@ -128,13 +128,13 @@ async function token(): Promise<string> {
 }
 
 describe.each(['en-US', 'zh-CN'] as const)('home in %s', (locale) => {
-  it('counts the devices by status and opens a notification without details', async () => {
+  it('counts the vehicles by status and opens a notification without details', async () => {
     await withBrowser(locale, async ({ page }) => {
       await signIn(page);
       await page.goto(`${server.url}/view/home/home`);
       await page.locator('[data-testid=home-page]').waitFor();
-      // The demo fleet (21) and the devices registered above, none reporting yet.
-      await expect.poll(async () => Number(await page.locator('[data-testid=home-status-all-count]').textContent())).toBeGreaterThanOrEqual(21);
+      // The home counts vehicles: the demo fleet's 8 trucks (and any device bound to a vehicle above), none reporting yet.
+      await expect.poll(async () => Number(await page.locator('[data-testid=home-status-all-count]').textContent())).toBeGreaterThanOrEqual(8);
       await expect.poll(async () => page.locator('[data-testid=home-status-unused-count]').textContent()).toBe(await page.locator('[data-testid=home-status-all-count]').textContent());
       await page.locator('[data-testid=home-notices] [data-testid=home-notices-all-loaded]').waitFor();
       await page.locator('[data-testid=home-notice-details]').nth(1).click();
