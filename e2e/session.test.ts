@@ -7,6 +7,8 @@ import type { BrowserContext, Page, WebSocket } from 'playwright-core';
 import { ADMIN_PASSWORD, DEMO_PASSWORD, screenshot, startServer, type Server, withBrowser } from './harness.ts';
 
 const LANDING = '/view/deviceManage/realTimeMonitoring';
+/** A condition awaited on a loaded machine: menus and screens may take seconds to arrive. */
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 });
 let server: Server;
 beforeAll(async () => {
   server = await startServer();
@@ -61,7 +63,7 @@ describe('a scenario opened from My Services', () => {
       expect(new URL(popup.url()).pathname).toBe('/view/scenario_transport/deviceManage/realTimeMonitoring');
       expect(await popup.locator('[data-testid=screen-title]').textContent()).toBe('Real-time monitoring');
       // The transport scenario's own menu, not the login page.
-      await expect.poll(() => popup.locator('[data-testid=nav-menu]').textContent()).toContain('Transport task management');
+      await poll(() => popup.locator('[data-testid=nav-menu]').textContent()).toContain('Transport task management');
       expect(popup.url()).not.toContain(token);
       expect(popup.url()).not.toContain('token=');
       // One history entry, and it has no token: the address with the token was replaced, not pushed over.
@@ -91,7 +93,7 @@ describe('a scenario opened from My Services', () => {
       expect(new URL(popup.url()).pathname).toBe('/view/warehouse/manage');
       expect(popup.url()).not.toContain(token);
       expect(await popup.evaluate(() => history.length)).toBe(1);
-      await expect.poll(() => popup.locator('[data-testid=nav-menu]').textContent()).toContain('出入库记录');
+      await poll(() => popup.locator('[data-testid=nav-menu]').textContent()).toContain('出入库记录');
       await screenshot(popup, 'session-service-window-zh');
       await popup.close();
     });
@@ -105,7 +107,7 @@ describe('a scenario opened from My Services', () => {
       const popup = await openService(page, context, 'vehicle');
       await popup.locator('[data-testid=screen-title]').waitFor();
       expect(new URL(popup.url()).pathname).toBe('/view/scenario_vehicle/deviceManage/realTimeMonitoring');
-      await expect.poll(() => popup.locator('[data-testid=nav-menu]').textContent()).toContain('Monitoring and alarm management');
+      await poll(() => popup.locator('[data-testid=nav-menu]').textContent()).toContain('Monitoring and alarm management');
       expect(await popup.evaluate(() => history.length)).toBe(1);
       // The cookie already signs the new window in: the week's token stays out of every address.
       expect(seen.filter((u) => u.includes(token) && !u.includes('/api/iot/v2/live'))).toEqual([]);
@@ -154,7 +156,7 @@ async function logoutQuietly(locale: 'en-US' | 'zh-CN', times: number) {
       await signIn(page);
       slow = true;
       // The live socket is open and the screen polls, as a user who has looked at it for a while.
-      await expect.poll(() => sockets.size).toBeGreaterThan(0);
+      await poll(() => sockets.size).toBeGreaterThan(0);
       await page.locator('[data-testid=user-menu]').click();
       await page.locator('[data-testid=logout]').click();
       await page.locator('.logout-confirm .ant-btn-primary').click();
@@ -186,14 +188,14 @@ describe('a bookmarked address', () => {
   it("of another scenario's screen opens it in that scenario (English, administrator)", { timeout: 180_000 }, async () => {
     await withBrowser('en-US', async ({ page }) => {
       await signIn(page, { account: 'admin', password: ADMIN_PASSWORD });
-      await expect.poll(() => page.locator('[data-testid=nav-menu]').textContent()).not.toContain('Transport task management');
+      await poll(() => page.locator('[data-testid=nav-menu]').textContent()).not.toContain('Transport task management');
       await page.goto(`${server.url}/view/transport/tasks`);
       await page.locator('[data-testid=transport-tasks-page]').waitFor();
       expect(await page.locator('[data-testid=screen-title]').textContent()).toBe('Transport tasks');
       expect(await page.locator('[data-testid=forbidden-page]').count()).toBe(0);
       // The console switched to the transport scenario: its menu, with the screen selected.
-      await expect.poll(() => page.locator('[data-testid=nav-menu]').textContent()).toContain('Transport task management');
-      await expect.poll(() => page.locator('[data-testid=nav-menu] .ant-menu-item-selected').textContent()).toBe('Task information');
+      await poll(() => page.locator('[data-testid=nav-menu]').textContent()).toContain('Transport task management');
+      await poll(() => page.locator('[data-testid=nav-menu] .ant-menu-item-selected').textContent()).toBe('Task information');
       expect(await page.locator('[data-testid=breadcrumb]').textContent()).toContain('Task information');
       expect(await page.evaluate(() => sessionStorage.getItem('type'))).toContain('101');
       await screenshot(page, 'session-deep-link-en');
@@ -204,11 +206,11 @@ describe('a bookmarked address', () => {
         ['/view/transport/history', 'screen-title'],
       ] as const) {
         await page.goto(`${server.url}${LANDING}?type=102`);
-        await expect.poll(() => page.locator('[data-testid=nav-menu]').textContent()).not.toContain('Transport task management');
+        await poll(() => page.locator('[data-testid=nav-menu]').textContent()).not.toContain('Transport task management');
         await page.goto(`${server.url}${path}`);
         await page.locator(`[data-testid=${testId}]`).waitFor();
         expect(await page.locator('[data-testid=forbidden-page]').count()).toBe(0);
-        await expect.poll(() => page.locator('[data-testid=nav-menu]').textContent()).toContain('Transport task management');
+        await poll(() => page.locator('[data-testid=nav-menu]').textContent()).toContain('Transport task management');
       }
     });
   });
@@ -224,7 +226,7 @@ describe('a bookmarked address', () => {
       await page.waitForURL('**/view/transport/tasks');
       await page.locator('[data-testid=transport-tasks-page]').waitFor();
       expect(await page.locator('[data-testid=screen-title]').textContent()).toBe('运输任务');
-      await expect.poll(() => page.locator('[data-testid=nav-menu]').textContent()).toContain('运输任务管理');
+      await poll(() => page.locator('[data-testid=nav-menu]').textContent()).toContain('运输任务管理');
       await screenshot(page, 'session-deep-link-zh');
 
       // Platform management is in no menu of the operator's: the 403 page, in Chinese.
