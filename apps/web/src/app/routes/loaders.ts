@@ -46,14 +46,23 @@ export function adoptAddressToken(win: Pick<Window, 'location' | 'history'> = wi
   const token = url.searchParams.get('token');
   if (!token) return;
   url.searchParams.delete('token');
-  win.history.replaceState(win.history.state, '', `${url.pathname}${url.search}${url.hash}`);
+  let target = `${url.pathname}${url.search}${url.hash}`;
   if (getToken()) {
     updateToken(token);
     adopted = 'update';
   } else {
     setToken(token);
     adopted = 'login';
+    // A new window for a menu item starts at that item (decided here, not by racing loaders).
+    const item = flag(url.searchParams.get('newPage')) ? menuItemFromQuery(url.searchParams) : undefined;
+    if (item) {
+      const type = parseScenarioType(url.searchParams.get('type'));
+      if (type) setScenarioType(type);
+      setRouterItem(item);
+      target = menuHref(item);
+    }
   }
+  win.history.replaceState(win.history.state, '', target);
 }
 
 /** Runs on every address with new query values, before any screen renders. */
@@ -67,14 +76,9 @@ export function rootLoader({ request }: LoaderFunctionArgs) {
   if (adopted) {
     const kind = adopted;
     adopted = undefined;
+    // The address is the target page itself (a menu item's, set by adoptAddressToken); `/`
+    // goes on to the landing screen through its own loader.
     success(i18next.t(kind === 'login' ? 'token.login' : 'token.update'));
-    // A new window for a menu item opens that item; any other address is the target page
-    // itself (`/` goes on to the landing screen through its own loader).
-    const item = kind === 'login' && flag(params.get('newPage')) ? menuItemFromQuery(params) : undefined;
-    if (item) {
-      setRouterItem(item);
-      throw replace(menuHref(item));
-    }
     return null;
   }
 
