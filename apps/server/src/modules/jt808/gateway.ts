@@ -51,7 +51,7 @@ export interface Jt808GatewayOptions {
   /** Keeps the last frames of authenticated terminals for troubleshooting (frame-log.ts). */
   frames?: Pick<Jt808FrameLog, 'record' | 'forget'>;
   /** Vendor item mappings of terminal models (models.ts): mapped items become the JSON blocks of the report. */
-  items?: { apply(device: ReportingDevice, reports: Jt808Report[]): Promise<Jt808Report[]>; forget?(deviceRef: string): void };
+  items?: { apply(device: ReportingDevice, reports: Jt808Report[]): Promise<Jt808Report[]>; learn?(deviceRef: string, model: string | null): void };
   /** Operators' confirmations of terminal alarms (alarm-confirm.ts): sent as 0x8203 by the node holding the connection. */
   confirmations?: Pick<AlarmConfirmations, 'subscribe'>;
 }
@@ -238,7 +238,7 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
           answer(s, header, ANSWER_RESULT.failure);
           return;
         }
-        const { device, known, connectedAt } = await service.authenticate(header.phone, msg.auth.code, s.address);
+        const { device, known, connectedAt, model } = await service.authenticate(header.phone, msg.auth.code, s.address);
         if (!device) {
           intake.authFailures.failed(s.address ?? undefined);
           s.device = null;
@@ -249,8 +249,8 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
         }
         s.device = device;
         s.connectedAt = connectedAt;
-        // Its registration may have named another model: the mapping is read again.
-        opts.items?.forget?.(device.id);
+        // The model it registered with (perhaps another than before) picks its item mapping.
+        opts.items?.learn?.(device.id, model ?? null);
         s.refusedUnauthenticated = false;
         opts.frames?.record(device, 'in', header, () => inSummary(msg), null);
         answer(s, header, ANSWER_RESULT.ok);

@@ -2,11 +2,13 @@
 // create, change and delete of an organisation tree's mappings, and the mapping a terminal's
 // reports go through: its organisation's mapping of the model it registered with, else the
 // nearest ancestor's (the platform's mappings serve every organisation that sets none). Mappings
-// are read once per device and connection (the gateway calls `forget` when a terminal authenticates,
-// which follows every registration, so a new model is read at once) and then at most every
-// CACHE_MS; a change drops the cache on this node at once and, through `changed` (the event bus's
+// are read per organisation and model (the model a terminal registered with is learnt when it
+// authenticates, which follows every registration), at most every CACHE_MS, one read at a time
+// for each; a change drops the cache on this node at once and, through `changed` (the event bus's
 // cache invalidation), on every other node. (A read per device every few seconds was 2,000
-// recursive queries a second at 10,000 terminals: bench `jt808`.)
+// recursive queries a second at 10,000 terminals, and a read per device and connection 10,000 at
+// once when they all reported after a restart: bench `jt808`.) A device whose model was not learnt
+// here (the demo's backfill) is read per device.
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Page } from '@iotc/shared/envelope';
 import { mapItems, type ModelBody, type ModelItem, type ModelRow } from '@iotc/shared/jt808-models';
@@ -31,11 +33,16 @@ export function jt808ModelService(db: Db, audit: (e: AuditEntry) => Promise<void
   const now = opts.now ?? (() => Date.now());
   /** Per device: the items its reports go through (null: none), until when. */
   const cache = new Map<string, { items: ModelItem[] | null; until: number }>();
+  /** Per device: the model it registered with, learnt when it authenticated on this node. */
+  const learnt = new Map<string, string | null>();
+  /** Per organisation and model: the items (one read shared by everyone asking meanwhile), until when. */
+  const byModel = new Map<string, { items: Promise<ModelItem[] | null>; until: number }>();
   /** Counts the drops: a read that began before one does not fill the cache with what it read. */
   let generation = 0;
   const drop = () => {
     generation++;
     cache.clear();
+    byModel.clear();
   };
 
   const select = () =>
@@ -61,8 +68,38 @@ export function jt808ModelService(db: Db, audit: (e: AuditEntry) => Promise<void
     return toRow(row);
   }
 
+  const parseItems = (first: ModelItem[] | string | undefined): ModelItem[] | null =>
+    first === undefined ? null : typeof first === 'string' ? (JSON.parse(first) as ModelItem[]) : first;
+
+  /** The items of a model for an organisation: its own mapping first, then its ancestors'. */
+  function itemsOfModel(orgId: string, model: string): Promise<ModelItem[] | null> {
+    const key = `${orgId} ${model}`;
+    const hit = byModel.get(key);
+    if (hit && hit.until > now()) return hit.items;
+    const items = db
+      .execute<{ items: ModelItem[] | string }>(
+        sql`
+      with recursive chain(id, depth) as (
+        select ${orgId}::uuid, 0
+        union all select o.parent_id, c.depth + 1 from orgs o join chain c on o.id = c.id where o.parent_id is not null and c.depth < 64)
+      select m.items from jt808_models m join chain c on c.id = m.org_id
+      where m.model = ${model}
+      order by c.depth limit 1`,
+      )
+      .then((rows) => parseItems(rowsOf<{ items: ModelItem[] | string }>(rows)[0]?.items));
+    // A failed read is not kept: the next report reads again.
+    items.catch(() => byModel.get(key)?.items === items && byModel.delete(key));
+    if (byModel.size > 100_000) byModel.clear();
+    byModel.set(key, { items, until: now() + CACHE_MS });
+    return items;
+  }
+
   /** The items of the device's model, its organisation's mapping first, then its ancestors'. */
   async function itemsOf(device: ReportingDevice): Promise<ModelItem[] | null> {
+    if (learnt.has(device.id)) {
+      const model = learnt.get(device.id);
+      return model ? itemsOfModel(device.orgId, model) : null;
+    }
     const hit = cache.get(device.id);
     if (hit && hit.until > now()) return hit.items;
     const began = generation;
@@ -75,8 +112,7 @@ export function jt808ModelService(db: Db, audit: (e: AuditEntry) => Promise<void
         join chain c on c.id = m.org_id
       where t.device_ref = ${device.id}::uuid
       order by c.depth limit 1`);
-    const first = rowsOf<{ items: ModelItem[] | string }>(rows)[0]?.items;
-    const items = first === undefined ? null : typeof first === 'string' ? (JSON.parse(first) as ModelItem[]) : first;
+    const items = parseItems(rowsOf<{ items: ModelItem[] | string }>(rows)[0]?.items);
     if (began !== generation) return items;
     if (cache.size > 100_000) cache.clear();
     cache.set(device.id, { items, until: now() + CACHE_MS });
@@ -143,8 +179,10 @@ export function jt808ModelService(db: Db, audit: (e: AuditEntry) => Promise<void
     /** Another node changed a mapping (the event bus): read them again. */
     invalidate: drop,
 
-    /** A terminal authenticated (perhaps after registering with another model): its mapping is read again. */
-    forget(deviceRef: string): void {
+    /** A terminal authenticated here with the model it registered with (perhaps another than before). */
+    learn(deviceRef: string, model: string | null): void {
+      if (learnt.size > 100_000) learnt.clear();
+      learnt.set(deviceRef, model);
       cache.delete(deviceRef);
     },
 

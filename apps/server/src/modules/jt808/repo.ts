@@ -45,14 +45,14 @@ export function jt808Repo(db: Db) {
         .onConflictDoUpdate({ target: jt808Terminals.deviceRef, set: values });
     },
 
-    /** The kept code hash of a jt808 device, or null (never registered, or deregistered). */
-    async codeHash(deviceRef: string): Promise<string | null> {
+    /** The kept code hash of a jt808 device (null: never registered, or deregistered) and the model it registered with. */
+    async credentials(deviceRef: string): Promise<{ hash: string | null; model: string | null }> {
       const [row] = await db
-        .select({ hash: jt808Terminals.authCodeHash })
+        .select({ hash: jt808Terminals.authCodeHash, model: jt808Terminals.model })
         .from(jt808Terminals)
         .innerJoin(devices, eq(devices.id, jt808Terminals.deviceRef))
         .where(and(eq(jt808Terminals.deviceRef, deviceRef), eq(devices.protocol, 'jt808')));
-      return row?.hash ?? null;
+      return { hash: row?.hash ?? null, model: row?.model ?? null };
     },
 
     async markConnected(deviceRef: string, address: string | null, nodeId: string, at: Date): Promise<void> {

@@ -32,16 +32,20 @@ export function jt808Service(repo: Jt808Repo, opts: { nodeId: string; now?: () =
       return { result: REGISTER_RESULT.ok, code, device: { id: device.id, orgId: device.orgId, deviceId: device.deviceId } };
     },
 
-    /** The device if `code` is its current code; null otherwise (with the known device, for the log). */
-    async authenticate(phone: string, code: string, address: string | null): Promise<{ device: ReportingDevice | null; known: ReportingDevice | null; connectedAt?: Date }> {
+    /** The device if `code` is its current code, with the model it registered with; null otherwise (with the known device, for the log). */
+    async authenticate(
+      phone: string,
+      code: string,
+      address: string | null,
+    ): Promise<{ device: ReportingDevice | null; known: ReportingDevice | null; connectedAt?: Date; model?: string | null }> {
       const row = await repo.deviceByPhone(phone);
       const known = row && { id: row.id, orgId: row.orgId, deviceId: row.deviceId };
       if (!row || row.protocol !== 'jt808' || code.length > CODE_MAX) return { device: null, known };
-      const kept = await repo.codeHash(row.id);
+      const { hash: kept, model } = await repo.credentials(row.id);
       if (!kept || !timingSafeEqual(Buffer.from(kept, 'hex'), Buffer.from(hashCode(code), 'hex'))) return { device: null, known };
       const connectedAt = now();
       await repo.markConnected(row.id, address, opts.nodeId, connectedAt);
-      return { device: known, known, connectedAt };
+      return { device: known, known, connectedAt, model };
     },
 
     /**
