@@ -21,7 +21,7 @@ describe('demo alarm policies', () => {
   it('are valid policies whose targets are the chilled, frozen, cold-room and vehicle assets', async () => {
     const db = t.app.database.db;
     const policies = await db.select().from(alarmPolicies);
-    expect(policies.map((p) => p.name)).toEqual(['冷藏品温度 2-8 °C', '冷冻品温度 ≤ -15 °C', '冷库门未关', '车辆与冷藏箱安全']);
+    expect(policies.map((p) => p.name)).toEqual(['冷藏品温度 2-8 °C', '冷冻品温度 ≤ -15 °C', '冷库门未关', '车辆与冷藏箱安全', '部标终端报警']);
     for (const p of policies) expect(policyBodySchema.safeParse(p).success, p.name).toBe(true);
     const targetsOf = async (name: string) => {
       const p = policies.find((x) => x.name === name)!;

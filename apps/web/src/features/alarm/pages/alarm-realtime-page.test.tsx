@@ -78,7 +78,7 @@ beforeEach(async () => {
     calls.push({ path, opts });
     if (path === API.info) return user(['alarm:read', 'alarm:handle']);
     if (path === ALARM_API.levels) return { rows: LEVELS, total: 2, page: 1, size: 100 };
-    if (path === ALARM_API.alarms) return { rows, total: rows.length, page: 1, size: 50 };
+    if (path === ALARM_API.alarms) return { rows, total: rows.length, page: 1, size: 10 };
     if (path === `${ALARM_API.alarms}/stats`) return counts;
     if (path === LIVE_API.mapConfig) return { tileUrl: null, tileSubdomains: null, tileAttribution: null, tileCrs: 'wgs84', tileMaxZoom: 18 };
     if (path.endsWith('/acknowledge')) {
@@ -126,11 +126,11 @@ async function flushLive() {
 }
 
 describe('real-time alarms', { timeout: 40_000 }, () => {
-  it('lists the active alarms newest first, 50 a page, with counters per level and a marker per positioned alarm', async () => {
+  it('lists the active alarms newest first, 10 a page (spec section 9), with counters per level and a marker per positioned alarm', async () => {
     await mount();
     expect(text('screen-title')).toBe('Real-time alarm monitoring');
     const list = calls.find((c) => c.path === ALARM_API.alarms)!;
-    expect(list.opts!.query).toEqual({ status: 'active', page: 1, size: 50, sort: 'startedAt,desc' });
+    expect(list.opts!.query).toEqual({ status: 'active', page: 1, size: 10, sort: 'startedAt,desc' });
     expect(calls.find((c) => c.path === `${ALARM_API.alarms}/stats`)!.opts!.query).toMatchObject({ status: 'active' });
     expect(tableRows()).toEqual([alarm(3).id, alarm(2).id, alarm(1).id]);
     expect(text('alarm-counter-all-count')).toBe('3');

@@ -52,7 +52,7 @@ beforeEach(async () => {
     calls.push({ path, opts });
     if (path === API.info) return user(['alarm:read', 'alarm:handle']);
     if (path === ALARM_API.levels) return { rows: LEVELS, total: 2, page: 1, size: 100 };
-    if (path === ALARM_API.alarms) return { rows: [ON_TASK], total: 1, page: 1, size: 50 };
+    if (path === ALARM_API.alarms) return { rows: [ON_TASK], total: 1, page: 1, size: 10 };
     if (path === `${ALARM_API.alarms}/stats`) return STATS;
     if (path === `${ALARM_API.alarms}/${ON_TASK.id}`) return ON_TASK;
     if (path === `${ALARM_API.alarms}/${ON_TASK.id}/events`) return EVENTS;
@@ -89,7 +89,7 @@ describe('the transport tasks alarms screen', { timeout: 40_000 }, () => {
   it('asks for the active alarms of tasks only, with the task column, under the menu name', async () => {
     await mount();
     expect(byTestId(document, 'screen-title')!.textContent).toBe('Abnormal-alarm monitoring and push');
-    expect(calls.find((c) => c.path === ALARM_API.alarms)!.opts!.query).toEqual({ status: 'active', inTask: 'true', page: 1, size: 50, sort: 'startedAt,desc' });
+    expect(calls.find((c) => c.path === ALARM_API.alarms)!.opts!.query).toEqual({ status: 'active', inTask: 'true', page: 1, size: 10, sort: 'startedAt,desc' });
     expect(calls.find((c) => c.path === `${ALARM_API.alarms}/stats`)!.opts!.query).toMatchObject({ status: 'active', inTask: 'true' });
     expect(tableRows()).toEqual([ON_TASK.id]);
     expect(row(ON_TASK)!.querySelector('[data-testid=alarm-cell-task]')!.textContent).toBe(TASK.code);
