@@ -288,7 +288,9 @@ describe('bind user (English)', () => {
       await page.locator('[data-testid=bind-submit]').click();
       await expect
         .poll(() => page.locator('[data-testid=form-failure]').getAttribute('data-errorcode'))
-        .toBe('ACCOUNT_PASSWORD_ERROR');
+        .toBe('USERNAME_PASSWORD_ERROR');
+      // The spec's text where it names the user name (userCode): the binding (issue 21, item 6).
+      expect(await page.locator('[data-testid=form-failure]').textContent()).toContain('Username or password error, please re-enter');
 
       await page.locator('#password').fill('Demo@2026');
       await page.keyboard.press('Enter');
