@@ -54,7 +54,7 @@ describe('a server table: paging, sorting, filtering', () => {
     await withAdmin('en-US', async ({ page }) => {
       await page.goto(server.url + SCREEN);
       await page.locator('[data-testid=screen-title]').waitFor();
-      await expect.poll(() => rows(page).count()).toBe(10);
+      await expect.poll(() => rows(page).count(), { timeout: 15_000 }).toBe(10);
       expect(await headers(page)).toEqual(expect.arrayContaining(['No.', 'Time', 'Organisation', 'Account', 'Action', 'Result', 'IP address']));
       expect(await page.locator('.ant-pagination-total-text').textContent()).toMatch(/^Total \d+ items$/);
       await screenshot(page, 'audit-logs-en');
@@ -103,7 +103,7 @@ describe('a server table: paging, sorting, filtering', () => {
   it('exports the filtered list to CSV with the headers of the user language', async () => {
     await withAdmin('zh-CN', async ({ page }) => {
       await page.goto(`${server.url}${SCREEN}?f.account=bulk-1&sort=account,asc`);
-      await expect.poll(() => rows(page).count()).toBe(10);
+      await expect.poll(() => rows(page).count(), { timeout: 15_000 }).toBe(10);
       expect(await headers(page)).toEqual(expect.arrayContaining(['序号', '时间', '账号', '操作', '结果']));
       await screenshot(page, 'audit-logs-zh');
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByText('导出 CSV').click()]);
@@ -120,7 +120,7 @@ describe('column settings', () => {
   it('hides a column, keeps it hidden across a reload in session cookies', async () => {
     await withAdmin('en-US', async ({ page, context }) => {
       await page.goto(server.url + SCREEN);
-      await expect.poll(() => rows(page).count()).toBe(10);
+      await expect.poll(() => rows(page).count(), { timeout: 15_000 }).toBe(10);
       expect(await headers(page)).toContain('IP address');
 
       await page.locator('[data-testid=column-settings-open]').click();
@@ -137,7 +137,7 @@ describe('column settings', () => {
       expect(cookie!.expires).toBe(-1); // no expiry attribute: a session cookie, as the spec says
 
       await page.reload();
-      await expect.poll(() => rows(page).count()).toBe(10);
+      await expect.poll(() => rows(page).count(), { timeout: 15_000 }).toBe(10);
       const after = await headers(page);
       expect(after).not.toContain('IP address');
       expect(after).toContain('Account');
