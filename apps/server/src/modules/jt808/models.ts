@@ -7,8 +7,8 @@
 // for each; a change drops the cache on this node at once and, through `changed` (the event bus's
 // cache invalidation), on every other node. (A read per device every few seconds was 2,000
 // recursive queries a second at 10,000 terminals, and a read per device and connection 10,000 at
-// once when they all reported after a restart: bench `jt808`.) A device whose model was not learnt
-// here (the demo's backfill) is read per device.
+// once when they all reported after a restart: bench `jt808`.) A device that did not authenticate
+// here (the demo's backfill) has its registered model read once.
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Page } from '@iotc/shared/envelope';
 import { mapItems, type ModelBody, type ModelItem, type ModelRow } from '@iotc/shared/jt808-models';
@@ -31,19 +31,12 @@ const SORTABLE: Sortable = { model: jt808Models.model, updatedAt: jt808Models.up
 export function jt808ModelService(db: Db, audit: (e: AuditEntry) => Promise<void>, opts: { now?: () => number; changed?: () => void } = {}) {
   const record = successRecorder(audit);
   const now = opts.now ?? (() => Date.now());
-  /** Per device: the items its reports go through (null: none), until when. */
-  const cache = new Map<string, { items: ModelItem[] | null; until: number }>();
-  /** Per device: the model it registered with, learnt when it authenticated on this node. */
+  /** Per device: the model it registered with, learnt when it authenticated on this node (or read once). */
   const learnt = new Map<string, string | null>();
   /** Per organisation and model: the items (one read shared by everyone asking meanwhile), until when. */
   const byModel = new Map<string, { items: Promise<ModelItem[] | null>; until: number }>();
-  /** Counts the drops: a read that began before one does not fill the cache with what it read. */
-  let generation = 0;
-  const drop = () => {
-    generation++;
-    cache.clear();
-    byModel.clear();
-  };
+  /** A change of mappings: reads start again (one begun before the drop fills nothing: its entry is gone). */
+  const drop = () => byModel.clear();
 
   const select = () =>
     db
@@ -96,27 +89,18 @@ export function jt808ModelService(db: Db, audit: (e: AuditEntry) => Promise<void
 
   /** The items of the device's model, its organisation's mapping first, then its ancestors'. */
   async function itemsOf(device: ReportingDevice): Promise<ModelItem[] | null> {
-    if (learnt.has(device.id)) {
-      const model = learnt.get(device.id);
-      return model ? itemsOfModel(device.orgId, model) : null;
+    if (!learnt.has(device.id)) {
+      // Not authenticated here (the demo's backfill): the model of its registration row.
+      const [row] = await db.select({ model: jt808Terminals.model }).from(jt808Terminals).where(eq(jt808Terminals.deviceRef, device.id));
+      remember(device.id, row?.model ?? null);
     }
-    const hit = cache.get(device.id);
-    if (hit && hit.until > now()) return hit.items;
-    const began = generation;
-    const rows = await db.execute<{ items: ModelItem[] | string }>(sql`
-      with recursive chain(id, depth) as (
-        select ${device.orgId}::uuid, 0
-        union all select o.parent_id, c.depth + 1 from orgs o join chain c on o.id = c.id where o.parent_id is not null and c.depth < 64)
-      select m.items from jt808_terminals t
-        join jt808_models m on m.model = t.model
-        join chain c on c.id = m.org_id
-      where t.device_ref = ${device.id}::uuid
-      order by c.depth limit 1`);
-    const items = parseItems(rowsOf<{ items: ModelItem[] | string }>(rows)[0]?.items);
-    if (began !== generation) return items;
-    if (cache.size > 100_000) cache.clear();
-    cache.set(device.id, { items, until: now() + CACHE_MS });
-    return items;
+    const model = learnt.get(device.id);
+    return model ? itemsOfModel(device.orgId, model) : null;
+  }
+
+  function remember(deviceRef: string, model: string | null): void {
+    if (learnt.size > 100_000) learnt.clear();
+    learnt.set(deviceRef, model);
   }
 
   /** After a change: this node reads mappings again at once, and the other nodes are told to. */
@@ -180,11 +164,7 @@ export function jt808ModelService(db: Db, audit: (e: AuditEntry) => Promise<void
     invalidate: drop,
 
     /** A terminal authenticated here with the model it registered with (perhaps another than before). */
-    learn(deviceRef: string, model: string | null): void {
-      if (learnt.size > 100_000) learnt.clear();
-      learnt.set(deviceRef, model);
-      cache.delete(deviceRef);
-    },
+    learn: remember,
 
     /** Terminal models registered in the caller's tree (suggestions for the form). */
     async registeredModels(caller: Caller): Promise<string[]> {
