@@ -2,22 +2,30 @@
 // inject, PGlite or PostgreSQL), and e2e (Chromium against the built app on the real server).
 import { defineConfig } from 'vitest/config';
 
+/**
+ * expect.poll waits for its condition up to this long (Vitest's default is 1 s): a condition that
+ * holds ends the wait at once, and on a two-core machine at load 15 a screen or a flush can take
+ * several seconds to get there. A test that needs longer says so itself.
+ */
+const expect = { poll: { timeout: 15_000, interval: 50 } };
+
 export default defineConfig({
   test: {
     // The machine has 2 cores; each server test file holds its own PGlite instance.
     pool: 'forks',
     maxWorkers: 2,
     projects: [
-      { test: { name: 'shared', include: ['packages/shared/src/**/*.test.ts', 'scripts/**/*.test.ts'], environment: 'node' } },
+      { test: { name: 'shared', include: ['packages/shared/src/**/*.test.ts', 'scripts/**/*.test.ts'], environment: 'node', expect } },
       // Logic and shared components of the web app, in jsdom; whole screens are covered by e2e.
       // Rendering Ant Design in jsdom takes a second or two per screen test here, several times
       // that on a loaded CI machine: the 5 s default failed a passing test there.
-      { test: { name: 'web', include: ['apps/web/src/**/*.test.{ts,tsx}'], environment: 'jsdom', testTimeout: 30_000, setupFiles: ['apps/web/src/test/setup.ts'] } },
+      { test: { name: 'web', include: ['apps/web/src/**/*.test.{ts,tsx}'], environment: 'jsdom', expect, testTimeout: 30_000, setupFiles: ['apps/web/src/test/setup.ts'] } },
       {
         test: {
           name: 'server',
           include: ['apps/server/src/**/*.test.ts'],
           environment: 'node',
+          expect,
           // Ceilings, not waits: a test waits for its condition and ends as soon as it holds. On a
           // two-core machine at load 12, two files starting side by side took over 60 s to create
           // their database, migrate and seed it (the hook's old ceiling), and failed though nothing was wrong.
@@ -30,6 +38,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
           environment: 'node',
+          expect,
           testTimeout: 90_000,
           hookTimeout: 120_000,
           fileParallelism: false,
