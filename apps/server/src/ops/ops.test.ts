@@ -145,7 +145,7 @@ describe('metrics', () => {
     const reading = (s: number) => ({ orgId: device.orgId, deviceRef: device.id, time: new Date(at(100 + s)), raw: {}, sensors: {}, acc: null });
     const stored = t.app.readings.submit([reading(0), reading(1), reading(2)]);
     try {
-      expect(await until(() => t.app.readings.depth.batches === 1, 2000)).toBe(true);
+      expect(await until(() => t.app.readings.depth.batches === 1, 15_000)).toBe(true);
       const busy = await scrape();
       expect(valueOf(busy, 'iotc_intake_queue_depth')).toBe(3);
       expect(valueOf(busy, 'iotc_intake_batches_writing')).toBe(1);
@@ -196,7 +196,7 @@ describe('metrics', () => {
     await hello;
     expect(valueOf(await scrape(), 'iotc_ws_clients')).toBe(1);
     ws.close();
-    expect(await until(async () => valueOf(await scrape(), 'iotc_ws_clients') === 0, 2000)).toBe(true);
+    expect(await until(async () => valueOf(await scrape(), 'iotc_ws_clients') === 0, 15_000)).toBe(true);
   });
 
   it('times requests by route pattern and status class, never by the address with its ids', async () => {

@@ -14,8 +14,8 @@ import { startSimulator, type SimulatedDevice } from './publisher.ts';
 
 const log = pino({ level: 'silent' });
 const SEED = 11;
-/** stop() waits at most 2 s for acknowledgements, then closes. */
-const STOP_LIMIT_MS = 2500;
+/** stop() waits at most 2 s for acknowledgements, then closes: well under this ceiling even on a loaded machine (a hang would not be). */
+const STOP_LIMIT_MS = 10_000;
 const devices: SimulatedDevice[] = [
   { deviceId: 'PUB-VEHICLE-1', secret: 'vehicle-secret', kind: 'vehicle' },
   { deviceId: 'PUB-ROOM-1', secret: 'room-secret', kind: 'coldroom' },
