@@ -509,6 +509,13 @@ describe('stay_timeout', () => {
     expect(r.state?.phase).toBe('active');
   });
 
+  it('grows the open stay on later ticks, without counting a repeat', () => {
+    const wait = evaluateRule(rule, null, moving(0, 0)).state;
+    const opened = evaluateTick(rule, wait, at(600), at(0));
+    const later = evaluateTick(rule, opened.state, at(900), at(0));
+    expect(later.event).toEqual({ kind: 'grow', at: at(900), value: 900, peak: 900 });
+  });
+
   it('does nothing on a tick when the vehicle is not stopped', () => {
     expect(evaluateTick(rule, null, at(5000), at(0))).toEqual({ state: null, event: null });
   });
@@ -542,10 +549,10 @@ describe('offline', () => {
     expect(r.event).toEqual({ kind: 'open', startedAt: at(1800), at: at(2000), value: 2000, peak: 2000 });
   });
 
-  it('raises the peak on later ticks without opening again', () => {
+  it('grows its value and peak on later ticks without opening again or counting a repeat', () => {
     const opened = evaluateTick(rule, null, at(1800), lastSeen);
     const later = evaluateTick(rule, opened.state, at(2400), lastSeen);
-    expect(later.event).toBeNull();
+    expect(later.event).toEqual({ kind: 'grow', at: at(2400), value: 2400, peak: 2400 });
     expect(later.state).toEqual(active(at(1800), at(2400), 2400));
   });
 

@@ -38,6 +38,8 @@ export interface RuleState {
 export type RuleEvent =
   | { kind: 'open'; startedAt: number; at: number; value: number | null; peak: number | null }
   | { kind: 'repeat'; at: number; value: number | null; peak: number | null }
+  /** A time-based alarm that is still on (a silence, a stay) has lasted longer: its value and peak grow, no repeat is counted. */
+  | { kind: 'grow'; at: number; value: number | null; peak: number | null }
   | { kind: 'clear'; at: number; value: number | null };
 
 export interface RuleResult {
@@ -259,8 +261,9 @@ export function evaluateTick(rule: AlarmRule, state: RuleState | null, now: numb
     if (lastSeenAt === null) return unchanged(state);
     const silentS = Math.round((now - lastSeenAt) / 1000);
     if (state?.phase === 'active') {
+      // Still silent: how long keeps counting on the open alarm.
       const peak = Math.max(state.peak ?? 0, silentS);
-      return { state: { ...state, lastAt: now, peak }, event: null };
+      return { state: { ...state, lastAt: now, peak }, event: { kind: 'grow', at: now, value: silentS, peak } };
     }
     // Compared in milliseconds: the rounded seconds would open up to half a second early.
     if (now - lastSeenAt < rule.threshold * 1000) return unchanged(state);
@@ -272,7 +275,9 @@ export function evaluateTick(rule: AlarmRule, state: RuleState | null, now: numb
   if (kind === 'stay' && state && now > state.lastAt) {
     const stayedS = Math.round((now - state.since) / 1000);
     const scheduled = rule.schedule === null || inSchedule(rule.schedule, now);
-    return advance(rule, state, now, true, false, stayedS, scheduled);
+    const out = advance(rule, state, now, true, false, stayedS, scheduled);
+    // A tick confirms nothing (no repeat is counted): an open stay only grows.
+    return out.event?.kind === 'repeat' ? { ...out, event: { ...out.event, kind: 'grow' } } : out;
   }
   return unchanged(state);
 }

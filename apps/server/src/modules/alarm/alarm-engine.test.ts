@@ -183,7 +183,15 @@ describe('offline from the scheduler', () => {
     expect((await alarmsOf(reefer)).filter((a) => a.type === 'offline')).toEqual([]);
     await t.app.alarmEngine.tick();
     const [a] = (await alarmsOf(reefer)).filter((x) => x.type === 'offline');
-    expect(a).toMatchObject({ status: 'active', startedAt: new Date(heard + 600_000).toISOString(), unit: 's' });
+    expect(a).toMatchObject({ status: 'active', startedAt: new Date(heard + 600_000).toISOString(), unit: 's', count: 1 });
+    // Silent on: the alarm's value and peak keep counting on the later ticks (not stuck at the first tick's).
+    const first = a!.value!;
+    expect(first).toBeGreaterThanOrEqual(1200);
+    await t.app.alarmEngine.tick(Date.now() + 13 * 60_000);
+    const [later] = (await alarmsOf(reefer)).filter((x) => x.type === 'offline');
+    expect(later).toMatchObject({ id: a!.id, status: 'active', count: 1 });
+    expect(later!.value).toBeGreaterThanOrEqual(first + 13 * 60);
+    expect(later!.peak).toBe(later!.value);
     await report(reefer, 280, 5);
     const [after] = (await alarmsOf(reefer)).filter((x) => x.type === 'offline');
     expect(after).toMatchObject({ status: 'cleared', endedAt: at(280) });

@@ -183,7 +183,7 @@ export function alarmEngine(
     const touched = new Set<string>();
     const opened = new Map<string, typeof alarms.$inferInsert>();
     const events: (typeof alarmEvents.$inferInsert)[] = [];
-    const updates: { id: string; lastAt: Date; peak: number | null; repeats: number; clearedAt: Date | null }[] = [];
+    const updates: { id: string; lastAt: Date; peak: number | null; value?: number | null; repeats: number; clearedAt: Date | null }[] = [];
     for (const c of changes) {
       let alarmId = c.before.alarmId;
       let update: (typeof updates)[number] | null = null;
@@ -223,6 +223,9 @@ export function alarmEngine(
             if (event.kind === 'repeat') {
               row.peak = event.peak;
               row.count = (row.count ?? 1) + 1;
+            } else if (event.kind === 'grow') {
+              row.value = event.value;
+              row.peak = event.peak;
             } else {
               row.status = 'cleared';
               row.endedAt = new Date(event.at);
@@ -234,6 +237,9 @@ export function alarmEngine(
             if (event.kind === 'repeat') {
               update.peak = event.peak;
               update.repeats++;
+            } else if (event.kind === 'grow') {
+              update.value = event.value;
+              update.peak = event.peak;
             } else {
               update.clearedAt = new Date(event.at);
               events.push({ alarmId, at: new Date(event.at), kind: 'cleared', actor: null, detail: { value: event.value } });
@@ -280,15 +286,16 @@ export function alarmEngine(
     if (updates.length) {
       // Only an open alarm changes (one closed by hand stays as it was closed).
       const json = JSON.stringify(
-        updates.map((u) => ({ id: u.id, last_at: u.lastAt.toISOString(), peak: u.peak, repeats: u.repeats, cleared_at: u.clearedAt?.toISOString() ?? null })),
+        updates.map((u) => ({ id: u.id, last_at: u.lastAt.toISOString(), peak: u.peak, grows: u.value !== undefined, value: u.value ?? null, repeats: u.repeats, cleared_at: u.clearedAt?.toISOString() ?? null })),
       );
       await tx.execute(sql`update alarms a set
           last_at = x.last_at,
-          peak = case when x.repeats > 0 then x.peak else a.peak end,
+          peak = case when x.repeats > 0 or x.grows then x.peak else a.peak end,
+          value = case when x.grows then x.value else a.value end,
           count = a.count + x.repeats,
           status = case when x.cleared_at is not null then 'cleared' else a.status end,
           ended_at = coalesce(x.cleared_at, a.ended_at)
-        from jsonb_to_recordset(${json}::jsonb) as x(id uuid, last_at timestamptz, peak float8, repeats int, cleared_at timestamptz)
+        from jsonb_to_recordset(${json}::jsonb) as x(id uuid, last_at timestamptz, peak float8, grows boolean, value float8, repeats int, cleared_at timestamptz)
         where a.id = x.id and a.status = 'active'`);
     }
     if (events.length) {
@@ -492,7 +499,7 @@ export function alarmEngine(
               before: { state: kept?.state ?? null, alarmId: kept?.alarmId ?? null },
               state: out.state,
               alarmId: kept?.alarmId ?? null,
-              // A tick confirms nothing: it opens, or moves a peak, never counts a repeat.
+              // A tick confirms nothing: it opens, or lets an open silence or stay grow, never counts a repeat.
               events: out.event && out.event.kind !== 'repeat' ? [{ event: out.event, sample: null }] : [],
             });
           }
