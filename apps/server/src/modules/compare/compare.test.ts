@@ -67,8 +67,9 @@ beforeAll(async () => {
   await asset('V2', 'vehicle', [2, 8]);
   await asset('WX', 'warehouse', [2, 8], undefined, other.org.id);
 
-  const device = async (key: string, on: string) => {
-    const [d] = await db.insert(devices).values({ orgId: org, deviceId: `CMP-${key}`, name: key, secretHash: 'x' }).returning();
+  // Installed two days before period A began (unless said otherwise): alive through both periods.
+  const device = async (key: string, on: string, createdAt = T0 - 48 * HOUR) => {
+    const [d] = await db.insert(devices).values({ orgId: org, deviceId: `CMP-${key}`, name: key, secretHash: 'x', createdAt: new Date(createdAt) }).returning();
     ids[key] = d!.id;
     await db.insert(deviceBindings).values({ orgId: org, deviceRef: d!.id, deviceId: `CMP-${key}`, assetRef: ids[on], assetKind: on.startsWith('V') ? 'vehicle' : on.startsWith('R') ? 'cold_room' : 'warehouse', assetCode: on, assetName: on, boundBy: 'test' });
   };
@@ -77,6 +78,9 @@ beforeAll(async () => {
   await device('D3', 'W2');
   await device('D4', 'V1');
   await device('D5', 'V2');
+  // V3's tracker was installed 18 h into period A: its alarms count over its 6 hours, not the day.
+  await asset('V3', 'vehicle', [2, 8]);
+  await device('D6', 'V3', T0 + 18 * HOUR);
 
   // W1 in A: D1 (cold room, W1's range 2..8) 4, 9, 5, 6 and D2 2; doors open 10 + 30 (capped) + 30 (last, capped) min.
   await store(ids.D1!, [
@@ -144,6 +148,7 @@ beforeAll(async () => {
   await alarm('D1', T0 + 2 * HOUR);
   await alarm('D1', T0 - 2 * HOUR);
   await alarm('D4', T0 + 2 * HOUR, 'K1');
+  await alarm('D6', T0 + 20 * HOUR);
 });
 afterAll(async () => t?.close());
 
@@ -201,6 +206,14 @@ describe('vehicles', () => {
     expect(values((await compare('vehicle', [ids.V1!, ids.V2!], 'alarmRate')).body.data!)).toEqual([
       ['Name V1', 41.67, 0, 41.67],
       ['Name V2', 0, 0, 0],
+    ]);
+  });
+
+  it('alarms per 1,000 hours of the device life in the period: one alarm in 6 h since installation, none before it', async () => {
+    // 1 / 6 h × 1,000, not 1 / 24 h × 1,000 = 41.67; in period B the tracker did not exist yet.
+    expect(values((await compare('vehicle', [ids.V1!, ids.V3!], 'alarmRate')).body.data!)).toEqual([
+      ['Name V1', 41.67, 0, 41.67],
+      ['Name V3', 166.67, null, null],
     ]);
   });
 });

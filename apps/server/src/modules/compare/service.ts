@@ -113,16 +113,23 @@ export function compareService(db: Db) {
               coalesce(sum(extract(epoch from least(coalesce(next, ${ts(p.to)}), time + ${DOOR_CAP}) - time)) filter (where door = 'open'), 0) / 60 end as v
           from r group by target`);
       case 'alarmRate': {
+        // Per 1,000 hours of each device's life in the period: from when it existed (created, or
+        // its first reading when that is earlier, as with back-filled history) to the period's end
+        // (never past now). A device installed today is not divided by the whole period.
         const end = new Date(Math.min(p.to.getTime(), Date.now()));
-        const hours = (end.getTime() - p.from.getTime()) / 3_600_000;
-        if (hours <= 0) return new Map();
-        const rows = rowsOf<{ target: string; devices: number | string; alarms: number | string }>(
-          await db.execute(sql`with ${dev} select dev.target, count(*) as devices, coalesce(sum(x.n), 0) as alarms
-            from dev cross join lateral (select count(*) as n from alarms al
-              where al.device_ref = dev.device_ref and al.started_at >= ${ts(p.from)} and al.started_at < ${ts(p.to)}) x
-            group by dev.target`),
+        if (end.getTime() <= p.from.getTime()) return new Map();
+        const rows = rowsOf<{ target: string; hours: number | string | null; alarms: number | string }>(
+          await db.execute(sql`with ${dev}, life as (
+              select dev.target, dev.device_ref,
+                greatest(extract(epoch from ${ts(end)}::timestamptz - greatest(${ts(p.from)}::timestamptz, least(d.created_at, coalesce(f.first, d.created_at)))), 0) / 3600.0 as hours
+              from dev join devices d on d.id = dev.device_ref
+              left join lateral (select min(time) as first from telemetry where device_ref = dev.device_ref) f on true)
+            select life.target, sum(life.hours) as hours, coalesce(sum(x.n), 0) as alarms
+            from life cross join lateral (select count(*) as n from alarms al
+              where al.device_ref = life.device_ref and al.started_at >= ${ts(p.from)} and al.started_at < ${ts(p.to)}) x
+            group by life.target`),
         );
-        return new Map(rows.map((r) => [r.target, (Number(r.alarms) / (hours * Number(r.devices))) * 1000]));
+        return new Map(rows.filter((r) => Number(r.hours) > 0).map((r) => [r.target, (Number(r.alarms) / Number(r.hours)) * 1000]));
       }
       case 'mileage':
         return run(sql`with ${dev}, m as (
