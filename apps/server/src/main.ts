@@ -11,7 +11,7 @@ import { startJt808Gateway } from './modules/jt808/gateway.ts';
 import { jt808Repo } from './modules/jt808/repo.ts';
 import { jt808FrameLog } from './modules/jt808/frame-log.ts';
 import { jt808Service } from './modules/jt808/service.ts';
-import { demoDevices, rekey, seedDemoFleet } from './db/seed-demo.ts';
+import { DEMO_HISTORY_HOURS, demoDevices, rekey, seedDemoFleet } from './db/seed-demo.ts';
 import { seedDemoTransport } from './db/seed-demo-transport.ts';
 import { seedDemoWarehouse } from './db/seed-demo-warehouse.ts';
 import { startDemoSimulation, storeBackfill } from './sim/demo.ts';
@@ -94,7 +94,7 @@ async function startDemo(): Promise<Simulator | undefined> {
     // Tasks first: the recogniser starts and ends them from the past day's readings stored next.
     await seedDemoTransport(app.database.db, { tasks: app.transportTasks, templates: app.transportTemplates }, fleet);
     // A JT/T 808 truck's past day as its gateway would have stored it, through its model's item mapping.
-    await storeBackfill(fleet, { intake: app.intake, items: app.jt808Models }, { hours: 24, stepMs: 120_000, now: Date.now() });
+    await storeBackfill(fleet, { intake: app.intake, items: app.jt808Models }, { hours: DEMO_HISTORY_HOURS, stepMs: 120_000, now: Date.now() });
     // The past week's warehouse records, read against the readings just stored.
     await app.readings.flushed();
     await seedDemoWarehouse(app.database.db);

@@ -106,8 +106,16 @@ export const JT808_DEMO_MODEL = 'JT808-4G';
 
 const DEMO_KIND: Record<string, DemoKind> = { vehicle: 'vehicle', container: 'container', cold_room: 'coldroom', refrigerator: 'coldroom' };
 
-/** Puts the fleet in when the demo organisation has no assets yet; true when it did. */
-export async function seedDemoFleet(db: Db): Promise<boolean> {
+/** The past the demo stores for its devices at the first start (main.ts), in hours. */
+export const DEMO_HISTORY_HOURS = 24;
+
+/**
+ * Puts the fleet in when the demo organisation has no assets yet; true when it did. The devices
+ * are installed and bound from `since` (by default just before the past day the demo stores), so
+ * every report and the track agree on whose readings those are.
+ */
+export async function seedDemoFleet(db: Db, opts: { since?: Date } = {}): Promise<boolean> {
+  const since = opts.since ?? new Date(Date.now() - DEMO_HISTORY_HOURS * 3_600_000 - 60_000);
   const [org] = await db.select({ id: orgs.id }).from(orgs).where(eq(orgs.code, DEMO_ORG));
   if (!org) return false;
   const [any] = await db.select({ id: assets.id }).from(assets).where(eq(assets.orgId, org.id)).limit(1);
@@ -136,17 +144,17 @@ export async function seedDemoFleet(db: Db): Promise<boolean> {
       if (a.device) {
         const [d] = await tx
           .insert(devices)
-          .values({ orgId: org!.id, deviceId: a.device.deviceId, name: a.device.name, model: a.device.model, protocol: a.device.protocol ?? 'json', secretHash: hashSecret(newSecret()) })
+          .values({ orgId: org!.id, deviceId: a.device.deviceId, name: a.device.name, model: a.device.model, protocol: a.device.protocol ?? 'json', secretHash: hashSecret(newSecret()), createdAt: since })
           .onConflictDoNothing()
           .returning({ id: devices.id });
         if (d) {
-          await tx.insert(deviceBindings).values({ orgId: org!.id, deviceRef: d.id, deviceId: a.device.deviceId, assetRef: row!.id, assetKind: a.kind, assetCode: a.code, assetName: a.name, boundBy: 'system' });
+          await tx.insert(deviceBindings).values({ orgId: org!.id, deviceRef: d.id, deviceId: a.device.deviceId, assetRef: row!.id, assetKind: a.kind, assetCode: a.code, assetName: a.name, boundBy: 'system', boundAt: since });
         }
         if (d && a.device.protocol === 'jt808') {
           // Registered as the simulator registers it, before the past day it reported (which the
           // demo stores next, through its model's item mapping); no code: it registers again at its
           // first connection.
-          await tx.insert(jt808Terminals).values({ deviceRef: d.id, orgId: org!.id, ...registrationOf({ deviceId: a.device.deviceId, plate: a.code, model: a.device.model }), registeredAt: new Date(Date.now() - 25 * 3_600_000) });
+          await tx.insert(jt808Terminals).values({ deviceRef: d.id, orgId: org!.id, ...registrationOf({ deviceId: a.device.deviceId, plate: a.code, model: a.device.model }), registeredAt: since });
         }
       }
       for (const c of a.children ?? []) await put(c, row!.id);

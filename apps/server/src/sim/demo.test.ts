@@ -18,7 +18,8 @@ import { startMqtt } from '../ingest/mqtt.ts';
 import { call, DEMO_PASSWORD, login, testApp } from '../test/harness.ts';
 import { createTenantUser } from '../test/fixtures.ts';
 import { demoDevices, rekey, seedDemoFleet } from '../db/seed-demo.ts';
-import { devices as deviceTable, jt808Models, jt808Terminals, telemetry } from '../db/schema.ts';
+import { deviceBindings, devices as deviceTable, jt808Models, jt808Terminals, telemetry } from '../db/schema.ts';
+import { OPS_REPORT_API, type MileageReport } from '@iotc/shared/ops-report';
 import { startJt808Gateway } from '../modules/jt808/gateway.ts';
 import { jt808Repo } from '../modules/jt808/repo.ts';
 import { jt808Service } from '../modules/jt808/service.ts';
@@ -214,6 +215,50 @@ describe("a fresh demo's JT/T 808 trucks", () => {
       await expect.poll(async () => (await alarms()).find((a) => a.type === 'jt808_overspeed')?.status, { timeout: 10_000 }).toBe('active');
       const overspeed = (await alarms()).find((a) => a.type === 'jt808_overspeed')!;
       expect(overspeed).toMatchObject({ level: { code: 'important', nameZh: expect.any(String), nameEn: expect.any(String) }, device: { deviceId: '014480000005' }, startedAt: fast.time });
+    } finally {
+      await t.close();
+    }
+  }, 180_000);
+});
+
+describe("a fresh demo's reports", () => {
+  it('count the whole past the demo stored: its devices are bound from the start of their history', async () => {
+    const t = await testApp();
+    const db = t.app.database.db;
+    try {
+      expect(await seedDemoFleet(db)).toBe(true);
+      const trucks = (await demoDevices(db)).filter((d) => d.kind === 'vehicle' && d.protocol === 'json');
+      expect(trucks.length).toBeGreaterThan(0);
+      const now = Date.now();
+      await storeBackfill(trucks, { intake: t.app.intake }, { hours: 6, stepMs: 120_000, now });
+      await t.app.readings.flushed();
+      const demo = await login(t.app, 'demo', DEMO_PASSWORD);
+
+      // Each truck's odometer over the stored hours, from its readings.
+      const odometer = new Map<string, number>();
+      let first = Infinity;
+      for (const d of trucks) {
+        const rows = await db.select({ time: telemetry.time, sensors: telemetry.sensors }).from(telemetry).where(eq(telemetry.deviceRef, d.id)).orderBy(telemetry.time);
+        const km = rows.map((r) => (r.sensors as { mileage?: number }).mileage).filter((v): v is number => typeof v === 'number');
+        expect(km.length).toBeGreaterThan(100);
+        odometer.set(d.id, km.at(-1)! - km[0]!);
+        first = Math.min(first, rows[0]!.time.getTime());
+      }
+      // The mileage report of the local days the readings fall on (Asia/Shanghai, as the harness asks), per truck.
+      const day = (ms: number) => new Date(ms + 8 * 3_600_000).toISOString().slice(0, 10);
+      const reported = new Map<string, number>();
+      for (const date of new Set([day(first), day(now)])) {
+        const res = await call<MileageReport>(t.app, { method: 'GET', url: `${OPS_REPORT_API.mileage}?period=day&date=${date}`, token: demo });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        for (const r of res.body.data!.rows) reported.set(r.assetId, (reported.get(r.assetId) ?? 0) + r.totalKm);
+      }
+      const assetOf = new Map((await db.select({ deviceRef: deviceBindings.deviceRef, assetRef: deviceBindings.assetRef }).from(deviceBindings)).map((b) => [b.deviceRef, b.assetRef]));
+      for (const d of trucks) {
+        const want = odometer.get(d.id)!;
+        expect(want).toBeGreaterThan(10);
+        // The report rounds to 0.1 km a day.
+        expect(Math.abs((reported.get(assetOf.get(d.id)!) ?? 0) - want), d.deviceId).toBeLessThanOrEqual(0.2);
+      }
     } finally {
       await t.close();
     }
