@@ -447,7 +447,7 @@ export async function buildApp(
     },
   });
   // An acknowledged terminal alarm the platform must clear goes to the terminal as 0x8203 (from the node holding it).
-  const jt808Confirmations = alarmConfirmations(bus);
+  const jt808Confirmations = alarmConfirmations(bus, database.db);
   app.decorate('jt808Confirmations', jt808Confirmations);
   await app.register(alarmRoutes, { levels, policies, alarms: alarmService(database.db, { publish: publishAlarms, acknowledged: (row) => jt808Confirmations.acknowledged(row) }) });
   await app.register(workOrderRoutes, { workOrders: workOrderService(database.db, { publish: publishAlarms }) });

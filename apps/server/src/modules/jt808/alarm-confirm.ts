@@ -3,8 +3,11 @@
 // (emergency, danger warning, area, route, route time, illegal ignition, illegal displacement).
 // The 0x8001 answer to the location report only says it was stored; these bits stay set until
 // this message clears them.
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { AlarmRow } from '@iotc/shared/alarm';
-import { CONFIRMED_BITS, terminalAlarmBit } from '@iotc/shared/terminal-alarms';
+import { CONFIRMED_BITS, TERMINAL_ALARM_TYPES, terminalAlarmBit } from '@iotc/shared/terminal-alarms';
+import type { Db } from '../../db/client.ts';
+import { alarms as alarmTable } from '../../db/schema.ts';
 import type { EventBus } from '../../realtime/bus.ts';
 import { Reader, Writer } from './binary.ts';
 import { Jt808Error } from './errors.ts';
@@ -35,13 +38,26 @@ export function decodeAlarmConfirmation(body: Buffer): AlarmConfirmation {
   return out;
 }
 
+/** The alarm types whose bit the platform must clear. */
+const CONFIRMED_TYPES: string[] = CONFIRMED_BITS.map((b) => TERMINAL_ALARM_TYPES[b]!);
+
 /**
  * Confirmations across nodes: an operator acknowledges a terminal alarm on any node; the node
  * holding the terminal's connection sends the 0x8203 (the live event bus carries the request to
- * every node; the others hold no session and ignore it). A terminal connected nowhere gets none.
+ * every node; the others hold no session and ignore it). A terminal connected nowhere then gets
+ * it when it next authenticates, on whichever node: `waiting` answers the bits of its alarms
+ * acknowledged and still on (the terminal has not cleared them, so it never got the message).
  */
-export function alarmConfirmations(bus: EventBus) {
+export function alarmConfirmations(bus: EventBus, db: Db) {
   return {
+    /** The confirmable bits of the device's acknowledged alarms that are still active (0: none). */
+    async waiting(deviceRef: string): Promise<number> {
+      const rows = await db
+        .selectDistinct({ type: alarmTable.type })
+        .from(alarmTable)
+        .where(and(eq(alarmTable.deviceRef, deviceRef), eq(alarmTable.status, 'active'), isNotNull(alarmTable.acknowledgedAt), inArray(alarmTable.type, CONFIRMED_TYPES)));
+      return rows.reduce((bits, r) => (bits | (1 << terminalAlarmBit(r.type))) >>> 0, 0);
+    },
     /** An acknowledged alarm: a terminal alarm whose bit the platform must clear asks for its 0x8203. */
     acknowledged(row: Pick<AlarmRow, 'type' | 'device'>) {
       const bit = terminalAlarmBit(row.type);

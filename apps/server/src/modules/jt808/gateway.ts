@@ -53,7 +53,7 @@ export interface Jt808GatewayOptions {
   /** Vendor item mappings of terminal models (models.ts): mapped items become the JSON blocks of the report. */
   items?: { apply(device: ReportingDevice, reports: Jt808Report[]): Promise<Jt808Report[]>; learn?(deviceRef: string, model: string | null): void };
   /** Operators' confirmations of terminal alarms (alarm-confirm.ts): sent as 0x8203 by the node holding the connection. */
-  confirmations?: Pick<AlarmConfirmations, 'subscribe'>;
+  confirmations?: Pick<AlarmConfirmations, 'subscribe'> & Partial<Pick<AlarmConfirmations, 'waiting'>>;
 }
 
 export interface Jt808Gateway {
@@ -158,6 +158,30 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
       .catch((err: unknown) => log.error({ err, deviceId: device.deviceId }, 'JT/T 808: waiting commands could not be read'));
   };
 
+  /** Sends a 0x8203 for `alarms` (serial 0: every alarm of these types, as the operator confirmed the alarm, not one report). */
+  const confirm = (s: Session, deviceId: string, alarms: number) => {
+    const v2019 = deviceId.length === 20;
+    s.work = s.work.then(() =>
+      send(s, { messageId: ALARM_CONFIRM_ID, serial: 0, phone: deviceId, v2019, protocolVersion: v2019 ? 1 : 0, bodyLength: 0, encryption: 0 }, ALARM_CONFIRM_ID, encodeAlarmConfirmation({ serial: 0, alarms })),
+    );
+  };
+
+  /**
+   * A terminal that just authenticated here gets the confirmations it missed while connected
+   * nowhere (or on a connection that dropped): its acknowledged alarms still on.
+   */
+  const confirmWaiting = (s: Session, device: ReportingDevice) => {
+    const waiting = opts.confirmations?.waiting;
+    if (!waiting) return;
+    s.work = s.work
+      .then(async () => {
+        if (s.closed || s.device !== device) return;
+        const bits = await waiting(device.id);
+        if (bits !== 0 && !s.closed && s.device === device) confirm(s, device.deviceId, bits);
+      })
+      .catch((err: unknown) => log.error({ err, deviceId: device.deviceId }, 'JT/T 808: waiting alarm confirmations could not be read'));
+  };
+
   /** A refusal into the intake log, at most one a second per connection; its failures are logged, never thrown. */
   const refuse = async (s: Session, reason: string, payload: unknown, phone: string | null, device: ReportingDevice | null = s.device) => {
     const now = Date.now();
@@ -255,6 +279,7 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
         opts.frames?.record(device, 'in', header, () => inSummary(msg), null);
         answer(s, header, ANSWER_RESULT.ok);
         deliverWaiting(s, device);
+        confirmWaiting(s, device);
         return;
       }
       case 'heartbeat':
@@ -411,12 +436,7 @@ export async function startJt808Gateway(opts: Jt808GatewayOptions): Promise<Jt80
   const unsubscribeCommands = opts.commands?.subscribe(deliver);
   const unsubscribeConfirmations = opts.confirmations?.subscribe(({ deviceId, alarms }) => {
     const s = [...sessions].reverse().find((x) => !x.closed && x.device?.deviceId === deviceId);
-    if (!s) return;
-    const v2019 = deviceId.length === 20;
-    // Serial 0: every alarm of these types, as the operator confirmed the alarm, not one report.
-    s.work = s.work.then(() =>
-      send(s, { messageId: ALARM_CONFIRM_ID, serial: 0, phone: deviceId, v2019, protocolVersion: v2019 ? 1 : 0, bodyLength: 0, encryption: 0 }, ALARM_CONFIRM_ID, encodeAlarmConfirmation({ serial: 0, alarms })),
-    );
+    if (s) confirm(s, deviceId, alarms);
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : opts.port;

@@ -146,4 +146,45 @@ describe('terminal alarm bits over TCP', () => {
     expect(term.has(ALARM_CONFIRM_ID)).toBe(false);
     term.end();
   });
+
+  it('sends a confirmation the terminal missed while offline when it authenticates again', async () => {
+    const term = await TestTerminal.open(gateway.port, PHONE);
+    term.send(MSG.register, encodeRegistration({ edition: 2013, province: 31, city: 100, manufacturer: 'ACME', model: 'XYZ-T4', terminalId: 'T1', plateColour: 1, plate: '沪A00001' }));
+    const { authCode } = decodeRegistrationAnswer((await term.next(MSG.registerAnswer)).body);
+    term.send(MSG.authenticate, encodeAuthentication({ code: authCode! }, false));
+    expect(decodeGeneralAnswer((await term.next(MSG.platformAnswer)).body).result).toBe(0);
+    const serial = term.send(MSG.location, encodeLocation({ latitude: 31.23, longitude: 121.47, positioned: true, speedKmh: 0, time: new Date('2026-11-21T09:00:00Z'), alarm: alarmFlags(['sos']) }));
+    expect(decodeGeneralAnswer((await term.next(MSG.platformAnswer)).body)).toMatchObject({ serial, result: 0 });
+    const open = await waitFor(
+      () => alarmsOf(admin),
+      (b) => b.data!.rows.some((a) => a.type === 'jt808_sos' && a.status === 'active'),
+    );
+    const sos = open.data!.rows.find((a) => a.type === 'jt808_sos' && a.status === 'active')!;
+    // Gone before the operator acknowledges: the confirmation finds no connection.
+    term.end();
+    await waitFor(async () => gateway.connections(), (n) => n === 0);
+    expect((await call(t.app, { method: 'POST', url: `/api/iot/v2/alarms/${sos.id}/acknowledge`, token: admin })).status).toBe(200);
+
+    // Back with its saved code: the answer, then the 0x8203 it missed.
+    const back = await TestTerminal.open(gateway.port, PHONE);
+    back.send(MSG.authenticate, encodeAuthentication({ code: authCode! }, false));
+    expect(decodeGeneralAnswer((await back.next(MSG.platformAnswer)).body).result).toBe(0);
+    expect(decodeAlarmConfirmation((await back.next(ALARM_CONFIRM_ID)).body)).toEqual({ serial: 0, alarms: alarmFlags(['sos']) });
+    // Cleared by the terminal: a later reconnection gets none.
+    const cleared = back.send(MSG.location, encodeLocation({ latitude: 31.23, longitude: 121.47, positioned: true, speedKmh: 0, time: new Date('2026-11-21T09:01:00Z'), alarm: 0 }));
+    expect(decodeGeneralAnswer((await back.next(MSG.platformAnswer)).body)).toMatchObject({ serial: cleared, result: 0 });
+    await waitFor(
+      () => alarmsOf(admin),
+      (b) => b.data!.rows.find((a) => a.id === sos.id)?.status === 'cleared',
+    );
+    back.end();
+    await waitFor(async () => gateway.connections(), (n) => n === 0);
+    const third = await TestTerminal.open(gateway.port, PHONE);
+    third.send(MSG.authenticate, encodeAuthentication({ code: authCode! }, false));
+    expect(decodeGeneralAnswer((await third.next(MSG.platformAnswer)).body).result).toBe(0);
+    third.send(MSG.heartbeat, Buffer.alloc(0));
+    await third.next(MSG.platformAnswer);
+    expect(third.has(ALARM_CONFIRM_ID)).toBe(false);
+    third.end();
+  });
 });
