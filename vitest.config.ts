@@ -19,7 +19,7 @@ export default defineConfig({
       // Logic and shared components of the web app, in jsdom; whole screens are covered by e2e.
       // Rendering Ant Design in jsdom takes a second or two per screen test here, several times
       // that on a loaded CI machine: the 5 s default failed a passing test there.
-      { test: { name: 'web', include: ['apps/web/src/**/*.test.{ts,tsx}'], environment: 'jsdom', expect, testTimeout: 30_000, setupFiles: ['apps/web/src/test/setup.ts'] } },
+      { test: { name: 'web', include: ['apps/web/src/**/*.test.{ts,tsx}', 'apps/web/*.test.ts'], environment: 'jsdom', expect, testTimeout: 30_000, setupFiles: ['apps/web/src/test/setup.ts'] } },
       {
         test: {
           name: 'server',

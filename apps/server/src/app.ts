@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isUtf8 } from 'node:buffer';
 import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import secureJson from 'secure-json-parse';
@@ -167,6 +168,8 @@ export { redactUrl };
 
 /** Paths that belong to the API; everything else is the web app's. */
 const API_PREFIXES = ['/iot-cloud-auth/', '/api/'];
+/** Answers smaller than this go out as they are: compressing them saves less than it costs. */
+export const COMPRESS_ABOVE_BYTES = 1024;
 
 export async function buildApp(
   config: AppConfig,
@@ -273,6 +276,11 @@ export async function buildApp(
   app.decorate('accountService', accounts);
 
   await app.register(errorsPlugin);
+  // Answers above 1 KB go out compressed to a client that accepts it (brotli at a quick level,
+  // else gzip); the web app's files are compressed once at build time and served as they are
+  // (preCompressed below). Request bodies are not inflated: nothing here sends them compressed,
+  // and a small compressed body must not expand past the body limit.
+  await app.register(fastifyCompress, { global: true, threshold: COMPRESS_ABOVE_BYTES, encodings: ['br', 'gzip'], globalDecompression: false });
   // Health, readiness, metrics and the HTTP timing hook: before every other route.
   const metrics = appMetrics();
   await app.register(opsPlugin, { database, metrics, metricsToken: config.metricsToken });
@@ -538,6 +546,8 @@ export async function buildApp(
       wildcard: true,
       index: false,
       cacheControl: false,
+      // The build leaves a .br and a .gz beside each text file (apps/web/vite.config.ts).
+      preCompressed: true,
       setHeaders: (reply, path) => {
         // Vite names assets by content hash: they never change; index.html always may.
         reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
