@@ -6,7 +6,7 @@ import { ConfigError, loadConfig, type AppConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { DataDirInUseError } from './db/data-lock.ts';
 import { adminBannerLine } from './ops/admin-banner.ts';
-import { startMqtt } from './ingest/mqtt.ts';
+import { EMBEDDED_MQTT_VERSIONS, startMqtt } from './ingest/mqtt.ts';
 import { startJt808Gateway } from './modules/jt808/gateway.ts';
 import { jt808Repo } from './modules/jt808/repo.ts';
 import { jt808FrameLog } from './modules/jt808/frame-log.ts';
@@ -128,7 +128,7 @@ const lines = [
   '',
   `IoT Cloud Console is running at http://${host}:${port}`,
   `  Database: ${app.database.kind === 'pglite' ? `PGlite under ${join(config.dataDir, 'pglite')}` : 'PostgreSQL (DATABASE_URL)'}`,
-  `  MQTT: ${link.mode === 'embedded' ? `embedded broker on mqtt://${host}:${link.port}` : 'external broker (MQTT_URL)'}`,
+  `  MQTT: ${link.mode === 'embedded' ? `embedded broker on mqtt://${host}:${link.port} (${EMBEDDED_MQTT_VERSIONS})` : 'external broker (MQTT_URL)'}`,
   `  JT/T 808: TCP on port ${jt808.port}`,
   `  Mail: ${app.messenger.transports.email === 'smtp' ? 'SMTP (SMTP_URL)' : 'the outbox table (set SMTP_URL to send)'}; SMS: ${
     app.messenger.transports.sms === 'gateway' ? 'HTTP gateway (SMS_GATEWAY_URL)' : 'the outbox table'

@@ -76,6 +76,13 @@ export interface ReportSink {
 export const REPORT_TOPIC = /^devices\/([^/]+)\/report$/;
 
 /**
+ * The MQTT versions devices may use on the embedded broker (Aedes 1.x implements 3.1 and 3.1.1;
+ * an MQTT 5 CONNECT is answered CONNACK 1, "unacceptable protocol version", before its
+ * credentials are read). Printed in the start banner and stated in docs/device-integration.md.
+ */
+export const EMBEDDED_MQTT_VERSIONS = 'MQTT 3.1.1 and 3.1; not MQTT 5';
+
+/**
  * The largest report message taken: a full batch (MAX_REPORTS_PER_CALL, 1,000 reports) of 2 KB
  * reports, four times a tracker's usual size and twice the HTTP intake's 1 MiB body. On the
  * embedded broker a larger packet is refused as soon as its length is read, before its body is
