@@ -16,6 +16,7 @@ import utc from 'dayjs/plugin/utc.js';
 import timezone from 'dayjs/plugin/timezone.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AlarmRow, AlarmStatus } from '@iotc/shared/alarm';
+import { durationText, precisionOf, roundedText } from '@iotc/shared/format';
 import {
   CLEARED_PREFIX,
   DEFAULT_TEMPLATES,
@@ -161,7 +162,9 @@ export function alarmPush(db: Db, opts: PushOptions) {
 
   function render(rule: PushRule, alarm: AlarmRow, event: PushEvent, c: Loaded): { subject: string; body: string } {
     const lang = rule.language;
-    const num = (v: number | null) => (v === null ? '-' : String(Math.round(v * 100) / 100));
+    // The unit's precision (format.ts); a time in seconds reads as a duration, its unit in the words.
+    const timed = alarm.unit === 's';
+    const num = (v: number | null) => (v === null || !Number.isFinite(v) ? '-' : timed ? durationText(v, lang) : roundedText(v, precisionOf(alarm.unit)));
     const values = {
       level: lang === 'zh' ? alarm.level.nameZh : alarm.level.nameEn,
       type: c.typeNames.get(alarm.type)?.[lang] ?? alarm.type,
@@ -170,7 +173,7 @@ export function alarmPush(db: Db, opts: PushOptions) {
       asset: alarm.asset ? `${alarm.asset.code} ${alarm.asset.name}` : '-',
       value: num(alarm.value),
       threshold: num(alarm.threshold),
-      unit: alarm.unit,
+      unit: timed ? '' : alarm.unit,
       startedAt: dayjs(alarm.startedAt).tz(rule.timezone).format(DATETIME_FORMAT),
       policy: alarm.policyName,
       org: alarm.orgName,
