@@ -119,8 +119,12 @@ const ruleBaseSchema = z.object({
   places: z.array(placeSchema).max(50).default([]),
   /** door_abnormal: when opening is allowed anywhere (absent: never). */
   allowedTimes: scheduleSchema.nullable().default(null),
-  /** yaw: the planned route as [lat, lon] points (a task's route replaces it in the transport scenario). */
-  route: z.array(z.tuple([z.number().min(-90).max(90), z.number().min(-180).max(180)])).max(5000).default([]),
+  /**
+   * yaw: the planned route as [lat, lon] points (a task's route replaces it in the transport
+   * scenario). 5,002: a task's planned path is its 5,000 route points with the origin and the
+   * destination around them.
+   */
+  route: z.array(z.tuple([z.number().min(-90).max(90), z.number().min(-180).max(180)])).max(5002).default([]),
 });
 
 function checkRule(r: { type: AlarmType; threshold: number; route: unknown[] }, ctx: z.RefinementCtx) {

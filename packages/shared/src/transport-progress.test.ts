@@ -1,9 +1,10 @@
 // Live progress of a transport task: along a route (projection onto the polyline, a position off
 // the route, before its start and past its end), straight without a route, the arrival estimate
-// from the average speed since the start or from the plan, and the statuses that have none.
+// from the average speed since the start or from the plan, and the statuses that have none. The
+// planned path (origin, the drawn points, destination) and its length.
 import { describe, expect, it } from 'vitest';
 import { distanceM } from './alarm-rules.ts';
-import { alongRouteM, liveProgress, routeLengthM, type ProgressInput } from './transport-progress.ts';
+import { alongRouteM, liveProgress, plannedLengthM, plannedPath, routeLengthM, type ProgressInput } from './transport-progress.ts';
 
 const origin = { lat: 31.0, lon: 121.0 };
 const destination = { lat: 31.0, lon: 121.2 };
@@ -15,6 +16,8 @@ const route: [number, number][] = [
   [31.1, 121.1],
   [31.1, 121.2],
 ];
+/** Where the L route ends: as a destination, the route's planned path is the route itself. */
+const routeEnd = { lat: 31.1, lon: 121.2 };
 const NOW = Date.parse('2026-03-01T10:00:00Z');
 const H = 3_600_000;
 
@@ -51,11 +54,53 @@ describe('route geometry', () => {
   });
 });
 
+describe('plannedPath', () => {
+  // Issue 22: points clicked at 121.24, 121.26, 121.28 between an origin at 121.22 and a destination at 121.30.
+  const from = { lat: 31.03, lon: 121.22 };
+  const to = { lat: 31.03, lon: 121.3 };
+  const drawn: [number, number][] = [
+    [31.03, 121.24],
+    [31.03, 121.26],
+    [31.03, 121.28],
+  ];
+
+  it('runs from the origin through the route points to the destination', () => {
+    expect(plannedPath({ origin: from, destination: to, route: drawn })).toEqual([[31.03, 121.22], ...drawn, [31.03, 121.3]]);
+    // The whole way (about 7.6 km), not the 3.8 km between the drawn points.
+    expect(plannedLengthM({ origin: from, destination: to, route: drawn })).toBeCloseTo(distanceM(31.03, 121.22, 31.03, 121.3), 3);
+    expect(routeLengthM(drawn)).toBeLessThan(4_000);
+  });
+
+  it('leaves out a point repeating the one before it (a route that already starts or ends at a place)', () => {
+    expect(plannedPath({ origin, destination: routeEnd, route })).toEqual(route);
+    expect(plannedPath({ origin: from, destination: to, route: [[31.03, 121.22], [31.03, 121.25], [31.03, 121.25]] })).toEqual([
+      [31.03, 121.22],
+      [31.03, 121.25],
+      [31.03, 121.3],
+    ]);
+  });
+
+  it('is empty without route points, and the length is then the straight distance', () => {
+    expect(plannedPath({ origin: from, destination: to, route: [] })).toEqual([]);
+    expect(plannedLengthM({ origin, destination, route: [] })).toBeCloseTo(straight, 6);
+  });
+
+  it('is what progress follows: past the last drawn point the way is not done', () => {
+    const base = { origin: from, destination: to, route: drawn, plannedDistanceM: plannedLengthM({ origin: from, destination: to, route: drawn }) };
+    const p = liveProgress(input({ ...base, position: { lat: 31.03, lon: 121.284 }, plannedStart: NOW, plannedArrival: NOW + H }));
+    expect(p.progress).toBeLessThan(1);
+    expect(p.remainingM).toBeCloseTo(distanceM(31.03, 121.284, 31.03, 121.3), -1);
+    expect(p.eta).toBeGreaterThan(NOW);
+    // Before the first drawn point: measured from the origin.
+    expect(liveProgress(input({ ...base, position: { lat: 31.03, lon: 121.23 } })).progress).toBeCloseTo(1 / 8, 2);
+  });
+});
+
 describe('liveProgress', () => {
   it('follows the route when there is one', () => {
     const total = routeLengthM(route);
     const first = distanceM(31, 121, 31, 121.1);
-    const p = liveProgress(input({ route, plannedDistanceM: total, position: { lat: 31.0, lon: 121.1 } }));
+    const p = liveProgress(input({ route, destination: routeEnd, plannedDistanceM: total, position: { lat: 31.0, lon: 121.1 } }));
     expect(p.progress).toBeCloseTo(first / total, 3);
     expect(p.remainingM).toBeCloseTo(total - first, 0);
     // The straight measure would say half way; along the L it is a third.

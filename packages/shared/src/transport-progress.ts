@@ -1,8 +1,10 @@
-// How far a transport task has come and when it should arrive, from where its first device is
-// now: along the planned route when there is one (the position projected onto the polyline),
-// else straight from the origin to the destination. The estimated arrival uses the average speed
+// The planned path of a transport task or a template, and how far a task has come along it and
+// when it should arrive, from where its first device is now: along the planned path when there
+// is a route (the position projected onto the polyline), else straight from the origin to the
+// destination. The estimated arrival uses the average speed
 // since the start once it means something (5 minutes and 1 km), else the planned average speed.
-// Pure, so that the server (detail, monitor) and tests share it. (trips.ts `taskProgress` is
+// Pure, so that the server (detail, monitor, the off-route rule, the planned length, the
+// shipment report), the web (maps) and tests share it. (trips.ts `taskProgress` is
 // another thing: when a task started and arrived, from its track.)
 import { distanceM } from './alarm-rules.ts';
 import type { TaskStatus } from './transport.ts';
@@ -17,7 +19,7 @@ export interface ProgressInput {
   position: { lat: number; lon: number } | null;
   origin: { lat: number; lon: number };
   destination: { lat: number; lon: number };
-  /** [lat, lon] points; fewer than two: no route. */
+  /** [lat, lon] points between the origin and the destination (see plannedPath); none: no route. */
   route: [number, number][];
   plannedDistanceM: number;
   /** Epoch milliseconds. */
@@ -33,6 +35,40 @@ export interface Progress {
   remainingM: number | null;
   /** Epoch milliseconds. */
   eta: number | null;
+}
+
+type Point = { lat: number; lon: number };
+
+/** What the planned path is made of: the places and the route's points between them. */
+export interface PlannedPathInput {
+  origin: Point;
+  destination: Point;
+  /** [lat, lon] points, drawn on the map or along the roads; none: no planned route. */
+  route: readonly (readonly [number, number])[];
+}
+
+/**
+ * The planned path, the one rule for the off-route alarm, progress, remaining way, arrival
+ * estimate, planned length and the maps: from the origin's centre through the route's points to
+ * the destination's centre, [lat, lon]. The route holds only the points between the places (the
+ * clicked ones, or a road route that starts and ends on the road near them), so its ends are the
+ * places. A point equal to the one before it is left out. Without route points: [] (no planned
+ * route; the straight line origin -> destination is what is measured then).
+ */
+export function plannedPath(s: PlannedPathInput): [number, number][] {
+  if (s.route.length === 0) return [];
+  const out: [number, number][] = [];
+  for (const [lat, lon] of [[s.origin.lat, s.origin.lon] as const, ...s.route, [s.destination.lat, s.destination.lon] as const]) {
+    const last = out[out.length - 1];
+    if (!last || last[0] !== lat || last[1] !== lon) out.push([lat, lon]);
+  }
+  return out;
+}
+
+/** Length of the planned path in metres, or the straight distance origin -> destination without a route. */
+export function plannedLengthM(s: PlannedPathInput): number {
+  const path = plannedPath(s);
+  return path.length >= 2 ? routeLengthM(path) : distanceM(s.origin.lat, s.origin.lon, s.destination.lat, s.destination.lon);
 }
 
 const NONE: Progress = { progress: null, remainingM: null, eta: null };
@@ -82,9 +118,10 @@ export function liveProgress(i: ProgressInput): Progress {
   let progress: number;
   let remainingM: number;
   let doneM: number;
-  if (i.route.length >= 2) {
-    const total = routeLengthM(i.route);
-    const along = Math.min(total, alongRouteM(lat, lon, i.route));
+  const path = plannedPath(i);
+  if (path.length >= 2) {
+    const total = routeLengthM(path);
+    const along = Math.min(total, alongRouteM(lat, lon, path));
     remainingM = total - along;
     doneM = along;
     progress = total > 0 ? clamp01(along / total) : 1;

@@ -9,6 +9,7 @@ import ExcelJS from 'exceljs';
 import type { Lang } from '@iotc/shared/i18n';
 import { MAX_SHIPMENT_READINGS, type ShipmentReport } from '@iotc/shared/report';
 import { temperatureStats } from '@iotc/shared/shipment';
+import { plannedPath } from '@iotc/shared/transport-progress';
 import { detectTrips } from '@iotc/shared/trips';
 import { rowsOf, type Db } from '../../db/client.ts';
 import { isoOrNull, orgTree } from '../../db/list.ts';
@@ -36,6 +37,7 @@ export interface ShipmentReading {
 export interface ShipmentData {
   report: ShipmentReport;
   readings: ShipmentReading[];
+  /** The planned path (origin, the route's points, destination); [] without a route. */
   route: [number, number][];
   origin: { lat: number; lon: number; radiusM: number };
   destination: { lat: number; lon: number; radiusM: number };
@@ -162,7 +164,7 @@ export function shipmentService(db: Db) {
         generatedAt: new Date().toISOString(),
       },
       readings,
-      route: settings.route ?? [],
+      route: plannedPath({ origin: { lat: t.originLat, lon: t.originLon }, destination: { lat: t.destinationLat, lon: t.destinationLon }, route: settings.route ?? [] }),
       origin: { lat: t.originLat, lon: t.originLon, radiusM: t.originRadiusM },
       destination: { lat: t.destinationLat, lon: t.destinationLon, radiusM: t.destinationRadiusM },
     };

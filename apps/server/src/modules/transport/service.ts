@@ -13,7 +13,6 @@ import type { Page } from '@iotc/shared/envelope';
 import { errorText, type ErrorCode } from '@iotc/shared/errors';
 import type { I18nText, Lang } from '@iotc/shared/i18n';
 import { MAX_EXPORT_ROWS, type ExportFormat } from '@iotc/shared/list';
-import { distanceM } from '@iotc/shared/alarm-rules';
 import {
   canMoveTask,
   MAX_MONITOR_TASKS,
@@ -27,13 +26,12 @@ import {
   type TaskHandover,
   type TaskLive,
   type TaskMonitorQuery,
-  type TaskPlace,
   type TaskQuery,
   type TaskRow,
   type TaskStatus,
   type TaskTransition,
 } from '@iotc/shared/transport';
-import { liveProgress, routeLengthM } from '@iotc/shared/transport-progress';
+import { liveProgress, plannedLengthM } from '@iotc/shared/transport-progress';
 import { LOCKS, xactLockKeys, type Db } from '../../db/client.ts';
 import type { Tx } from '../../db/seed.ts';
 import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable } from '../../db/list.ts';
@@ -116,11 +114,6 @@ const NO = new Set(['no', 'n', 'false', '0', '否', '']);
 /** A time as typed (YYYY-MM-DD HH:mm[:ss]) or as Excel keeps a date cell (its wall clock as UTC). */
 const WALL_CLOCK = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2})?)(?:\.\d+)?Z?$/;
 
-/** Length of the route, or the great-circle distance origin → destination without one. */
-export function plannedDistanceOf(b: { route: [number, number][]; origin: TaskPlace; destination: TaskPlace }): number {
-  return b.route.length >= 2 ? routeLengthM(b.route) : distanceM(b.origin.lat, b.origin.lon, b.destination.lat, b.destination.lon);
-}
-
 function columnsOf(b: TaskBody) {
   const settings: TaskSettings = {
     originAddress: b.origin.address,
@@ -154,7 +147,8 @@ function columnsOf(b: TaskBody) {
     destinationLat: b.destination.lat,
     destinationLon: b.destination.lon,
     destinationRadiusM: b.destination.radiusM,
-    plannedDistanceM: plannedDistanceOf(b),
+    // The planned path's length: origin, the route's points, destination (or straight).
+    plannedDistanceM: plannedLengthM(b),
     plannedStart: b.plannedStart ? new Date(b.plannedStart) : null,
     plannedArrival: b.plannedArrival ? new Date(b.plannedArrival) : null,
     driverName: b.driverName,

@@ -10,6 +10,7 @@ import { emailSchema } from '@iotc/shared/account';
 import { ALARM_TYPE_INFO, ruleSchema, type AlarmRule, type AlarmType } from '@iotc/shared/alarm';
 import { pushRuleBodySchema, type PushChannel } from '@iotc/shared/alarm-push';
 import type { Contact, TaskAlarm, TaskPlace, TaskStatus } from '@iotc/shared/transport';
+import { plannedPath } from '@iotc/shared/transport-progress';
 import { PATTERNS } from '@iotc/shared/validation';
 import type { Tx } from '../../db/seed.ts';
 import { alarmPolicies, pushRules } from '../../db/schema.ts';
@@ -49,7 +50,9 @@ export function taskRules(t: PolicySource): AlarmRule[] {
   if (a.humidity && t.humidityMin !== null) out.push({ type: 'humidity_low', threshold: t.humidityMin });
   // Opening is allowed at the origin and the destination.
   if (a.door) out.push({ type: 'door_abnormal', threshold: 0, places });
-  if (a.yawM !== null && t.route.length >= 2) out.push({ type: 'yaw', threshold: a.yawM, route: t.route });
+  // Off route: away from the planned path, which runs from the origin through the route's points to the destination.
+  const path = plannedPath(t);
+  if (a.yawM !== null && path.length >= 2) out.push({ type: 'yaw', threshold: a.yawM, route: path });
   if (a.stayTimeoutS !== null) out.push({ type: 'stay_timeout', threshold: a.stayTimeoutS, places });
   if (a.overspeedKmh !== null) out.push({ type: 'overspeed', threshold: a.overspeedKmh });
   return out

@@ -6,6 +6,7 @@
 import * as L from 'leaflet';
 import type { MapConfig } from '@iotc/shared/live';
 import type { TaskDetail } from '@iotc/shared/transport';
+import { plannedPath } from '@iotc/shared/transport-progress';
 import { toDisplay, type TileCrs } from '../../../components/live-map/coords.ts';
 import { createOfflineLayer, offlineRenderer } from '../../../components/live-map/offline-layer.ts';
 import { escapeHtml } from '../../../lib/html.ts';
@@ -117,9 +118,11 @@ export class MonitorMapView {
       const dim = this.selected !== null && !selected;
       const color = task.abnormal ? ABNORMAL_COLOR : NORMAL_COLOR;
       const select = () => this.onSelect?.(task.id);
-      if (task.route.length > 1) {
+      // The planned path: origin, the route's points, destination.
+      const path = plannedPath(task);
+      if (path.length > 1) {
         L.polyline(
-          task.route.map(([la, lo]) => this.d(la, lo)),
+          path.map(([la, lo]) => this.d(la, lo)),
           { renderer: this.renderer, color, weight: selected ? 5 : 3, opacity: dim ? 0.25 : 0.75, dashArray: selected ? undefined : '6 6' },
         )
           .on('click', select)

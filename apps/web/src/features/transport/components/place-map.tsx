@@ -7,6 +7,7 @@ import { useCallback, useEffect, useRef } from 'react';
 import * as L from 'leaflet';
 import gcoord from 'gcoord';
 import type { MapConfig } from '@iotc/shared/live';
+import { plannedPath } from '@iotc/shared/transport-progress';
 import { toDisplay } from '../../../components/live-map/coords.ts';
 import { DEFAULT_CENTER, DEFAULT_ZOOM } from '../../../components/live-map/map-view.ts';
 import { createOfflineLayer, offlineRenderer } from '../../../components/live-map/offline-layer.ts';
@@ -27,6 +28,7 @@ export interface PlaceMapProps {
   config: MapConfig | null;
   origin: MapCircle | null;
   destination: MapCircle | null;
+  /** The route's points between the places; the line runs from the origin through them to the destination (plannedPath). */
   route: readonly [number, number][];
   /** Mark each point of the route (points drawn by hand); a road route from the routing service is a line only. */
   routePoints?: boolean;
@@ -120,12 +122,15 @@ export function PlaceMap({ config, origin, destination, route, routePoints = tru
     const at = (lat: number, lon: number) => toDisplay(lat, lon, crs);
     shapes.clearLayers();
     const bounds: L.LatLngTuple[] = [];
-    const line = route.filter(([lat, lon]) => validPoint(lat, lon)).map(([lat, lon]) => at(lat, lon));
+    const points = route.filter(([lat, lon]) => validPoint(lat, lon));
+    // The planned path: from the origin's centre through the points to the destination's (the points alone while a place is not set).
+    const ends = origin && destination && validPoint(origin.lat, origin.lon) && validPoint(destination.lat, destination.lon);
+    const line = (ends ? plannedPath({ origin, destination, route: points }) : points).map(([lat, lon]) => at(lat, lon));
     if (line.length) {
       L.polyline(line, { color: ROUTE_COLOR, weight: 4, opacity: 0.8, interactive: false }).addTo(shapes);
-      if (routePoints) line.forEach((p, i) => L.circleMarker(p, { radius: i === line.length - 1 ? 4 : 3, color: ROUTE_COLOR, fillOpacity: 1, interactive: false }).addTo(shapes));
       bounds.push(...line);
     }
+    if (routePoints) points.forEach(([lat, lon], i) => L.circleMarker(at(lat, lon), { radius: i === points.length - 1 ? 4 : 3, color: ROUTE_COLOR, fillOpacity: 1, interactive: false }).addTo(shapes));
     const circle = (c: MapCircle | null, color: string) => {
       if (!c || !validPoint(c.lat, c.lon)) return;
       const p = at(c.lat, c.lon);

@@ -63,8 +63,8 @@ function Live({ task }: { task: TaskDetail }) {
           { key: 'temp', label: t('transport.live.temp'), children: num(l.temp, ' °C') },
           { key: 'humidity', label: t('transport.live.humidity'), children: num(l.humidity, ' %') },
           { key: 'door', label: t('transport.live.door'), children: door },
-          { key: 'remaining', label: t('transport.live.remaining'), children: l.remainingM === null ? '-' : `${km(l.remainingM)} km` },
-          { key: 'eta', label: t('transport.live.eta'), children: dash(formatTime(l.eta)) },
+          { key: 'remaining', label: t('transport.live.remaining'), children: <span data-testid="tt-live-remaining">{l.remainingM === null ? '-' : `${km(l.remainingM)} km`}</span> },
+          { key: 'eta', label: t('transport.live.eta'), children: <span data-testid="tt-live-eta">{dash(formatTime(l.eta))}</span> },
         ]}
       />
     </div>
@@ -113,7 +113,12 @@ function Fields({ task }: { task: TaskDetail }) {
         { key: 'devices', label: t('transport.task.col.devices'), children: task.devices.map((d, i) => `${deviceLabel(d)}${i === 0 ? ` (${t('transport.task.mainDevice')})` : ''}`).join(', ') || '-' },
         { key: 'origin', label: t('transport.place.origin'), children: place(task.origin) },
         { key: 'destination', label: t('transport.place.destination'), children: place(task.destination) },
-        { key: 'route', label: t('transport.route.title'), children: task.route.length ? t('transport.route.summary', { count: task.route.length, km: km(task.plannedDistanceM) }) : t('transport.route.none', { km: km(task.plannedDistanceM) }) },
+        {
+          key: 'route',
+          label: t('transport.route.title'),
+          // The planned length is the whole way: origin, the route's points, destination (plannedLengthM on the server).
+          children: <span data-testid="tt-detail-route">{task.route.length ? t('transport.route.summary', { count: task.route.length, km: km(task.plannedDistanceM) }) : t('transport.route.none', { km: km(task.plannedDistanceM) })}</span>,
+        },
         { key: 'plannedStart', label: t('transport.task.col.plannedStart'), children: dash(formatTime(task.plannedStart)) },
         { key: 'plannedArrival', label: t('transport.task.col.plannedArrival'), children: dash(formatTime(task.plannedArrival)) },
         { key: 'startedAt', label: t('transport.task.col.startedAt'), children: task.startedAt ? `${formatTime(task.startedAt)}${mode(task.startMode)}` : '-' },
