@@ -79,7 +79,7 @@ async function openCockpit(page: Page) {
 
 describe.each([
   ['zh-CN', 0, { label: '在线资产', title: '冷链运营驾驶舱', lowBattery: '低电量', province: '上海' }],
-  ['en-US', 1, { label: 'Assets online', title: 'Cold-chain Operations Cockpit', lowBattery: 'Low battery', province: '上海' }],
+  ['en-US', 1, { label: 'Assets online', title: 'Cold-chain Operations Cockpit', lowBattery: 'Low battery', province: 'Shanghai' }],
 ] as const)('cockpit in %s', (locale, truck, text) => {
   it('fits 1920 x 1080, reads in the language and shows a new alarm live', async () => {
     await withBrowser(locale, async ({ page }) => {
@@ -88,8 +88,9 @@ describe.each([
       expect(await page.locator('[data-testid=kpi-assets]').textContent()).toContain(text.label);
       expect(await page.locator('[data-testid=screen-title]').textContent()).toBe(text.title);
       // Two Shanghai-region trucks? One in Shanghai, one in Jiangsu: the province table places them by position.
-      await expect.poll(() => page.locator('[data-testid=cockpit-provinces] tr[data-province="上海"] td').last().textContent()).toBe('1');
-      expect(await page.locator('[data-testid=cockpit-provinces] tr[data-province="江苏"] td').last().textContent()).toBe('1');
+      await expect.poll(() => page.locator('[data-testid=cockpit-provinces] tr[data-province="310000"] td').last().textContent()).toBe('1');
+      expect(await page.locator('[data-testid=cockpit-provinces] tr[data-province="310000"] td').first().textContent()).toBe(text.province);
+      expect(await page.locator('[data-testid=cockpit-provinces] tr[data-province="320000"] td').last().textContent()).toBe('1');
       expect(await page.locator('[data-testid=kpi-value-devices]').textContent()).toMatch(/^3/);
       await page.waitForTimeout(500);
       await fits(page);

@@ -33,8 +33,10 @@ export const cockpitLevelSchema = z.object({
 export type CockpitLevel = z.infer<typeof cockpitLevelSchema>;
 
 export const cockpitProvinceSchema = z.object({
-  /** As written on the warehouses (`attrs.province`); the screen maps it to a map region. */
-  province: z.string(),
+  /** The province dictionary's code (region.ts) of what the warehouses name; null when they name no province. */
+  code: z.string().nullable(),
+  /** The dictionary's name in the request's language; the text as written when it names no province. */
+  name: z.string(),
   warehouses: z.number().int(),
   /** Cold rooms and refrigerators inside those warehouses. */
   coldRooms: z.number().int(),
@@ -100,15 +102,3 @@ export const cockpitSummarySchema = z.object({
   ticker: z.array(cockpitTickerItemSchema),
 });
 export type CockpitSummary = z.infer<typeof cockpitSummarySchema>;
-
-const PROVINCE_SUFFIXES = ['维吾尔自治区', '壮族自治区', '回族自治区', '特别行政区', '自治区', '省', '市'];
-
-/**
- * The map region name of a province as people write it ("广东省", "上海市", "广西壮族自治区"):
- * the short names the China map uses ("广东", "上海", "广西"). Other text is returned trimmed.
- */
-export function provinceKey(name: string): string {
-  const s = name.trim();
-  for (const suffix of PROVINCE_SUFFIXES) if (s.length > suffix.length + 1 && s.endsWith(suffix)) return s.slice(0, -suffix.length);
-  return s;
-}

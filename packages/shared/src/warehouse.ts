@@ -65,7 +65,10 @@ export const recordRowSchema = z.object({
   roomKind: z.enum(['cold_room', 'refrigerator']).nullable(),
   roomCode: z.string().nullable(),
   roomName: z.string().nullable(),
+  /** As written on the warehouse. */
   province: z.string().nullable(),
+  /** The province dictionary's code (region.ts) of `province`; null when it names none. Screens show the dictionary's name in their language. */
+  provinceCode: z.string().nullable(),
   city: z.string().nullable(),
   address: z.string().nullable(),
   zip: z.string().nullable(),
@@ -115,6 +118,7 @@ export const recordQuerySchema = listQuerySchema.extend({
   /** Record time in [from, to). */
   from: z.preprocess(blankAsUndefined, isoInstant.optional()),
   to: z.preprocess(blankAsUndefined, isoInstant.optional()),
+  /** A province dictionary code or a province as written (any of its spellings matches). */
   province: z.preprocess(blankAsUndefined, z.string().trim().max(32).optional()),
   orgId: z.preprocess(blankAsUndefined, z.uuid().optional()),
 });
@@ -177,8 +181,13 @@ export const MAX_STOCK_ROWS = 5000;
 export const stockAnswerSchema = z.object({ rows: z.array(stockRowSchema), truncated: z.boolean() });
 export type StockAnswer = z.infer<typeof stockAnswerSchema>;
 
-/** Warehouses and stock (approved in − out, every unit added up) per province; '' has no province. */
-export const provinceAmountSchema = z.object({ province: z.string(), warehouses: z.number().int(), quantity: z.number() });
+/**
+ * Warehouses and stock (approved in − out, every unit added up) per province; '' has no
+ * province. The ways one province is written ("上海", "上海市", "Shanghai") are one entry:
+ * `province` is then the dictionary's code (region.ts), else the text as written; it is what the
+ * `province` filters take. `code` is the dictionary's code or null: screens name it in their language.
+ */
+export const provinceAmountSchema = z.object({ province: z.string(), code: z.string().nullable(), warehouses: z.number().int(), quantity: z.number() });
 export type ProvinceAmount = z.infer<typeof provinceAmountSchema>;
 
 export const provinceQuerySchema = z.object({ orgId: z.preprocess(blankAsUndefined, z.uuid().optional()) });

@@ -10,7 +10,7 @@ import { call, DEMO_PASSWORD, login, testApp, type TestApp } from '../../test/ha
 import { createTenantUser } from '../../test/fixtures.ts';
 import { demoDevices, rekey, seedDemoFleet, type DemoDevice } from '../../db/seed-demo.ts';
 import { alarmLevels, alarms, assets, deviceBindings, devices, transportTasks } from '../../db/schema.ts';
-import { lastDays, levelsByCode } from './service.ts';
+import { lastDays, levelsByCode, provincesByCode } from './service.ts';
 
 let t: TestApp;
 let demo: string;
@@ -150,9 +150,9 @@ describe('cockpit', () => {
     expect(en.compliance.rate).toBeCloseTo(2 / 3, 5);
     expect(en.provinces).toEqual(
       expect.arrayContaining([
-        { province: '上海', warehouses: 1, coldRooms: 3 },
-        { province: '广东', warehouses: 1, coldRooms: 3 },
-        { province: '北京', warehouses: 1, coldRooms: 3 },
+        { code: '310000', name: 'Shanghai', warehouses: 1, coldRooms: 3 },
+        { code: '440000', name: 'Guangdong', warehouses: 1, coldRooms: 3 },
+        { code: '110000', name: 'Beijing', warehouses: 1, coldRooms: 3 },
       ]),
     );
     expect(en.provinces).toHaveLength(3);
@@ -178,6 +178,12 @@ describe('cockpit', () => {
 
     const zh = (await get(demo, 'zh-CN')).body.data!;
     expect(zh.alarms.byLevel[0]!.name).toBe(top.nameZh);
+    // Province names follow the language: the dictionary's, keyed by code.
+    expect(zh.provinces.map((p) => [p.code, p.name]).sort()).toEqual([
+      ['110000', '北京'],
+      ['310000', '上海'],
+      ['440000', '广东'],
+    ]);
 
     const rival = (await get(outsider)).body.data!;
     expect(rival.assets).toEqual([{ kind: 'warehouse', total: 1, online: 0 }]);
@@ -185,7 +191,8 @@ describe('cockpit', () => {
     expect(rival.tasks).toEqual({ inTransit: 1, abnormal: 0 });
     expect(rival.alarms.active).toBe(1);
     expect(rival.compliance).toMatchObject({ readings: 0, inRange: 0, rate: null });
-    expect(rival.provinces).toEqual([{ province: '广东省', warehouses: 1, coldRooms: 0 }]);
+    // Written in full ("广东省"): the same dictionary entry, named in English.
+    expect(rival.provinces).toEqual([{ code: '440000', name: 'Guangdong', warehouses: 1, coldRooms: 0 }]);
     expect(rival.vehicles).toEqual([]);
     expect(rival.ticker).toHaveLength(1);
     expect(rival.trends.readings.reduce((a, b) => a + b, 0)).toBe(0);
@@ -193,6 +200,21 @@ describe('cockpit', () => {
 });
 
 describe('cockpit helpers', () => {
+  it('puts the spellings of one province in one row, named in the language', () => {
+    const rows = [
+      { province: '上海', warehouses: 2, coldRooms: 3 },
+      { province: 'Shanghai', warehouses: 1, coldRooms: 1 },
+      { province: '广东省', warehouses: 1, coldRooms: 0 },
+      { province: 'Atlantis', warehouses: 1, coldRooms: 0 },
+    ];
+    expect(provincesByCode(rows, 'en')).toEqual([
+      { code: '310000', name: 'Shanghai', warehouses: 3, coldRooms: 4 },
+      { code: '440000', name: 'Guangdong', warehouses: 1, coldRooms: 0 },
+      { code: null, name: 'Atlantis', warehouses: 1, coldRooms: 0 },
+    ]);
+    expect(provincesByCode(rows, 'zh').map((p) => p.name)).toEqual(['上海', '广东', 'Atlantis']);
+  });
+
   it('lists the local days ending today', () => {
     // 2026-03-01 23:30 UTC is already 2 March in Shanghai.
     expect(lastDays(new Date('2026-03-01T23:30:00Z'), 'Asia/Shanghai', 3)).toEqual(['2026-02-28', '2026-03-01', '2026-03-02']);

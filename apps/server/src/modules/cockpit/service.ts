@@ -8,6 +8,7 @@
 import { ASSET_KINDS, type AssetKind } from '@iotc/shared/asset';
 import { COCKPIT_TICKER_SIZE, COCKPIT_TREND_DAYS, COCKPIT_TREND_HOURS, type CockpitLevel, type CockpitSummary } from '@iotc/shared/cockpit';
 import type { Lang } from '@iotc/shared/i18n';
+import { findProvince, provinceLabel } from '@iotc/shared/region';
 import type { Db } from '../../db/client.ts';
 import { orgTree } from '../../db/list.ts';
 import { alarmsByIds } from '../alarm/records.ts';
@@ -26,6 +27,25 @@ export function lastDays(now: Date, tz: string, n: number): string[] {
   const [y, m, d] = today.split('-').map(Number) as [number, number, number];
   const base = Date.UTC(y, m - 1, d, 12);
   return Array.from({ length: n }, (_, i) => new Date(base - (n - 1 - i) * DAY).toISOString().slice(0, 10));
+}
+
+/**
+ * Warehouses per province as the dictionary knows it: the ways people write one province
+ * ("上海", "上海市", "Shanghai") are one row with its code and its name in `lang`; text that names
+ * no province stays a row of its own, as written. Most warehouses first.
+ */
+export function provincesByCode(rows: { province: string; warehouses: number; coldRooms: number }[], lang: Lang): CockpitSummary['provinces'] {
+  const out = new Map<string, CockpitSummary['provinces'][number]>();
+  for (const r of rows) {
+    const p = findProvince(r.province);
+    const key = p ? p.code : `text:${r.province.trim()}`;
+    const seen = out.get(key);
+    if (seen) {
+      seen.warehouses += r.warehouses;
+      seen.coldRooms += r.coldRooms;
+    } else out.set(key, { code: p?.code ?? null, name: p ? provinceLabel(p, lang) : r.province.trim(), warehouses: r.warehouses, coldRooms: r.coldRooms });
+  }
+  return [...out.values()].sort((a, b) => b.warehouses - a.warehouses || (a.code ?? a.name).localeCompare(b.code ?? b.name));
 }
 
 /** Levels of several organisations grouped by code: the caller's own names and colour win. */
@@ -110,7 +130,7 @@ export function cockpitService(db: Db, states: StateReader) {
         tasks,
         alarms: { active: byLevel.reduce((n, l) => n + l.count, 0), byLevel },
         compliance: { since: midnight.toISOString(), ...compliance, rate: compliance.readings ? compliance.inRange / compliance.readings : null },
-        provinces,
+        provinces: provincesByCode(provinces, lang),
         vehicles: deviceStates
           .filter((s) => s.asset?.kind === 'vehicle' && s.lat !== null && s.lon !== null)
           .map((s) => ({ id: s.id, deviceId: s.deviceId, code: s.asset!.code, name: s.asset!.name, status: s.status, lat: s.lat!, lon: s.lon!, time: s.time })),

@@ -11,6 +11,7 @@ import timezone from 'dayjs/plugin/timezone.js';
 import type { ImportResult } from '@iotc/shared/asset';
 import { errorText, type ErrorCode } from '@iotc/shared/errors';
 import type { Lang } from '@iotc/shared/i18n';
+import { findProvince, provinceName, provinceSpellings } from '@iotc/shared/region';
 import { MAX_EXPORT_ROWS, type ExportFormat } from '@iotc/shared/list';
 import {
   IS_AUDIT,
@@ -109,6 +110,12 @@ export async function locate(db: Executor & Pick<Db, 'select'>, scope: string[],
   return { warehouse: p, room: loc };
 }
 
+/** The warehouse's written province (`attrs.province`) is the one `value` names: any spelling of a dictionary province, else the same text. */
+function provinceIs(attrs: typeof wh.attrs, value: string): SQL {
+  const spellings = provinceSpellings(value);
+  return sql`lower(regexp_replace(trim(${attrs}->>'province'), '[\\s-]+', '', 'g')) = any(${`{${spellings.map((s) => `"${s.replace(/["\\]/g, '\\$&')}"`).join(',')}}`}::text[])`;
+}
+
 export function warehouseService(db: Db) {
   function selectRecords() {
     return db
@@ -151,6 +158,7 @@ export function warehouseService(db: Db) {
       roomCode: s.roomCode ?? r.roomCode,
       roomName: s.roomName ?? r.roomName,
       province: attr(s.whAttrs, 'province'),
+      provinceCode: findProvince(attr(s.whAttrs, 'province'))?.code ?? null,
       city: attr(s.whAttrs, 'city'),
       address: attr(s.whAttrs, 'address'),
       zip: attr(s.whAttrs, 'zip'),
@@ -195,7 +203,7 @@ export function warehouseService(db: Db) {
       q.keyword ? or(ilike(warehouseRecords.goodsName, containsPattern(q.keyword)), ilike(warehouseRecords.batchNo, containsPattern(q.keyword))) : undefined,
       q.from ? gte(warehouseRecords.time, new Date(q.from)) : undefined,
       q.to ? lt(warehouseRecords.time, new Date(q.to)) : undefined,
-      q.province ? sql`${wh.attrs}->>'province' = ${q.province}` : undefined,
+      q.province ? provinceIs(wh.attrs, q.province) : undefined,
     );
   }
 
@@ -340,7 +348,7 @@ export function warehouseService(db: Db) {
           { header: { zh: '仓库', en: 'Warehouse' }, value: (r) => r.warehouseName, width: 22 },
           { header: { zh: '冷库或冷柜编码', en: 'Cold room or refrigerator code' }, value: (r) => r.roomCode, width: 18 },
           { header: { zh: '冷库或冷柜', en: 'Cold room or refrigerator' }, value: (r) => r.roomName, width: 18 },
-          { header: { zh: '省份', en: 'Province' }, value: (r) => r.province, width: 10 },
+          { header: { zh: '省份', en: 'Province' }, value: (r) => provinceName(r.province, lang) || null, width: 10 },
           { header: { zh: '城市', en: 'City' }, value: (r) => r.city, width: 10 },
           { header: { zh: '货物名称', en: 'Goods' }, value: (r) => r.goodsName, width: 20 },
           { header: { zh: '批次号', en: 'Batch number' }, value: (r) => r.batchNo, width: 16 },
@@ -468,7 +476,7 @@ export function warehouseService(db: Db) {
         q.warehouseId ? eq(r.warehouseRef, q.warehouseId) : undefined,
         q.roomId ? eq(r.roomRef, q.roomId) : undefined,
         q.keyword ? or(ilike(r.goodsName, containsPattern(q.keyword)), ilike(r.batchNo, containsPattern(q.keyword))) : undefined,
-        q.province ? sql`${wh.attrs}->>'province' = ${q.province}` : undefined,
+        q.province ? provinceIs(wh.attrs, q.province) : undefined,
       );
       const inQ = sql<number>`coalesce(sum(case when ${r.direction} = 'in' then ${r.quantity} end), 0)`;
       const outQ = sql<number>`coalesce(sum(case when ${r.direction} = 'out' then ${r.quantity} end), 0)`;
@@ -531,10 +539,15 @@ export function warehouseService(db: Db) {
         .leftJoin(wh, eq(wh.id, warehouseRecords.warehouseRef))
         .where(and(eq(warehouseRecords.auditStatus, 'approved'), inOrgs(warehouseRecords.orgId, scope)))
         .groupBy(whProvince);
+      // One entry per dictionary province, whichever way it is written; other text as written.
       const byProvince = new Map<string, ProvinceAmount>();
-      const entry = (p: string) => byProvince.get(p) ?? byProvince.set(p, { province: p, warehouses: 0, quantity: 0 }).get(p)!;
-      for (const c of counted) entry(c.province).warehouses = Number(c.n);
-      for (const s of stocked) entry(s.province).quantity = round(Number(s.q));
+      const entry = (written: string) => {
+        const code = findProvince(written)?.code ?? null;
+        const key = code ?? written;
+        return byProvince.get(key) ?? byProvince.set(key, { province: key, code, warehouses: 0, quantity: 0 }).get(key)!;
+      };
+      for (const c of counted) entry(c.province).warehouses += Number(c.n);
+      for (const s of stocked) entry(s.province).quantity = round(entry(s.province).quantity + Number(s.q));
       return [...byProvince.values()].sort((a, b) => b.warehouses - a.warehouses || b.quantity - a.quantity || a.province.localeCompare(b.province));
     },
   };

@@ -261,12 +261,16 @@ describe('stock', () => {
     await approve(gz.id);
     const res = await api<ProvinceAmount[]>('GET', WAREHOUSE_API.provinces, operator);
     expect(res.status).toBe(200);
+    // Keyed by the province dictionary's code: the screens name it in their language.
     const byName = new Map(res.body.data!.map((p) => [p.province, p]));
-    expect(byName.get('广东')).toEqual({ province: '广东', warehouses: 2, quantity: 40 });
+    expect(byName.get('440000')).toEqual({ province: '440000', code: '440000', warehouses: 2, quantity: 40 });
     const stockSh = (await api<StockAnswer>('GET', `${WAREHOUSE_API.stock}?province=${encodeURIComponent('上海')}`, operator)).body.data!.rows;
     const sum = stockSh.reduce((s, r) => s + r.quantity, 0);
-    expect(byName.get('上海')).toEqual({ province: '上海', warehouses: 1, quantity: sum });
+    expect(byName.get('310000')).toEqual({ province: '310000', code: '310000', warehouses: 1, quantity: sum });
     expect(sum).toBeGreaterThan(0);
+    // The filter takes the code, or any spelling of the province.
+    for (const p of ['310000', 'Shanghai', '上海市'])
+      expect((await api<StockAnswer>('GET', `${WAREHOUSE_API.stock}?province=${encodeURIComponent(p)}`, operator)).body.data!.rows).toEqual(stockSh);
   });
 });
 
@@ -296,6 +300,9 @@ describe('the list', () => {
     expect(room.body.data!.rows.map((r) => r.roomId)).toEqual([fridge.id]);
     const gd = await api<RecordPage>('GET', `${WAREHOUSE_API.records}?province=${encodeURIComponent('广东')}`, operator);
     expect(gd.body.data!.rows.map((r) => r.goodsName)).toEqual(['荔枝']);
+    expect(gd.body.data!.rows.map((r) => [r.province, r.provinceCode])).toEqual([['广东', '440000']]);
+    const gdByCode = await api<RecordPage>('GET', `${WAREHOUSE_API.records}?province=440000`, operator);
+    expect(gdByCode.body.data!.rows.map((r) => r.goodsName)).toEqual(['荔枝']);
     const window = await api<RecordPage>('GET', `${WAREHOUSE_API.records}?from=${iso(T - 61 * MIN)}&to=${iso(T - 29 * MIN)}&keyword=BEEF`, operator);
     expect(window.body.data!.rows.map((r) => r.time).sort()).toEqual([iso(T - 60 * MIN), iso(T - 30 * MIN)]);
     expect((await api('GET', `${WAREHOUSE_API.records}?from=${iso(T)}&to=${iso(T - MIN)}`, operator)).body.errorcode).toBe('TRACK_RANGE_INVERTED');
@@ -327,6 +334,12 @@ describe('the list', () => {
     const ws = book.worksheets[0]!;
     expect((ws.getRow(1).values as unknown[]).slice(1, 3)).toEqual(['Time', 'Direction']);
     expect(ws.rowCount).toBeGreaterThan(3);
+    // The province in the language (the dictionary's name); a city is as written.
+    const header = ws.getRow(1).values as unknown[];
+    const col = header.indexOf('Province');
+    expect(col).toBeGreaterThan(0);
+    expect(ws.getRow(2).getCell(col).value).toBe('Shanghai');
+    expect(lines[1]).toContain(',上海,');
   });
 });
 

@@ -1,8 +1,11 @@
 // GET /api/iot/v2/<resource> of every asset kind (`keyword`, `parentId` filters): the list made
 // ready for the table, and the search behind the asset pickers.
+import { useCallback } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { ASSET_API, ASSET_RESOURCES, type AssetKind, type AssetRow } from '@iotc/shared/asset';
+import type { Page } from '@iotc/shared/envelope';
 import type { RemoteOption } from '../../../components/remote-select.tsx';
+import { useLang } from '../../../lib/language.ts';
 import { fetchList, listQueryOptions, type ListState } from '../../../lib/list-query.ts';
 import { toAssetView } from '../components/asset-kinds.ts';
 
@@ -16,10 +19,12 @@ export function assetListKey(kind: AssetKind) {
 }
 
 export function useAssets(kind: AssetKind, state: ListState, enabled = true) {
+  const lang = useLang();
+  const select = useCallback((page: Page<AssetRow>) => ({ ...page, rows: page.rows.map((r) => toAssetView(r, lang)) }), [lang]);
   return useQuery({
     ...listQueryOptions<AssetRow>(assetPath(kind), state),
     enabled,
-    select: (page) => ({ ...page, rows: page.rows.map(toAssetView) }),
+    select,
   });
 }
 

@@ -95,6 +95,12 @@ describe('an asset row as the tables show it', () => {
     expect(view.createdAt).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
   });
 
+  it("names a warehouse's province from the province dictionary in the language", () => {
+    expect(toAssetView(ROW, 'zh').attr_province).toBe('上海');
+    expect(toAssetView({ ...ROW, attrs: { ...ROW.attrs, province: '广东省' } }, 'en').attr_province).toBe('Guangdong');
+    expect(toAssetView({ ...ROW, attrs: { ...ROW.attrs, province: 'Atlantis' } }, 'zh').attr_province).toBe('Atlantis');
+  });
+
   it('shows one-sided and empty ranges', () => {
     expect(rangeText(2, null, '°C')).toBe('≥ 2 °C');
     expect(rangeText(null, null, '°C')).toBe('');

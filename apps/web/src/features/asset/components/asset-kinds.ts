@@ -5,6 +5,8 @@
 import dayjs from 'dayjs';
 import { ASSET_PARENTS, ASSET_RESOURCES, KINDS_WITH_RANGES, type AssetKind, type AssetRow } from '@iotc/shared/asset';
 import { DATETIME_FORMAT } from '@iotc/shared/constants';
+import type { Lang } from '@iotc/shared/i18n';
+import { provinceName } from '@iotc/shared/region';
 import type { TableColumn } from '../../../components/data-table/types.ts';
 
 /** One attribute of a kind (a key of its `attrs`) as the form and the table show it. */
@@ -98,7 +100,8 @@ export function rangeText(min: number | null, max: number | null, unit: string):
   return min !== null ? `≥ ${min} ${unit}` : `≤ ${max} ${unit}`;
 }
 
-export function toAssetView(row: AssetRow): AssetView {
+/** A row as the table shows it; a warehouse's province is the province dictionary's name in `lang` (other text as written). */
+export function toAssetView(row: AssetRow, lang: Lang = 'zh'): AssetView {
   const view: AssetView = {
     ...row,
     tempRange: rangeText(row.tempMin, row.tempMax, '°C'),
@@ -108,7 +111,7 @@ export function toAssetView(row: AssetRow): AssetView {
     updatedAt: dayjs(row.updatedAt).format(DATETIME_FORMAT),
     position: row.attrs.lat != null && row.attrs.lon != null ? `${row.attrs.lat}, ${row.attrs.lon}` : '',
   };
-  for (const [key, value] of Object.entries(row.attrs ?? {})) view[`attr_${key}`] = value;
+  for (const [key, value] of Object.entries(row.attrs ?? {})) view[`attr_${key}`] = key === 'province' && typeof value === 'string' ? provinceName(value, lang) : value;
   return view;
 }
 

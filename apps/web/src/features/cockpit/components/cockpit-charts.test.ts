@@ -13,6 +13,15 @@ describe('the cockpit map tooltip', () => {
     expect(html).toBe('&lt;img src=x id=pwn1&gt; &lt;b id=pwn2&gt;bold&lt;/b&gt;');
   });
 
+  it('names a province in the language, with its counts', () => {
+    const rows = [{ key: '310000', name: 'Shanghai', warehouses: 2, coldRooms: 3, vehicles: 1 }];
+    const t = mapOption(rows, [], PALETTES['default-theme'], 100, texts, { 上海: 'Shanghai' });
+    expect((t.tooltip as { formatter: Formatter }).formatter({ seriesType: 'map', name: '上海' })).toBe('Shanghai<br/>Warehouses: 2<br/>Cold rooms: 3<br/>Vehicles: 1');
+    expect((t.series as { data: unknown }[])[0]!.data).toEqual([{ name: '上海', value: 2 }]);
+    const label = (t.geo as { emphasis: { label: { formatter: (p: { name: string }) => string } } }).emphasis.label;
+    expect(label.formatter({ name: '上海' })).toBe('Shanghai');
+  });
+
   it('keeps its own line breaks in a province tooltip', () => {
     expect(tooltip.formatter({ seriesType: 'map', name: '上海<i>' })).toBe('上海&lt;i&gt;<br/>Warehouses: 0<br/>Cold rooms: 0<br/>Vehicles: 0');
   });

@@ -4,6 +4,7 @@
 // string is HTML to ECharts: every text in it is escaped (vehicle codes and names are people's).
 import type { CockpitSummary, CockpitVehicle } from '@iotc/shared/cockpit';
 import { STATUS_COLORS } from '@iotc/shared/live';
+import { PROVINCES } from '@iotc/shared/region';
 import { escapeHtml } from '../../../lib/html.ts';
 import type { ThemeName } from '../../../lib/theme.ts';
 import { CHINA_MAP } from './china-map.ts';
@@ -35,9 +36,19 @@ export interface MapTexts {
   coldRooms: string;
 }
 
-export function mapOption(rows: readonly ProvinceRow[], vehicles: readonly CockpitVehicle[], p: Palette, rem: number, texts: MapTexts): Option {
+/**
+ * The map with warehouses per province and the vehicles. The map data names its regions in
+ * Chinese ("广东"); the rows are keyed by the province dictionary's code, and `nameMap` gives
+ * each region the name to show in the reader's language (hover label and tooltip).
+ */
+export function mapOption(rows: readonly ProvinceRow[], vehicles: readonly CockpitVehicle[], p: Palette, rem: number, texts: MapTexts, nameMap: Record<string, string> = {}): Option {
   const max = Math.max(1, ...rows.map((r) => r.warehouses));
-  const byName = new Map(rows.map((r) => [r.name, r]));
+  const byRegion = new Map<string, ProvinceRow>();
+  for (const r of rows) {
+    const region = PROVINCES.find((pr) => pr.code === r.key)?.zh;
+    if (region) byRegion.set(region, r);
+  }
+  const shown = (region: string) => nameMap[region] ?? region;
   return {
     animation: false,
     tooltip: {
@@ -45,8 +56,8 @@ export function mapOption(rows: readonly ProvinceRow[], vehicles: readonly Cockp
       textStyle: { fontSize: 0.13 * rem },
       formatter: (params: { seriesType: string; name: string; data?: { code?: string; name?: string } }) => {
         if (params.seriesType === 'map') {
-          const r = byName.get(params.name);
-          return [params.name, `${texts.warehouses}: ${r?.warehouses ?? 0}`, `${texts.coldRooms}: ${r?.coldRooms ?? 0}`, `${texts.vehicles}: ${r?.vehicles ?? 0}`].map(escapeHtml).join('<br/>');
+          const r = byRegion.get(params.name);
+          return [shown(params.name), `${texts.warehouses}: ${r?.warehouses ?? 0}`, `${texts.coldRooms}: ${r?.coldRooms ?? 0}`, `${texts.vehicles}: ${r?.vehicles ?? 0}`].map(escapeHtml).join('<br/>');
         }
         return escapeHtml(`${params.data?.code ?? ''} ${params.data?.name ?? ''}`);
       },
@@ -61,7 +72,7 @@ export function mapOption(rows: readonly ProvinceRow[], vehicles: readonly Cockp
       right: '3%',
       label: { show: false },
       itemStyle: { areaColor: p.area, borderColor: p.areaBorder, borderWidth: 1, shadowColor: p.accent, shadowBlur: 0.06 * rem },
-      emphasis: { label: { show: true, color: p.text, fontSize: 0.13 * rem }, itemStyle: { areaColor: p.areaHigh } },
+      emphasis: { label: { show: true, color: p.text, fontSize: 0.13 * rem, formatter: (params: { name: string }) => shown(params.name) }, itemStyle: { areaColor: p.areaHigh } },
       select: { disabled: true },
     },
     visualMap: {
@@ -77,7 +88,7 @@ export function mapOption(rows: readonly ProvinceRow[], vehicles: readonly Cockp
         type: 'map',
         geoIndex: 0,
         name: texts.warehouses,
-        data: rows.filter((r) => r.name !== '').map((r) => ({ name: r.name, value: r.warehouses })),
+        data: [...byRegion].map(([region, r]) => ({ name: region, value: r.warehouses })),
       },
       {
         type: 'scatter',

@@ -4,9 +4,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import type { CockpitTickerItem, CockpitVehicle } from '@iotc/shared/cockpit';
-import { provinceKey } from '@iotc/shared/cockpit';
 import type { DeviceState } from '@iotc/shared/live';
-import { applyVehicleStates, decodeGeo, formatCount, formatPercent, mergeTicker, provinceRows, regionAt, regionsOf, share, type EncodedGeo } from './cockpit-model.ts';
+import { applyVehicleStates, decodeGeo, formatCount, formatPercent, mergeTicker, provinceRows, regionAt, regionNameMap, regionsOf, share, type EncodedGeo } from './cockpit-model.ts';
 
 const item = (id: string, startedAt: string, status: CockpitTickerItem['status'] = 'active'): CockpitTickerItem => ({
   id,
@@ -91,25 +90,30 @@ describe('provinces', () => {
     expect(regionAt(regions, 1.5, 0.5)).toBeNull();
     expect(regionAt(regions, 5, 5)).toBeNull();
   });
-  it('maps written province names to the map names', () => {
-    expect(['广东省', '上海市', '广西壮族自治区', '内蒙古自治区', '新疆维吾尔自治区', '香港特别行政区', ' 北京 '].map(provinceKey)).toEqual(['广东', '上海', '广西', '内蒙古', '新疆', '香港', '北京']);
+  it("names the map's regions in the language", () => {
+    expect(regionNameMap(['上海', '内蒙古', '不明'], 'en')).toEqual({ 上海: 'Shanghai', 内蒙古: 'Inner Mongolia', 不明: '不明' });
+    expect(regionNameMap(['上海'], 'zh')).toEqual({ 上海: '上海' });
   });
-  it('adds warehouses by name and vehicles by position, most warehouses first, outside last', () => {
+  it('adds warehouses by code and vehicles by position, most warehouses first, outside last, named in the language', () => {
     const v = (id: string, lon: number, lat: number): CockpitVehicle => ({ id, deviceId: id, code: id, name: id, status: 'driving', lat, lon, time: null });
     const rows = provinceRows(
       [
-        { province: '上海市', warehouses: 1, coldRooms: 2 },
-        { province: '上海', warehouses: 1, coldRooms: 1 },
-        { province: '广东省', warehouses: 3, coldRooms: 0 },
+        { code: '440000', name: 'Guangdong', warehouses: 3, coldRooms: 0 },
+        { code: '310000', name: 'Shanghai', warehouses: 2, coldRooms: 3 },
+        { code: null, name: 'Atlantis', warehouses: 1, coldRooms: 0 },
       ],
       [v('1', 0.5, 0.5), v('2', 1.2, 0.2), v('3', 9, 9), v('4', 0.2, 0.2)],
       (lon, lat) => regionAt(regions, lon, lat),
+      'en',
     );
     expect(rows).toEqual([
-      { name: '广东', warehouses: 3, coldRooms: 0, vehicles: 1 },
-      { name: '上海', warehouses: 2, coldRooms: 3, vehicles: 2 },
-      { name: '', warehouses: 0, coldRooms: 0, vehicles: 1 },
+      { key: '440000', name: 'Guangdong', warehouses: 3, coldRooms: 0, vehicles: 1 },
+      { key: '310000', name: 'Shanghai', warehouses: 2, coldRooms: 3, vehicles: 2 },
+      { key: 'text:Atlantis', name: 'Atlantis', warehouses: 1, coldRooms: 0, vehicles: 0 },
+      { key: '', name: '', warehouses: 0, coldRooms: 0, vehicles: 1 },
     ]);
+    // A vehicle in a province without warehouses: named from the dictionary.
+    expect(provinceRows([], [v('1', 0.5, 0.5)], () => '江苏', 'zh')).toEqual([{ key: '320000', name: '江苏', warehouses: 0, coldRooms: 0, vehicles: 1 }]);
   });
 });
 

@@ -1,10 +1,11 @@
 // The cockpit's pure parts: KPI number formatting, the alarm ticker (newest first, merged per
 // alarm, bounded), the vehicles kept current from live device states, and the aggregation per
 // province (warehouses from the summary, vehicles placed by point in polygon on the map's own
-// province boundaries).
+// province boundaries), keyed by the province dictionary's code and named in the reader's
+// language (the map's own region names are Chinese: they are only looked up, never shown).
 import type { CockpitProvince, CockpitTickerItem, CockpitVehicle } from '@iotc/shared/cockpit';
-import { provinceKey } from '@iotc/shared/cockpit';
 import type { Lang } from '@iotc/shared/i18n';
+import { findProvince, provinceLabel } from '@iotc/shared/region';
 import type { DeviceState } from '@iotc/shared/live';
 
 /** Rows the ticker keeps. */
@@ -179,32 +180,49 @@ export function regionAt(regions: readonly Region[], lon: number, lat: number): 
 }
 
 export interface ProvinceRow {
-  /** The map's region name; '' for vehicles outside every region. */
+  /** The row's key: the province dictionary's code; `text:<as written>` for text that names no province; '' for vehicles outside every region. */
+  key: string;
+  /** The name to show, in the reader's language ('' for the outside row). */
   name: string;
   warehouses: number;
   coldRooms: number;
   vehicles: number;
 }
 
+/** The map's region names (Chinese, from the map data) with the names to show in `lang`: ECharts' `nameMap`. */
+export function regionNameMap(regionNames: readonly string[], lang: Lang): Record<string, string> {
+  return Object.fromEntries(regionNames.map((n) => {
+    const p = findProvince(n);
+    return [n, p ? provinceLabel(p, lang) : n];
+  }));
+}
+
 /**
- * One row per province: warehouses (their written province mapped to the map's name) and the
- * vehicles whose position lies in it; most warehouses, then most vehicles, first. Vehicles in no
- * region (at sea, abroad, or before the boundaries loaded) are counted in the '' row, last.
+ * One row per province: warehouses (the summary's, already by code and named in the language)
+ * and the vehicles whose position lies in it (the map region's name looked up in the province
+ * dictionary); most warehouses, then most vehicles, first. Vehicles in no region (at sea,
+ * abroad, or before the boundaries loaded) are counted in the '' row, last.
  */
-export function provinceRows(provinces: readonly CockpitProvince[], vehicles: readonly CockpitVehicle[], regionOf: (lon: number, lat: number) => string | null): ProvinceRow[] {
+export function provinceRows(provinces: readonly CockpitProvince[], vehicles: readonly CockpitVehicle[], regionOf: (lon: number, lat: number) => string | null, lang: Lang): ProvinceRow[] {
   const rows = new Map<string, ProvinceRow>();
-  const row = (name: string) => {
-    let r = rows.get(name);
-    if (!r) rows.set(name, (r = { name, warehouses: 0, coldRooms: 0, vehicles: 0 }));
+  const row = (key: string, name: string) => {
+    let r = rows.get(key);
+    if (!r) rows.set(key, (r = { key, name, warehouses: 0, coldRooms: 0, vehicles: 0 }));
     return r;
   };
   for (const p of provinces) {
-    const r = row(provinceKey(p.province));
+    const r = row(p.code ?? `text:${p.name}`, p.name);
     r.warehouses += p.warehouses;
     r.coldRooms += p.coldRooms;
   }
-  for (const v of vehicles) row(regionOf(v.lon, v.lat) ?? '').vehicles += 1;
+  for (const v of vehicles) {
+    const region = regionOf(v.lon, v.lat);
+    const p = findProvince(region);
+    const r = p ? row(p.code, provinceLabel(p, lang)) : region ? row(`text:${region}`, region) : row('', '');
+    r.vehicles += 1;
+  }
+  const locale = lang === 'zh' ? 'zh' : 'en';
   return [...rows.values()]
     .filter((r) => r.warehouses > 0 || r.vehicles > 0)
-    .sort((a, b) => (a.name === '') !== (b.name === '') ? (a.name === '' ? 1 : -1) : b.warehouses - a.warehouses || b.vehicles - a.vehicles || a.name.localeCompare(b.name, 'zh'));
+    .sort((a, b) => (a.key === '') !== (b.key === '') ? (a.key === '' ? 1 : -1) : b.warehouses - a.warehouses || b.vehicles - a.vehicles || a.name.localeCompare(b.name, locale));
 }

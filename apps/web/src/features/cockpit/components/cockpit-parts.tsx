@@ -1,6 +1,6 @@
 // The cockpit's panels without charts: a titled panel, the KPI cards, the rows with a bar
 // (assets online by kind, active alarms by level) and the alarm ticker.
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { CockpitTickerItem } from '@iotc/shared/cockpit';
@@ -27,11 +27,29 @@ export interface Kpi {
   warn?: boolean;
 }
 
+/** Widths in em of a text's characters, roughly (wide: CJK and full-width; narrow: separators). */
+function ems(text: string): number {
+  let n = 0;
+  for (const ch of text) n += /[\u2E80-\uFFEF]/.test(ch) ? 1 : /[.,:;'\s]/.test(ch) ? 0.3 : /[%MW]/.test(ch) ? 0.9 : 0.7;
+  return n;
+}
+
+/** KPI value size relative to its unit's (0.34rem and 0.15rem, see cockpit.css). */
+const UNIT_RATIO = 0.15 / 0.34;
+
+/**
+ * The KPI value's width in em of the value's font: the card's CSS shrinks the value's font so
+ * that this many em fit the card's width, whatever the number and the fonts installed.
+ */
+export function kpiEms(value: string, unit?: string): number {
+  return ems(value) + (unit ? (ems(unit) + 0.4) * UNIT_RATIO : 0);
+}
+
 export function KpiCards({ items }: { items: Kpi[] }) {
   return (
     <div className="cockpit-kpis">
       {items.map((k) => (
-        <div key={k.id} className="cockpit-kpi" data-testid={`kpi-${k.id}`}>
+        <div key={k.id} className="cockpit-kpi" data-testid={`kpi-${k.id}`} style={{ '--kpi-ems': kpiEms(k.value, k.unit).toFixed(2) } as CSSProperties}>
           <div className="cockpit-kpi-label">{k.label}</div>
           <div className="cockpit-kpi-value" data-testid={`kpi-value-${k.id}`}>
             {k.value}

@@ -22,7 +22,7 @@ import { useThemeName } from '../../../lib/theme.ts';
 import { useCockpitSummary } from '../api/cockpit-summary.ts';
 import { chinaRegions } from '../components/china-map.ts';
 import { alarmTrendOption, gaugeOption, mapOption, PALETTES, readingTrendOption, taskTrendOption } from '../components/cockpit-charts.ts';
-import { applyVehicleStates, formatCount, formatPercent, mergeTicker, provinceRows, regionAt, share } from '../components/cockpit-model.ts';
+import { applyVehicleStates, formatCount, formatPercent, mergeTicker, provinceRows, regionAt, regionNameMap, share } from '../components/cockpit-model.ts';
 import { AlarmTicker, Bars, KpiCards, Panel, type Kpi } from '../components/cockpit-parts.tsx';
 import '../components/cockpit.css';
 
@@ -179,9 +179,10 @@ export default function CockpitPage(_props: ScreenProps) {
 
   // ---- derived ----
   const regions = useMemo(() => chinaRegions(), []);
-  const provinces = useMemo(() => provinceRows(data?.provinces ?? [], vehicles, (lon, lat) => regionAt(regions, lon, lat)), [data?.provinces, vehicles, regions]);
+  const nameMap = useMemo(() => regionNameMap(regions.map((r) => r.name), lang), [regions, lang]);
+  const provinces = useMemo(() => provinceRows(data?.provinces ?? [], vehicles, (lon, lat) => regionAt(regions, lon, lat), lang), [data?.provinces, vehicles, regions, lang]);
   const texts = useMemo(() => ({ warehouses: t('cockpit.map.warehouses'), vehicles: t('cockpit.map.vehicles'), coldRooms: t('cockpit.map.coldRooms') }), [t]);
-  const map = useMemo(() => mapOption(provinces, vehicles, palette, rem, texts) as EChartOption, [provinces, vehicles, palette, rem, texts]);
+  const map = useMemo(() => mapOption(provinces, vehicles, palette, rem, texts, nameMap) as EChartOption, [provinces, vehicles, palette, rem, texts, nameMap]);
   const gauge = useMemo(() => gaugeOption(data?.compliance.rate ?? null, palette, rem) as EChartOption, [data?.compliance.rate, palette, rem]);
   const trends = data?.trends;
   const alarmTrend = useMemo(() => (trends ? (alarmTrendOption(trends, palette, rem) as EChartOption) : undefined), [trends, palette, rem]);
@@ -264,7 +265,7 @@ export default function CockpitPage(_props: ScreenProps) {
               </span>
             </div>
             <EChart option={map} height="100%" data-testid="cockpit-map" />
-            <span hidden data-testid="cockpit-map-state" data-regions={regions.length} data-vehicles={vehicles.length} />
+            <span hidden data-testid="cockpit-map-state" data-regions={regions.length} data-vehicles={vehicles.length} data-region-names={JSON.stringify(Object.values(nameMap))} />
             {provinces.length > 0 ? (
               <table className="cockpit-provinces" data-testid="cockpit-provinces">
                 <thead>
@@ -277,7 +278,7 @@ export default function CockpitPage(_props: ScreenProps) {
                 </thead>
                 <tbody>
                   {provinces.slice(0, 6).map((p) => (
-                    <tr key={p.name} data-province={p.name}>
+                    <tr key={p.key} data-province={p.key}>
                       <td>{p.name || t('cockpit.map.other')}</td>
                       <td>{p.warehouses}</td>
                       <td>{p.coldRooms}</td>

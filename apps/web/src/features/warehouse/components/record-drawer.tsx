@@ -2,13 +2,16 @@
 // (or that none was found) against the room's range, and the review.
 import { Descriptions, Drawer, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { provinceName } from '@iotc/shared/region';
 import type { RecordRow } from '@iotc/shared/warehouse';
+import { useLang } from '../../../lib/language.ts';
 import { AUDIT_COLORS, formatTime, outOfRange, quantityText } from './record-model.ts';
 
 const range = (min: number | null, max: number | null, unit: string) => (min === null && max === null ? '-' : `${min ?? '…'} ~ ${max ?? '…'} ${unit}`);
 
 export function RecordDrawer({ row, onClose }: { row: RecordRow | null; onClose: () => void }) {
   const { t } = useTranslation();
+  const lang = useLang();
   const reading = (value: number | null, min: number | null, max: number | null, unit: string) =>
     value === null ? (
       '-'
@@ -26,7 +29,7 @@ export function RecordDrawer({ row, onClose }: { row: RecordRow | null; onClose:
           <Descriptions.Item label={t('warehouse.col.direction')}>{t(`warehouse.direction.${row.direction}`)}</Descriptions.Item>
           <Descriptions.Item label={t('warehouse.col.warehouse')}>{`${row.warehouseName} (${row.warehouseCode})`}</Descriptions.Item>
           <Descriptions.Item label={t('warehouse.col.room')}>{row.roomName ? `${row.roomName} (${row.roomCode})` : t('warehouse.detail.atWarehouse')}</Descriptions.Item>
-          <Descriptions.Item label={t('warehouse.detail.region')}>{[row.province, row.city].filter(Boolean).join(' / ') || '-'}</Descriptions.Item>
+          <Descriptions.Item label={t('warehouse.detail.region')}>{[provinceName(row.provinceCode ?? row.province, lang), row.city].filter(Boolean).join(' / ') || '-'}</Descriptions.Item>
           <Descriptions.Item label={t('warehouse.detail.address')}>{[row.address, row.zip].filter(Boolean).join(' ') || '-'}</Descriptions.Item>
           <Descriptions.Item label={t('warehouse.col.goods')}>{row.goodsName}</Descriptions.Item>
           <Descriptions.Item label={t('warehouse.col.batch')}>{row.batchNo || '-'}</Descriptions.Item>

@@ -49,19 +49,20 @@ describe('stockTree', () => {
 });
 
 describe('provinceChart', () => {
-  it('draws warehouses and stock per province, a missing province named', () => {
-    const option = provinceChart(
-      [
-        { province: '上海', warehouses: 2, quantity: 120 },
-        { province: '', warehouses: 1, quantity: 0 },
-      ],
-      { warehouses: 'Warehouses', stock: 'Stock', noProvince: 'None' },
-    );
-    expect((option.xAxis as { data: string[] }).data).toEqual(['上海', 'None']);
+  it('draws warehouses and stock per province named in the language, a missing province named', () => {
+    const rows = [
+      { province: '310000', code: '310000', warehouses: 2, quantity: 120 },
+      { province: 'Atlantis', code: null, warehouses: 1, quantity: 0 },
+      { province: '', code: null, warehouses: 1, quantity: 0 },
+    ];
+    const words = { warehouses: 'Warehouses', stock: 'Stock', noProvince: 'None' };
+    const option = provinceChart(rows, words, 'en');
+    expect((option.xAxis as { data: string[] }).data).toEqual(['Shanghai', 'Atlantis', 'None']);
+    expect((provinceChart(rows, words, 'zh').xAxis as { data: string[] }).data).toEqual(['上海', 'Atlantis', 'None']);
     const series = option.series as { data: number[]; yAxisIndex?: number }[];
     expect(series.map((s) => s.data)).toEqual([
-      [2, 1],
-      [120, 0],
+      [2, 1, 1],
+      [120, 0, 0],
     ]);
     expect(series[1]!.yAxisIndex).toBe(1);
   });

@@ -1,5 +1,7 @@
 // The stock rows grouped for the tree table (warehouse → room, or the warehouse floor → goods /
 // batch) and the province amounts as a bar chart's option.
+import type { Lang } from '@iotc/shared/i18n';
+import { provinceName } from '@iotc/shared/region';
 import type { ProvinceAmount, StockRow } from '@iotc/shared/warehouse';
 import type { EChartOption } from '../../../components/chart/echart.tsx';
 import { formatTime, quantityText } from './record-model.ts';
@@ -57,9 +59,14 @@ export function stockTree(rows: StockRow[], atWarehouse: string): StockNode[] {
   return [...warehouses.values()];
 }
 
-/** Warehouses (left axis) and stock (right axis) per province as bars. */
-export function provinceChart(rows: ProvinceAmount[], words: { warehouses: string; stock: string; noProvince: string }): EChartOption {
-  const names = rows.map((r) => r.province || words.noProvince);
+/** A province of the amounts as the reader reads it: the dictionary's name in `lang`, else as written. */
+export function provinceText(p: ProvinceAmount, lang: Lang, noProvince: string): string {
+  return (p.code ? provinceName(p.code, lang) : p.province) || noProvince;
+}
+
+/** Warehouses (left axis) and stock (right axis) per province as bars, provinces named in `lang`. */
+export function provinceChart(rows: ProvinceAmount[], words: { warehouses: string; stock: string; noProvince: string }, lang: Lang): EChartOption {
+  const names = rows.map((r) => provinceText(r, lang, words.noProvince));
   return {
     tooltip: { trigger: 'axis' },
     legend: { data: [words.warehouses, words.stock] },

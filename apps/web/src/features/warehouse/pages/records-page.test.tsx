@@ -37,6 +37,7 @@ function record(n: number, over: Partial<RecordRow> = {}): RecordRow {
     roomCode: 'WH-SH-01-C',
     roomName: 'Chilled room',
     province: '上海',
+    provinceCode: '310000',
     city: '上海',
     address: null,
     zip: null,

@@ -8,18 +8,20 @@ import { useTranslation } from 'react-i18next';
 import { EChart } from '../../../components/chart/echart.tsx';
 import { FilterBar, type FilterItem } from '../../../components/filter-bar.tsx';
 import { Forbidden } from '../../../components/forbidden.tsx';
+import { useLang } from '../../../lib/language.ts';
 import { useListParams, type FilterValues } from '../../../lib/list-query.ts';
 import { usePermission } from '../../../lib/permissions.ts';
 import type { ScreenProps } from '../../../lib/screen.ts';
 import { usePlaces } from '../api/places.ts';
 import { useProvinces, useStock } from '../api/stock.ts';
-import { provinceChart, stockTree, type StockNode } from '../components/stock-model.ts';
+import { provinceChart, provinceText, stockTree, type StockNode } from '../components/stock-model.ts';
 import '../components/warehouse.css';
 
 const STOCK_FILTERS = ['warehouseId', 'keyword', 'province', 'includeEmpty'] as const;
 
 export default function StockPage(_props: ScreenProps) {
   const { t } = useTranslation();
+  const lang = useLang();
   const can = usePermission();
   const canRead = can('warehouse:read');
   const list = useListParams('warehouse-stock');
@@ -36,7 +38,7 @@ export default function StockPage(_props: ScreenProps) {
     (): FilterItem[] => [
       { label: 'warehouse.filter.warehouse', key: 'warehouseId', type: 'select', width: 220, options: (places.data ?? []).map((p) => ({ value: p.value, label: p.label })) },
       { label: 'warehouse.filter.keyword', key: 'keyword', type: 'input', width: 200, placeholder: 'warehouse.filter.keywordPlaceholder' },
-      { label: 'warehouse.filter.province', key: 'province', type: 'select', width: 140, options: (provinces.data ?? []).filter((p) => p.province).map((p) => ({ value: p.province, label: p.province })) },
+      { label: 'warehouse.filter.province', key: 'province', type: 'select', width: 140, options: (provinces.data ?? []).filter((p) => p.province).map((p) => ({ value: p.province, label: provinceText(p, lang, '') })) },
       {
         label: 'warehouse.stock.includeEmpty',
         key: 'includeEmpty',
@@ -48,12 +50,12 @@ export default function StockPage(_props: ScreenProps) {
         ],
       },
     ],
-    [places.data, provinces.data],
+    [places.data, provinces.data, lang],
   );
   const tree = useMemo(() => stockTree(stock.data?.rows ?? [], t('warehouse.detail.atWarehouse')), [stock.data, t]);
   const option = useMemo(
-    () => provinceChart(provinces.data ?? [], { warehouses: t('warehouse.stock.warehouses'), stock: t('warehouse.stock.quantity'), noProvince: t('warehouse.stock.noProvince') }),
-    [provinces.data, t],
+    () => provinceChart(provinces.data ?? [], { warehouses: t('warehouse.stock.warehouses'), stock: t('warehouse.stock.quantity'), noProvince: t('warehouse.stock.noProvince') }, lang),
+    [provinces.data, t, lang],
   );
 
   if (!canRead) return <Forbidden />;
