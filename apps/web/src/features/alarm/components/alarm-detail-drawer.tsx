@@ -11,6 +11,7 @@ import { useAlarm, useAlarmEvents, type AlarmEvent } from '../api/alarm-detail.t
 import { useCommentAlarm } from '../api/alarm-comment.ts';
 import { CommentBox } from '../../../components/comment-box.tsx';
 import { usePermission } from '../../../lib/permissions.ts';
+import { useLang } from '../../../lib/language.ts';
 import { formatDuration, formatTime, valueText } from './alarm-model.ts';
 import { LevelTag, StatusTag } from './alarm-tags.tsx';
 import type { AlarmActions } from './use-alarm-actions.tsx';
@@ -46,6 +47,7 @@ function kindOf(kind: string): AlarmEventKind | null {
 
 function EventLine({ event, unit }: { event: AlarmEvent; unit: string }) {
   const { t } = useTranslation();
+  const lang = useLang();
   const kind = kindOf(event.kind);
   const { detail } = event;
   const reason = typeof detail.reason === 'string' ? detail.reason : null;
@@ -69,7 +71,7 @@ function EventLine({ event, unit }: { event: AlarmEvent; unit: string }) {
         <span className="alarm-event-time">{formatTime(event.at)}</span>
       </div>
       <div className="alarm-event-actor">{event.actor ? t('alarm.event.by', { actor: event.actor }) : t('alarm.event.system')}</div>
-      {value !== null ? <div>{t('alarm.event.value', { value: valueText(value, unit) })}</div> : null}
+      {value !== null ? <div>{t('alarm.event.value', { value: valueText(value, unit, lang) })}</div> : null}
       {assignee ? <div>{t('alarm.event.assignee', { name: assignee })}</div> : null}
       {comment ? <div className="alarm-event-reason">{comment}</div> : null}
       {order ? <div>{t('alarm.event.workOrder', { code: order })}</div> : null}
@@ -88,6 +90,7 @@ function EventLine({ event, unit }: { event: AlarmEvent; unit: string }) {
 function Fields({ alarm }: { alarm: AlarmRow }) {
   const { t } = useTranslation();
   const texts = useAlarmTexts();
+  const lang = texts.lang;
   const ended = alarm.endedAt ? Date.parse(alarm.endedAt) : Date.now();
   const text = (v: string | null | undefined) => (v ? v : '-');
   return (
@@ -120,9 +123,9 @@ function Fields({ alarm }: { alarm: AlarmRow }) {
             ]
           : []),
         // A door rule has no threshold (an open door is the condition).
-        { key: 'threshold', label: t('alarm.col.threshold'), children: ALARM_TYPE_INFO[alarm.type].kind === 'door' || ALARM_TYPE_INFO[alarm.type].kind === 'terminal' ? '-' : valueText(alarm.threshold, alarm.unit) },
-        { key: 'value', label: t('alarm.col.value'), children: valueText(alarm.value, alarm.unit) },
-        { key: 'peak', label: t('alarm.col.peak'), children: valueText(alarm.peak, alarm.unit) },
+        { key: 'threshold', label: t('alarm.col.threshold'), children: ALARM_TYPE_INFO[alarm.type].kind === 'door' || ALARM_TYPE_INFO[alarm.type].kind === 'terminal' ? '-' : valueText(alarm.threshold, alarm.unit, lang) },
+        { key: 'value', label: t('alarm.col.value'), children: valueText(alarm.value, alarm.unit, lang) },
+        { key: 'peak', label: t('alarm.col.peak'), children: valueText(alarm.peak, alarm.unit, lang) },
         { key: 'count', label: t('alarm.col.count'), children: alarm.count },
         { key: 'startedAt', label: t('alarm.col.startedAt'), children: formatTime(alarm.startedAt) },
         { key: 'lastAt', label: t('alarm.col.lastAt'), children: formatTime(alarm.lastAt) },

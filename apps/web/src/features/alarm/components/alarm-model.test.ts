@@ -80,14 +80,16 @@ describe('alarm texts', () => {
   });
 
   it('shows value and peak with one unit, rounded', () => {
-    expect(valuePeakText({ value: 9.3, peak: 12.156, unit: '°C' })).toBe('9.3 / 12.16 °C');
+    expect(valuePeakText({ value: 9.3, peak: 12.156, unit: '°C' })).toBe('9.3 / 12.2 °C');
+    expect(valuePeakText({ value: 111.78995078908814, peak: 118.04, unit: 'km/h' })).toBe('111.8 / 118 km/h');
+    expect(valuePeakText({ value: 630, peak: 1410, unit: 's' }, 'zh')).toBe('10分30秒 / 23分30秒');
     expect(valuePeakText({ value: 1, peak: 1, unit: '' })).toBe('1 / 1');
     expect(valuePeakText({ value: null, peak: null, unit: '%' })).toBe('-');
   });
 
   it('makes a table row of an alarm', () => {
-    const view = toAlarmView(alarm(1, { acknowledgedAt: '2026-03-01T01:10:00Z', acknowledgedBy: 'admin', endedAt: '2026-03-01T02:30:00Z' }), words);
-    expect(view).toMatchObject({ priority: URGENT.id, deviceId: '860000000000001', deviceName: 'Truck 1', asset: 'Reefer 1 (沪A00001)', duration: '1h 30m', peak: '9.3 / 12.15 °C' });
+    const view = toAlarmView(alarm(1, { acknowledgedAt: '2026-03-01T01:10:00Z', acknowledgedBy: 'admin', endedAt: '2026-03-01T02:30:00Z' }), { duration: words, lang: 'en' });
+    expect(view).toMatchObject({ priority: URGENT.id, deviceId: '860000000000001', deviceName: 'Truck 1', asset: 'Reefer 1 (沪A00001)', duration: '1h 30m', peak: '9.3 / 12.2 °C' });
     expect(view.acknowledged).toMatch(/^admin · 2026-03-01 \d\d:10:00$/);
   });
 

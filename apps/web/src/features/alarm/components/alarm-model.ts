@@ -5,6 +5,7 @@
 import dayjs from 'dayjs';
 import type { AlarmRow, AlarmStatus, AlarmType } from '@iotc/shared/alarm';
 import { DATETIME_FORMAT } from '@iotc/shared/constants';
+import { precisionOf, roundedText, unitValueText } from '@iotc/shared/format';
 import type { Page } from '@iotc/shared/envelope';
 import type { Lang } from '@iotc/shared/i18n';
 import type { LivePoint } from '../../../components/live-map/cluster.ts';
@@ -65,18 +66,17 @@ export function formatDuration(ms: number, words: DurationWords): string {
     .join(' ');
 }
 
-/** A reading with its unit ('9.3 °C'); '-' for none. */
-export function valueText(value: number | null | undefined, unit: string): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return '-';
-  const v = Math.round(value * 100) / 100;
-  return unit ? `${v} ${unit}` : String(v);
+/** A reading with its unit at the unit's precision ('9.3 °C', '111.8 km/h', '3 min 12 s'); '-' for none. */
+export function valueText(value: number | null | undefined, unit: string, lang: Lang = 'en'): string {
+  return unitValueText(value, unit, lang);
 }
 
-/** Value when it opened and the worst seen since, one unit for both ('9.3 / 12.1 °C'). */
-export function valuePeakText(row: Pick<AlarmRow, 'value' | 'peak' | 'unit'>): string {
+/** Value when it opened and the worst seen since, one unit for both ('9.3 / 12.2 °C'); durations each in full. */
+export function valuePeakText(row: Pick<AlarmRow, 'value' | 'peak' | 'unit'>, lang: Lang = 'en'): string {
   if (row.value === null && row.peak === null) return '-';
-  const v = valueText(row.value, '');
-  const p = valueText(row.peak, '');
+  if (row.unit === 's') return `${unitValueText(row.value, 's', lang)} / ${unitValueText(row.peak, 's', lang)}`;
+  const v = unitValueText(row.value, '', lang) === '-' ? '-' : roundedText(row.value!, precisionOf(row.unit));
+  const p = unitValueText(row.peak, '', lang) === '-' ? '-' : roundedText(row.peak!, precisionOf(row.unit));
   return row.unit ? `${v} / ${p} ${row.unit}` : `${v} / ${p}`;
 }
 
@@ -110,7 +110,7 @@ export interface AlarmView {
   row: AlarmRow;
 }
 
-export function toAlarmView(row: AlarmRow, words: DurationWords, now: number = Date.now()): AlarmView {
+export function toAlarmView(row: AlarmRow, texts: { duration: DurationWords; lang: Lang }, now: number = Date.now()): AlarmView {
   const started = Date.parse(row.startedAt);
   const ended = row.endedAt ? Date.parse(row.endedAt) : now;
   return {
@@ -122,8 +122,8 @@ export function toAlarmView(row: AlarmRow, words: DurationWords, now: number = D
     asset: row.asset ? `${row.asset.name} (${row.asset.code})` : '',
     startedAt: formatTime(row.startedAt),
     endedAt: formatTime(row.endedAt),
-    duration: Number.isFinite(started) && Number.isFinite(ended) ? formatDuration(ended - started, words) : '',
-    peak: valuePeakText(row),
+    duration: Number.isFinite(started) && Number.isFinite(ended) ? formatDuration(ended - started, texts.duration) : '',
+    peak: valuePeakText(row, texts.lang),
     count: row.count,
     status: row.status,
     acknowledged: row.acknowledgedAt ? [row.acknowledgedBy, formatTime(row.acknowledgedAt)].filter(Boolean).join(' · ') : '',

@@ -240,7 +240,7 @@ describe('alarm query', { timeout: 40_000 }, () => {
     expect(cell(minor!.id, 'alarm-cell-type').textContent).toBe('Humidity low');
     expect(cell(urgent!.id, 'alarm-cell-type').textContent).toBe('Temperature high');
     expect(cell(minor!.id, 'alarm-cell-value').textContent).toBe('12 / 8.5 %');
-    expect(cell(urgent!.id, 'alarm-cell-value').textContent).toBe('9.3 / 12.15 °C');
+    expect(cell(urgent!.id, 'alarm-cell-value').textContent).toBe('9.3 / 12.2 °C');
     expect(cell(minor!.id, 'alarm-cell-status').textContent).toBe('Cleared');
     expect(cell(urgent!.id, 'alarm-cell-status').textContent).toBe('Active');
     expect(row(urgent!.id)!.textContent).toContain(`admin · ${dayjs(urgent!.acknowledgedAt!).format('YYYY-MM-DD HH:mm:ss')}`);

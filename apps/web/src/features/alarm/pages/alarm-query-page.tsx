@@ -63,7 +63,7 @@ export default function AlarmQueryPage(_props: ScreenProps) {
   const query = useAlarms(state);
   const levelList = useAlarmLevels();
   const levels = useMemo(() => knownLevels(levelList.data, query.data?.rows), [levelList.data, query.data]);
-  const rows = useMemo(() => (query.data?.rows ?? []).map((r) => toAlarmView(r, texts.duration)), [query.data, texts]);
+  const rows = useMemo(() => (query.data?.rows ?? []).map((r) => toAlarmView(r, texts)), [query.data, texts]);
   const items = useMemo(() => filterItems(levels, texts.lang), [levels, texts.lang]);
 
   const rawAlarm = params.get('alarm')?.trim();

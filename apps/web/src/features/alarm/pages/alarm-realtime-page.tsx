@@ -87,7 +87,7 @@ export function RealtimeAlarms({ title, tasks = false }: RealtimeAlarmsProps) {
   const levelList = useAlarmLevels();
   const alarms = query.data?.rows ?? NO_ALARMS;
   const levels = useStableLevels(knownLevels(levelList.data, alarms));
-  const rows = useMemo(() => alarms.map((r) => toAlarmView(r, texts.duration)), [alarms, texts]);
+  const rows = useMemo(() => alarms.map((r) => toAlarmView(r, texts)), [alarms, texts]);
   const [selected, setSelected] = useState<string | null>(null);
   const [detailId, setDetailId] = useState<string | null>(null);
 
