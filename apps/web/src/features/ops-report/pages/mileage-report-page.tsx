@@ -78,9 +78,11 @@ function MileageTable({ report, loading }: { report: MileageReport; loading: boo
       summary={() => (
         <Table.Summary>
           <Table.Summary.Row className="ops-totals" data-testid="ops-totals">
-            <Table.Summary.Cell index={0} colSpan={3}>
+            {/* The label in the vehicle column alone, which is fixed: it stays in view while the days scroll. */}
+            <Table.Summary.Cell index={0}>
               <strong>{t('opsReport.total')}</strong>
             </Table.Summary.Cell>
+            <Table.Summary.Cell index={1} colSpan={2} />
             <Table.Summary.Cell index={3} align="right">
               <strong className="ops-num" data-testid="ops-total-km">
                 {km(report.totalKm)}

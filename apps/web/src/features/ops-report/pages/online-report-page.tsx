@@ -79,9 +79,11 @@ function OnlineTable({ report, loading }: { report: OnlineReport; loading: boole
       summary={() => (
         <Table.Summary>
           <Table.Summary.Row className="ops-totals" data-testid="ops-totals">
-            <Table.Summary.Cell index={0} colSpan={2}>
+            {/* The label in the device column alone, which is fixed: it stays in view while the days scroll. */}
+            <Table.Summary.Cell index={0}>
               <strong>{t('opsReport.online.overall')}</strong>
             </Table.Summary.Cell>
+            <Table.Summary.Cell index={1} />
             <Table.Summary.Cell index={2} align="right">
               <strong>
                 <Rate value={report.overall.rate} testId="ops-total-rate" />
