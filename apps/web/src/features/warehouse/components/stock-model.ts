@@ -69,7 +69,7 @@ export function provinceChart(rows: ProvinceAmount[], words: { warehouses: strin
   const names = rows.map((r) => provinceText(r, lang, words.noProvince));
   return {
     tooltip: { trigger: 'axis' },
-    legend: { data: [words.warehouses, words.stock] },
+    legend: { data: [words.warehouses, words.stock], top: 0 },
     grid: { left: 48, right: 56, top: 40, bottom: 48 },
     xAxis: { type: 'category', data: names, axisLabel: { interval: 0, rotate: names.length > 8 ? 30 : 0 } },
     yAxis: [
