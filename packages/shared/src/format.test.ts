@@ -1,6 +1,6 @@
 // Values as people read them: the unit's precision and the unit, durations with seconds.
 import { describe, expect, it } from 'vitest';
-import { alarmValueText, durationText, roundedText, unitValueText } from './format.ts';
+import { alarmValueNumber, alarmValueText, durationText, roundedText, unitValueText } from './format.ts';
 
 describe('value texts', () => {
   it('round an overspeed to a tenth with its unit, not 14 decimals', () => {
@@ -28,5 +28,12 @@ describe('value texts', () => {
     expect(unitValueText(Number.NaN, '°C', 'en')).toBe('-');
     expect(alarmValueText('door_abnormal', 1, 'en')).toBe('1');
     expect(roundedText(1.005, 1)).toBe('1');
+  });
+
+  it('give a spreadsheet the rounded number', () => {
+    expect(alarmValueNumber('overspeed', 111.78995078908814)).toBe(111.8);
+    expect(alarmValueNumber('stay_timeout', 192.4)).toBe(192);
+    expect(alarmValueNumber('temp_high', null)).toBeNull();
+    expect(alarmValueText('no_such_type', 1.23456, 'en')).toBe('1.23');
   });
 });

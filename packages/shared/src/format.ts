@@ -1,7 +1,7 @@
 // Numbers as people read them, the same on every screen, document, export and message: a value
 // rounded to its unit's precision (the sensor field dictionary's, sensors.ts) with its unit, and a
 // duration in hours, minutes and seconds in the user's language.
-import { ALARM_TYPE_INFO, type AlarmType } from './alarm.ts';
+import { ALARM_TYPE_INFO, type AlarmTypeInfo } from './alarm.ts';
 import { SENSOR_FIELDS } from './sensors.ts';
 import type { Lang } from './i18n.ts';
 
@@ -44,7 +44,18 @@ export function unitValueText(value: number | null | undefined, unit: string, la
   return unit ? `${v} ${unit}` : v;
 }
 
+/** The unit an alarm type measures in ('' for a type this build does not know). */
+export function alarmUnit(type: string): string {
+  return (ALARM_TYPE_INFO as Record<string, AlarmTypeInfo | undefined>)[type]?.unit ?? '';
+}
+
 /** An alarm's value, peak or threshold as its type measures it. */
-export function alarmValueText(type: AlarmType, value: number | null | undefined, lang: Lang): string {
-  return unitValueText(value, ALARM_TYPE_INFO[type].unit, lang);
+export function alarmValueText(type: string, value: number | null | undefined, lang: Lang): string {
+  return unitValueText(value, alarmUnit(type), lang);
+}
+
+/** The same as a number for a spreadsheet cell: rounded to the unit's precision (seconds stay seconds). */
+export function alarmValueNumber(type: string, value: number | null | undefined): number | null {
+  if (value === null || value === undefined || !Number.isFinite(value)) return null;
+  return Number(roundedText(value, alarmUnit(type) === 's' ? 0 : precisionOf(alarmUnit(type))));
 }

@@ -11,6 +11,7 @@ import SVGtoPDF from 'svg-to-pdfkit';
 import * as echarts from 'echarts';
 import type { Lang } from '@iotc/shared/i18n';
 import { formatInstant } from '../../lib/export.ts';
+import { alarmValueText } from '@iotc/shared/format';
 import type { ShipmentData } from './shipment.ts';
 import { REPORT_TEXTS } from './texts.ts';
 
@@ -252,8 +253,9 @@ function alarmTable(doc: Doc, d: ShipmentData, lang: Lang, tz: string) {
         a.endedAt ? formatInstant(new Date(a.endedAt), tz) : '—',
         x.alarmTypes[a.type] ?? a.type,
         a.levelName,
-        a.peak !== null ? String(a.peak) : a.value !== null ? String(a.value) : '—',
-        String(a.threshold),
+        // The unit's precision and unit (format.ts): '111.8 km/h', not 111.78995078908814.
+        a.peak !== null || a.value !== null ? alarmValueText(a.type, a.peak ?? a.value, lang) : '—',
+        alarmValueText(a.type, a.threshold, lang),
         x.alarmStatuses[a.status] ?? a.status,
       ],
       COLORS.text,

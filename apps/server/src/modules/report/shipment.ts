@@ -20,6 +20,7 @@ import { AppError } from '../../plugins/errors.ts';
 import type { Caller } from '../auth/service.ts';
 import { shipmentPdf } from './pdf.ts';
 import { REPORT_TEXTS, type ReportTexts } from './texts.ts';
+import { alarmValueNumber, durationText } from '@iotc/shared/format';
 
 export interface ShipmentReading {
   t: number;
@@ -207,7 +208,7 @@ export function shipmentService(db: Db) {
     ];
     al.getRow(1).font = { bold: true };
     for (const a of d.report.alarms) {
-      al.addRow([formatInstant(new Date(a.startedAt), tz), a.endedAt ? formatInstant(new Date(a.endedAt), tz) : '', x.alarmTypes[a.type] ?? a.type, a.levelName, a.peak ?? a.value, a.threshold, x.alarmStatuses[a.status] ?? a.status, a.deviceId]);
+      al.addRow([formatInstant(new Date(a.startedAt), tz), a.endedAt ? formatInstant(new Date(a.endedAt), tz) : '', x.alarmTypes[a.type] ?? a.type, a.levelName, alarmValueNumber(a.type, a.peak ?? a.value), alarmValueNumber(a.type, a.threshold), x.alarmStatuses[a.status] ?? a.status, a.deviceId]);
     }
     return Buffer.from(await book.xlsx.writeBuffer());
   }
@@ -228,15 +229,8 @@ export function shipmentService(db: Db) {
 const fmt = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '—' : v.toFixed(digits));
 
 /** A duration as the report writes it: 1 h 05 min 30 s / 1小时05分30秒. */
-export function formatDuration(seconds: number, lang: Lang): string {
-  const s = Math.round(seconds);
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const r = s % 60;
-  const pad = (n: number) => String(n).padStart(2, '0');
-  if (lang === 'zh') return h ? `${h}小时${pad(m)}分${pad(r)}秒` : m ? `${m}分${pad(r)}秒` : `${r}秒`;
-  return h ? `${h} h ${pad(m)} min ${pad(r)} s` : m ? `${m} min ${pad(r)} s` : `${r} s`;
-}
+/** A duration in the language ('3 min 22 s'): the one every screen and document uses (format.ts). */
+export const formatDuration = durationText;
 
 /** The key facts, in order, as label and text: the PDF's tables and the Excel summary sheet. */
 export function summaryLines(r: ShipmentReport, lang: Lang, tz: string): [string, string][] {

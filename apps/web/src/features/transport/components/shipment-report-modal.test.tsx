@@ -152,20 +152,20 @@ describe('shipment report dialog', () => {
     expect(text('sr-average')).toBe('5.6 °C');
     expect(text('sr-mkt')).toBe('6.1 °C');
     expect(text('sr-mkt-note')).toBe('activation energy 83.144 kJ/mol (USP <1160>)');
-    expect(text('sr-out-of-range')).toBe('1 h 15 min');
-    expect(text('sr-longest')).toBe(`1 h 05 min above the range, ${at(LONGEST.start)} – ${at(LONGEST.end)}, peak 11.2 °C at ${at(LONGEST.peak.t)}`);
+    expect(text('sr-out-of-range')).toBe('1 h 15 min 00 s');
+    expect(text('sr-longest')).toBe(`1 h 05 min 00 s above the range, ${at(LONGEST.start)} – ${at(LONGEST.end)}, peak 11.2 °C at ${at(LONGEST.peak.t)}`);
     expect(text('sr-excursions')).toBe('2');
     expect(text('sr-in-range')).toBe('67.4%');
-    expect(text('sr-no-data')).toBe('10 min');
+    expect(text('sr-no-data')).toBe('10 min 00 s');
     expect(text('sr-distance')).toBe('48.3 km');
-    expect(text('sr-period')).toContain('(4 h 00 min)');
+    expect(text('sr-period')).toContain('(4 h 00 min 00 s)');
     expect(text('sr-on-time')).toBe('Yes');
     expect(text('sr-humidity')).toBe('min 40.0 %, max 62.5 %, average 51.3 %');
     const level = byTestId(document, 'sr-alarm-level')!;
     expect(level.textContent).toBe('Urgent');
     expect(level.style.background).toBe('rgb(245, 34, 45)');
     const alarmRow = byTestId(document, 'sr-alarms')!.querySelector('tbody tr.ant-table-row')!;
-    expect([...alarmRow.querySelectorAll('td')].map((td) => td.textContent)).toEqual([at(Date.parse('2026-11-24T09:01:00.000Z')), 'Temperature high', 'Urgent', '11.24', 'Cleared']);
+    expect([...alarmRow.querySelectorAll('td')].map((td) => td.textContent)).toEqual([at(Date.parse('2026-11-24T09:01:00.000Z')), 'Temperature high', 'Urgent', '11.2 °C', 'Cleared']);
   });
 
   it('asks for the PDF and the Excel file in the user language', async () => {
@@ -181,7 +181,7 @@ describe('shipment report dialog', () => {
     await i18next.changeLanguage('zh');
     await settle();
     expect(text('sr-mkt-note')).toBe('活化能 83.144 kJ/mol（USP <1160>）');
-    expect(text('sr-out-of-range')).toBe('1小时15分');
+    expect(text('sr-out-of-range')).toBe('1小时15分00秒');
     click(byTestId(document, 'sr-xlsx'));
     await settleUntil(() => calls.length === 3);
     expect(calls[2]!.url).toBe(`${REPORT_API.shipment(TASK_ID)}?format=xlsx`);
@@ -193,7 +193,7 @@ describe('shipment report dialog', () => {
     await mount();
     expect(byTestId(document, 'sr-no-readings')).not.toBeNull();
     expect(byTestId(document, 'sr-mkt')).toBeNull();
-    expect(text('sr-no-data')).toBe('4 h 00 min');
+    expect(text('sr-no-data')).toBe('4 h 00 min 00 s');
   });
 
   it("shows the server's reason when the report cannot be made", async () => {

@@ -8,6 +8,7 @@ import { Alert, Button, Descriptions, Empty, Modal, Result, Skeleton, Space, Tab
 import { FileExcelOutlined, FilePdfOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { ALARM_STATUSES, ALARM_TYPES, type AlarmStatus, type AlarmType } from '@iotc/shared/alarm';
+import { alarmValueText, durationText } from '@iotc/shared/format';
 import type { ShipmentAlarm, ShipmentReport } from '@iotc/shared/report';
 import { apiErrorText } from '../../../lib/api-error.ts';
 import { readableTextOn } from '../../../lib/color.ts';
@@ -15,7 +16,7 @@ import { useLang } from '../../../lib/language.ts';
 import { DIALOG_OVER_DRAWER_Z } from '../../../lib/layers.ts';
 import { useExport } from '../../../lib/use-export.ts';
 import { downloadShipmentReport, useShipmentReport, type ShipmentFileFormat } from '../api/shipment-report.ts';
-import { celsius, durationParts, formatMs, percent } from './shipment-report-model.ts';
+import { celsius, formatMs, percent } from './shipment-report-model.ts';
 import { formatTime, km, rangeText } from './task-model.ts';
 import { usePagination } from '../../../components/data-table/pagination.ts';
 
@@ -27,19 +28,13 @@ export interface ShipmentReportTarget {
   code: string;
 }
 
-/** A duration in the user's language: "1 h 05 min" / "1小时05分". */
+/**
+ * A duration in the user's language with its seconds ('3 min 22 s' / '3分22秒'): the same text as
+ * the PDF and the Excel file (format.ts), so the dialog and the documents never disagree.
+ */
 export function useDurationText(): (seconds: number) => string {
-  const { t } = useTranslation();
-  return useCallback(
-    (seconds: number) => {
-      const p = durationParts(seconds);
-      if (p.unit === 's') return t('transport.report.dur.s', { s: p.s });
-      if (p.unit === 'm') return t('transport.report.dur.m', { m: p.m });
-      if (p.unit === 'hm') return t('transport.report.dur.hm', { h: p.h, m: p.m });
-      return t('transport.report.dur.dhm', { d: p.d, h: p.h, m: p.m });
-    },
-    [t],
-  );
+  const lang = useLang();
+  return useCallback((seconds: number) => durationText(seconds, lang), [lang]);
 }
 
 function Temperature({ report }: { report: ShipmentReport }) {
@@ -114,6 +109,7 @@ function Temperature({ report }: { report: ShipmentReport }) {
 
 function AlarmTable({ alarms }: { alarms: ShipmentAlarm[] }) {
   const { t } = useTranslation();
+  const lang = useLang();
   const pagination = usePagination('small');
   const typeName = (type: string) => ((ALARM_TYPES as readonly string[]).includes(type) ? t(`alarm.type.${type as AlarmType}`) : type);
   const statusName = (status: string) => ((ALARM_STATUSES as readonly string[]).includes(status) ? t(`alarm.status.${status as AlarmStatus}`) : status);
@@ -137,7 +133,7 @@ function AlarmTable({ alarms }: { alarms: ShipmentAlarm[] }) {
             </Tag>
           ),
         },
-        { key: 'value', title: t('transport.report.alarm.value'), render: (_, a) => (a.peak ?? a.value ?? '-').toString() },
+        { key: 'value', title: t('transport.report.alarm.value'), render: (_, a) => alarmValueText(a.type, a.peak ?? a.value, lang) },
         { key: 'status', title: t('transport.report.alarm.status'), render: (_, a) => statusName(a.status) },
       ]}
     />
