@@ -4,6 +4,7 @@ import { useEffect, useRef, useState, type CSSProperties, type ReactNode } from 
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { CockpitTickerItem } from '@iotc/shared/cockpit';
+import { unitValueText } from '@iotc/shared/format';
 import type { Lang } from '@iotc/shared/i18n';
 
 export function Panel({ title, extra, className, children, testId }: { title: string; extra?: ReactNode; className?: string; children: ReactNode; testId?: string }) {
@@ -136,7 +137,7 @@ export function AlarmTicker({ items, lang }: { items: CockpitTickerItem[]; lang:
       onMouseLeave={() => (paused.current = false)}
     >
       {items.map((a) => {
-        const what = [a.asset?.name ?? a.device.name, t(`alarm.type.${a.type}`), a.value !== null ? `${a.value}${a.unit}` : null].filter(Boolean).join(' · ');
+        const what = [a.asset?.name ?? a.device.name, t(`alarm.type.${a.type}`), a.value !== null ? unitValueText(a.value, a.unit, lang) : null].filter(Boolean).join(' · ');
         return (
           <li key={a.id} className="cockpit-ticker-item" data-testid="cockpit-ticker-item" data-id={a.id} data-status={a.status} data-new={a.id === fresh ? 'true' : 'false'}>
             <span className="cockpit-ticker-level" style={{ background: a.level.color }}>
