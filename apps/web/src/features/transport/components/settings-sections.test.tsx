@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act } from 'react';
 import { App, Form, type FormInstance } from 'antd';
 import { errorText } from '@iotc/shared/errors';
+import { ALARM_API } from '@iotc/shared/alarm';
 import { LIVE_API } from '@iotc/shared/live';
 import { TRANSPORT_API, type RoadRoute } from '@iotc/shared/transport';
 import { click, render, setEnglish, type Rendered } from '../../../test/dom.tsx';
@@ -9,7 +10,7 @@ import { byTestId, settle, settleUntil } from '../../../test/form.ts';
 import type * as client from '../../../api/client.ts';
 import { ApiError, request, type RequestOptions } from '../../../api/client.ts';
 import type { PlaceMapProps } from './place-map.tsx';
-import { PlacesSection } from './settings-sections.tsx';
+import { AlarmSection, PlacesSection } from './settings-sections.tsx';
 
 vi.mock('../../../api/client.ts', async (importOriginal) => ({
   ...(await importOriginal<typeof client>()),
@@ -145,5 +146,46 @@ describe('the road route of the settings', { timeout: 60_000 }, () => {
     await settleUntil(() => !!document.querySelector('.ant-tooltip'), 3000);
     expect(document.querySelector('.ant-tooltip')?.textContent).toBe('No routing service is configured');
     expect(calls.some((c) => c.path === TRANSPORT_API.roadRoute)).toBe(false);
+  });
+});
+
+describe("the task's alarm level", { timeout: 60_000 }, () => {
+  const level = (id: string, orgId: string, nameEn: string) => ({ id, orgId, code: id, nameZh: nameEn, nameEn, color: '#f5222d', priority: 1, builtIn: true, inUse: false });
+  const LEVELS = [level('a-urgent', 'org-a', 'Urgent A'), level('a-minor', 'org-a', 'Minor A'), level('p-urgent', 'org-p', 'Urgent P')];
+
+  function LevelHarness({ orgId }: { orgId: string }) {
+    const [f] = Form.useForm();
+    form = f;
+    return (
+      <App>
+        <Form form={f} initialValues={{ alarm: { levelId: null } }}>
+          <AlarmSection form={f} formName="tt" orgId={orgId} />
+        </Form>
+      </App>
+    );
+  }
+
+  const options = () => [...document.querySelectorAll<HTMLElement>('.ant-select-item-option')].map((o) => o.textContent);
+
+  it("offers only the levels of the form's organisation, and drops a chosen one when the organisation changes", async () => {
+    requestMock.mockImplementation(async (path: string) => {
+      if (path.startsWith(ALARM_API.levels)) return { rows: LEVELS, total: LEVELS.length, page: 1, size: 100 };
+      throw new Error(`unexpected call ${path}`);
+    });
+    mounted = render(<LevelHarness orgId="org-a" />);
+    await settleUntil(() => requestMock.mock.calls.some(([p]) => String(p).startsWith(ALARM_API.levels)));
+    await settle();
+    const select = byTestId(document, 'tt-alarm-level')!.closest('.ant-select') ?? byTestId(document, 'tt-alarm-level')!;
+    act(() => {
+      select.dispatchEvent(new MouseEvent('mousedown', { bubbles: true }));
+    });
+    await settleUntil(() => options().length > 0);
+    // Another organisation's levels (the platform's 'Urgent P') are not offered: no two 'Urgent'.
+    expect(options()).toEqual(['Urgent A', 'Minor A']);
+    click([...document.querySelectorAll<HTMLElement>('.ant-select-item-option')].find((o) => o.textContent === 'Minor A'));
+    await settle();
+    expect(form.getFieldValue(['alarm', 'levelId'])).toBe('a-minor');
+    mounted.rerender(<LevelHarness orgId="org-p" />);
+    await settleUntil(() => form.getFieldValue(['alarm', 'levelId']) === null);
   });
 });

@@ -2,7 +2,7 @@
 // template drawers: origin and destination (typed, or picked by a click on the map), the planned
 // route drawn on the same map or asked of the routing service along the roads, temperature and humidity ranges, alarm settings, recipients and how
 // the start and the arrival are recognised. Contacts lists are shared too.
-import { useCallback, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Alert, Button, Form, Input, InputNumber, Segmented, Select, Space, Switch, Tooltip, Typography, type FormInstance } from 'antd';
 import { ClearOutlined, DeleteOutlined, NodeIndexOutlined, PlusOutlined, UndoOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -269,11 +269,17 @@ export function RangesSection({ form }: { form: FormInstance }) {
   );
 }
 
-export function AlarmSection({ formName }: { formName: string }) {
+/**
+ * The task's alarm level: only the levels of the form's organisation (the one picked, else the
+ * task's or template's, else the caller's), as the server accepts; a level of another
+ * organisation left over from a change of organisation is taken away.
+ */
+export function AlarmSection({ form, formName, orgId }: { form: FormInstance; formName: string; orgId: string | undefined }) {
   const { t } = useTranslation();
   const lang = useLang();
   const levels = useAlarmLevels();
-  const options = (levels.data ?? []).map((l) => ({
+  const own = useMemo(() => (levels.data ?? []).filter((l) => l.orgId === orgId), [levels.data, orgId]);
+  const options = own.map((l) => ({
     value: l.id,
     label: (
       <span>
@@ -283,6 +289,10 @@ export function AlarmSection({ formName }: { formName: string }) {
     ),
     title: lang === 'zh' ? l.nameZh : l.nameEn,
   }));
+  const chosen = Form.useWatch(['alarm', 'levelId'], form) as string | null | undefined;
+  useEffect(() => {
+    if (chosen && levels.data && !own.some((l) => l.id === chosen)) form.setFieldValue(['alarm', 'levelId'], null);
+  }, [chosen, own, levels.data, form]);
   return (
     <Section title={t('transport.section.alarm')}>
       <Form.Item name={['alarm', 'levelId']} label={t('transport.alarm.level')} extra={t('transport.alarm.levelHint')}>
@@ -381,12 +391,12 @@ export function DetectionSection() {
 }
 
 /** Every settings section in the order both forms show them. */
-export function SettingsSections({ form, formName }: { form: FormInstance; formName: string }) {
+export function SettingsSections({ form, formName, orgId }: { form: FormInstance; formName: string; orgId: string | undefined }) {
   return (
     <>
       <PlacesSection form={form} formName={formName} />
       <RangesSection form={form} />
-      <AlarmSection formName={formName} />
+      <AlarmSection form={form} formName={formName} orgId={orgId} />
       <RecipientsSection formName={formName} />
       <DetectionSection />
     </>

@@ -15,6 +15,7 @@ import type { RemoteOption } from '../../../components/remote-select.tsx';
 import { apiErrorCode, apiErrorText } from '../../../lib/api-error.ts';
 import { useRevalidateOnLanguage } from '../../../lib/form.ts';
 import { useLang } from '../../../lib/language.ts';
+import { useInfo } from '../../../api/info.ts';
 import { DIALOG_OVER_DRAWER_Z } from '../../../lib/layers.ts';
 import { schemaRule } from '../../../lib/schema-rule.ts';
 import { carrierLabel, type CarrierKind } from '../api/carrier-options.ts';
@@ -56,6 +57,9 @@ export function TaskFormDrawer({ target, open, onClose, afterClose, onSaved, for
   const carrierKind = (Form.useWatch('carrierKind', form) ?? 'vehicle') as CarrierKind;
   useRevalidateOnLanguage(form);
   const editing = target?.mode === 'edit' ? target.row : null;
+  const { data: me } = useInfo();
+  // The organisation the task is for: the one picked, the edited task's, else the caller's.
+  const orgId = (Form.useWatch('orgId', form) as string | undefined) || editing?.orgId || me?.orgId;
 
   const knownDevices = useMemo((): RemoteOption[] => (editing?.devices ?? []).map((d) => ({ value: d.id, label: deviceLabel(d) })), [editing]);
   const knownCarrier = useMemo((): RemoteOption[] => (editing?.asset ? [{ value: editing.asset.id, label: carrierLabel(editing.asset) }] : []), [editing]);
@@ -224,7 +228,7 @@ export function TaskFormDrawer({ target, open, onClose, afterClose, onSaved, for
           </Form.Item>
         </Section>
         <RangesSection form={form} />
-        <AlarmSection formName={formName} />
+        <AlarmSection form={form} formName={formName} orgId={orgId} />
         <RecipientsSection formName={formName} />
         <DetectionSection />
         <Section title={t('transport.section.remark')}>

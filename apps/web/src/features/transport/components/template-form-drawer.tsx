@@ -10,6 +10,7 @@ import { OrgSelect, useOrgChoice } from '../../../components/org-select.tsx';
 import { apiErrorCode, apiErrorText } from '../../../lib/api-error.ts';
 import { useRevalidateOnLanguage } from '../../../lib/form.ts';
 import { useLang } from '../../../lib/language.ts';
+import { useInfo } from '../../../api/info.ts';
 import { schemaRule } from '../../../lib/schema-rule.ts';
 import { useSaveTemplate } from '../api/template-save.ts';
 import { Section, SettingsSections } from './settings-sections.tsx';
@@ -36,6 +37,9 @@ export function TemplateFormDrawer({ target, open, onClose, afterClose }: Templa
   const [opening, setOpening] = useState(0);
   useRevalidateOnLanguage(form);
   const editing = target?.mode === 'edit' ? target.row : null;
+  const { data: me } = useInfo();
+  // The organisation the template is for: the one picked, the edited template's, else the caller's.
+  const orgId = (Form.useWatch('orgId', form) as string | undefined) || editing?.orgId || me?.orgId;
 
   useEffect(() => {
     if (!open || !target) return;
@@ -116,7 +120,7 @@ export function TemplateFormDrawer({ target, open, onClose, afterClose }: Templa
             <Input.TextArea rows={2} maxLength={500} showCount />
           </Form.Item>
         </Section>
-        <SettingsSections form={form} formName="ttTemplate" key={`settings-${opening}`} />
+        <SettingsSections form={form} formName="ttTemplate" orgId={orgId} key={`settings-${opening}`} />
         <button type="submit" hidden />
       </Form>
     </Drawer>
