@@ -3,6 +3,7 @@
 import type { Mock } from 'vitest';
 import { ALARM_API, type LevelRow } from '@iotc/shared/alarm';
 import { API, type UserInfo } from '@iotc/shared/auth';
+import { ASSET_API, ASSET_RESOURCES, type AssetRow } from '@iotc/shared/asset';
 import { DEVICE_API, type DeviceRow } from '@iotc/shared/device';
 import type { Page } from '@iotc/shared/envelope';
 import { LIVE_API } from '@iotc/shared/live';
@@ -136,6 +137,26 @@ export function newWorld(tasks: TaskRow[], templates: TemplateRow[] = []): FakeW
 const page = <T>(rows: T[], q: Record<string, unknown>): Page<T> => ({ rows, total: rows.length, page: Number(q.page ?? 1), size: Number(q.size ?? 10) });
 
 /** `request` answering the calls of the transport screens from `world`, recording each. */
+/** A reefer truck with Tracker A bound and a driver in its attributes. */
+export const VEHICLE: AssetRow = {
+  id: uuid(701),
+  kind: 'vehicle',
+  code: '沪A12345',
+  name: 'Reefer truck',
+  parentId: null,
+  parentName: null,
+  orgId: ORG,
+  orgName: 'Cold Chain Co',
+  attrs: { vehicleType: 'reefer', driver: 'Wang Wei', driverPhone: '13800000001' },
+  tempMin: 2,
+  tempMax: 8,
+  humidityMin: null,
+  humidityMax: null,
+  devices: [{ id: DEVICES[0]!.id, deviceId: DEVICES[0]!.deviceId, name: DEVICES[0]!.name }],
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+};
+
 export function fakeApi(mock: Mock, world: FakeWorld): void {
   mock.mockImplementation(async (path: string, opts: RequestOptions = {}) => {
     world.calls.push({ path, opts });
@@ -145,6 +166,7 @@ export function fakeApi(mock: Mock, world: FakeWorld): void {
     if (path.startsWith(ALARM_API.levels)) return page(LEVELS, {});
     if (path === LIVE_API.mapConfig) return { tileUrl: null, tileSubdomains: null, tileAttribution: null, tileCrs: 'wgs84', tileMaxZoom: 18 };
     if (path === DEVICE_API.devices) return page(DEVICES, q);
+    if (path === `${ASSET_API.base}/${ASSET_RESOURCES.vehicle}`) return page([VEHICLE], q);
     if (path === TRANSPORT_API.routingConfig) return { enabled: false };
     if (path === `${TRANSPORT_API.tasks}/counts`) return COUNTS;
     if (path === TRANSPORT_API.tasks && method === 'GET') {

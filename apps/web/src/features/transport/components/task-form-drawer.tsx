@@ -18,7 +18,8 @@ import { useLang } from '../../../lib/language.ts';
 import { useInfo } from '../../../api/info.ts';
 import { DIALOG_OVER_DRAWER_Z } from '../../../lib/layers.ts';
 import { schemaRule } from '../../../lib/schema-rule.ts';
-import { carrierLabel, type CarrierKind } from '../api/carrier-options.ts';
+import { carrierLabel, driverOf, type CarrierKind } from '../api/carrier-options.ts';
+import type { AssetRow } from '@iotc/shared/asset';
 import { deviceLabel } from '../api/device-options.ts';
 import { useCreateTask } from '../api/task-create.ts';
 import { useUpdateTask } from '../api/task-update.ts';
@@ -61,7 +62,22 @@ export function TaskFormDrawer({ target, open, onClose, afterClose, onSaved, for
   // The organisation the task is for: the one picked, the edited task's, else the caller's.
   const orgId = (Form.useWatch('orgId', form) as string | undefined) || editing?.orgId || me?.orgId;
 
-  const knownDevices = useMemo((): RemoteOption[] => (editing?.devices ?? []).map((d) => ({ value: d.id, label: deviceLabel(d) })), [editing]);
+  // The devices a picked carrier brought along join the known ones (their labels, before any search).
+  const [carrierDevices, setCarrierDevices] = useState<RemoteOption[]>([]);
+  const knownDevices = useMemo((): RemoteOption[] => [...(editing?.devices ?? []).map((d) => ({ value: d.id, label: deviceLabel(d) })), ...carrierDevices], [editing, carrierDevices]);
+  /** Picking the vehicle or container fills in what follows and is still empty: its bound trackers, its driver. */
+  const carrierPicked = (carrier: AssetRow | undefined) => {
+    if (!carrier) return;
+    const devices = form.getFieldValue('deviceIds') as string[] | undefined;
+    if (!devices?.length && carrier.devices.length) {
+      setCarrierDevices(carrier.devices.map((d) => ({ value: d.id, label: deviceLabel(d) })));
+      form.setFieldValue('deviceIds', carrier.devices.map((d) => d.id));
+      void form.validateFields(['deviceIds']).catch(() => undefined);
+    }
+    const driver = driverOf(carrier);
+    if (driver.name && !form.getFieldValue('driverName')) form.setFieldValue('driverName', driver.name);
+    if (driver.phone && !form.getFieldValue('driverPhone')) form.setFieldValue('driverPhone', driver.phone);
+  };
   const knownCarrier = useMemo((): RemoteOption[] => (editing?.asset ? [{ value: editing.asset.id, label: carrierLabel(editing.asset) }] : []), [editing]);
 
   // The drawer stays mounted (forceRender); each opening fills it.
@@ -69,6 +85,7 @@ export function TaskFormDrawer({ target, open, onClose, afterClose, onSaved, for
     if (!open || !target) return;
     setOpening((n) => n + 1);
     setFailure(null);
+    setCarrierDevices([]);
     form.resetFields();
     form.setFieldsValue(target.mode === 'edit' ? taskValuesFromRow(target.row) : (target.values ?? newTaskValues()));
   }, [open, target, form]);
@@ -199,7 +216,7 @@ export function TaskFormDrawer({ target, open, onClose, afterClose, onSaved, for
             <Input />
           </Form.Item>
           <Form.Item name="assetId" label={t('transport.task.carrier')}>
-            <CarrierField key={`carrier-${opening}`} kind={carrierKind} onKindChange={(k) => form.setFieldValue('carrierKind', k)} known={knownCarrier} />
+            <CarrierField key={`carrier-${opening}`} kind={carrierKind} onKindChange={(k) => form.setFieldValue('carrierKind', k)} known={knownCarrier} onPicked={carrierPicked} />
           </Form.Item>
           <Form.Item name="deviceIds" label={t('transport.task.devices')} required rules={[devicesRule]} extra={t('transport.task.devicesHint')}>
             <DevicesSelect key={`devices-${opening}`} known={knownDevices} data-testid={`${formName}-devices`} />

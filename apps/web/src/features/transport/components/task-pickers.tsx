@@ -4,8 +4,9 @@ import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { Empty, Select, Space, Spin, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { MAX_TASK_DEVICES } from '@iotc/shared/transport';
+import type { AssetRow } from '@iotc/shared/asset';
 import { RemoteSelect, useRemoteOptions, type RemoteOption } from '../../../components/remote-select.tsx';
-import { CARRIER_KINDS, searchCarriers, type CarrierKind } from '../api/carrier-options.ts';
+import { CARRIER_KINDS, foundCarrier, searchCarriers, type CarrierKind } from '../api/carrier-options.ts';
 import { searchDevices } from '../api/device-options.ts';
 
 export interface DevicesSelectProps {
@@ -64,10 +65,12 @@ export interface CarrierFieldProps {
   value?: string | null;
   onChange?: (id: string | null) => void;
   known?: RemoteOption[];
+  /** The carrier the user picked, as its search found it (to fill in its trackers and driver). */
+  onPicked?: (carrier: AssetRow | undefined) => void;
 }
 
 /** The kind (vehicle or container), then a search of that kind by code or name. */
-export function CarrierField({ kind, onKindChange, id, value, onChange, known }: CarrierFieldProps) {
+export function CarrierField({ kind, onKindChange, id, value, onChange, known, onPicked }: CarrierFieldProps) {
   const { t } = useTranslation();
   const fetcher = useCallback((search: string, signal: AbortSignal) => searchCarriers(kind, search, signal), [kind]);
   return (
@@ -89,7 +92,10 @@ export function CarrierField({ kind, onKindChange, id, value, onChange, known }:
         id={id}
         fetcher={fetcher}
         value={value ?? undefined}
-        onChange={(v) => onChange?.(v ?? null)}
+        onChange={(v) => {
+          onChange?.(v ?? null);
+          if (v) onPicked?.(foundCarrier(v));
+        }}
         initialOptions={known}
         placeholder={t('transport.task.carrierPlaceholder')}
         data-testid="tt-carrier"

@@ -318,6 +318,20 @@ describe('transport tasks', { timeout: 120_000 }, () => {
     await settleUntil(() => text('where')!.includes(`id=${uuid(109)}`));
   });
 
+  it("fills in the picked vehicle's bound tracker and driver, and keeps what was typed", async () => {
+    await mount(`?templateId=${TEMPLATE.id}`);
+    await settleUntil(() => (document.getElementById('ttNew_origin_name') as HTMLInputElement | null)?.value === 'Pudong depot');
+    const drawer = byTestId(document, 'ttNew-drawer')!;
+    type(drawer, 'ttNew_driverPhone', '13900000009');
+    await pick('tt-carrier', '沪A12345 · Reefer truck');
+    await settleUntil(() => (document.getElementById('ttNew_driverName') as HTMLInputElement).value === 'Wang Wei');
+    // The phone typed before stays; the tracker bound to the truck is the task's device.
+    expect((document.getElementById('ttNew_driverPhone') as HTMLInputElement).value).toBe('13900000009');
+    const devices = byTestId(drawer, 'ttNew-devices')!.closest('.ant-select')!;
+    await settleUntil(() => devices.textContent!.includes('Tracker A (860000000000011)'));
+    expect(devices.textContent).not.toContain('Tracker B');
+  });
+
   it('opens the details of the task of ?taskId= (the alarm screens link here), kept in the address as id', async () => {
     await mount(`?taskId=${MOVING.id}`);
     await settleUntil(() => byTestId(document, 'tt-detail-fields')?.textContent?.includes(MOVING.code) ?? false);
