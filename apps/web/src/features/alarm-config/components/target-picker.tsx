@@ -105,6 +105,8 @@ export function TargetPicker({ id, scope, value = [], onChange, storedIds }: Tar
         aria-label={t('alarmConfig.scope.assetKind')}
         data-testid="policy-asset-kind"
         className="alarm-asset-kind"
+        // Inline: in a compact group antd's own item styles outrank a class, and the kind took the whole row.
+        style={{ width: 140, flex: 'none' }}
         value={kind}
         options={ASSET_KINDS.map((k) => ({ value: k, label: kindName(k) }))}
         onChange={setKind}

@@ -26,6 +26,8 @@ export function AssetPicker({ kind, onKindChange, value, onChange }: AssetPicker
         aria-label={t('asset.binding.assetKind')}
         data-testid="asset-picker-kind"
         className="asset-picker-kind"
+        // Inline: in a compact group antd's own item styles can outrank a class (the policy drawer's kind took the whole row).
+        style={{ width: 140, flex: 'none' }}
         value={kind}
         options={ASSET_KINDS.map((k) => ({ value: k, label: label(kindLabel(k)) }))}
         onChange={(k) => {

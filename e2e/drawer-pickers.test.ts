@@ -1,0 +1,82 @@
+// Pickers in drawers are usable at wide screens (issue 22 item 2): the policy's "Applies to:
+// Assets" search and the device drawer's asset search take the row beside their kind select,
+// in both languages at 1600 and 1920 px (the search was 16 px wide at the right edge).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { ADMIN_PASSWORD, apiCall, launchBrowser, startServer, type Browser, type Server } from './harness.ts';
+
+let server: Server;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => server?.close());
+
+async function signIn(page: Page) {
+  await page.goto(`${server.url}/login`);
+  await page.locator('#account').fill('admin');
+  await page.locator('#password').fill(ADMIN_PASSWORD);
+  await page.locator('#login-submit').click();
+  await page.waitForURL((u) => u.pathname.startsWith('/view'));
+}
+
+/** The signed-in page's token (session storage, or the week-long cookie). */
+async function tokenOf(page: Page): Promise<string> {
+  const cookie = (await page.context().cookies()).find((c) => c.name === 'token');
+  if (cookie) return cookie.value;
+  return (JSON.parse((await page.evaluate(() => sessionStorage.getItem('token')))!) as { content: string }).content;
+}
+
+/** Width of the select holding `testId`, and of its kind select, in px. */
+async function widths(page: Page, kindTestId: string, searchTestId: string) {
+  const width = (id: string) => page.locator(`[data-testid=${id}]`).first().evaluate((e) => (e.closest('.ant-select') ?? e).getBoundingClientRect().width);
+  return { kind: await width(kindTestId), search: await width(searchTestId) };
+}
+
+const LOCALES = [
+  ['en-US', /^Assets$/],
+  ['zh-CN', /^指定资产$/],
+] as const;
+
+describe('pickers in drawers', () => {
+  for (const [locale, assets] of LOCALES) {
+    it(`keep their search usable beside the kind at 1600 and 1920 px (${locale})`, async () => {
+      const b: Browser = await launchBrowser({ locale });
+      try {
+        const { page } = b;
+        await signIn(page);
+        // A device of its own to open, found by its id.
+        const deviceId = `PICK${locale === 'en-US' ? 'EN' : 'ZH'}0001`;
+        await apiCall(server, await tokenOf(page), 'POST', '/api/iot/v2/devices', { deviceId, name: 'Picker tracker' }).catch(() => undefined);
+        for (const width of [1600, 1920]) {
+          await page.setViewportSize({ width, height: 900 });
+          await page.goto(`${server.url}/view/alarm/policy?type=102`);
+          await page.locator('[data-testid=policy-new]').click();
+          await page.locator('[data-testid=policy-scope] label').filter({ hasText: assets }).first().click();
+          await page.locator('[data-testid=policy-asset-kind]').waitFor();
+          await expect.poll(() => widths(page, 'policy-asset-kind', 'policy-targets')).toMatchObject({ kind: 140 });
+          const policy = await widths(page, 'policy-asset-kind', 'policy-targets');
+          expect(policy.search, `policy drawer at ${width}`).toBeGreaterThan(300);
+          // The search opens its list where it is, wider than the 16 px it had.
+          await page.locator('[data-testid=policy-targets]').first().click();
+          const list = page.locator('.ant-select-dropdown:visible').last();
+          await list.waitFor();
+          expect((await list.boundingBox())!.width).toBeGreaterThan(300);
+          await page.keyboard.press('Escape');
+
+          await page.goto(`${server.url}/view/deviceManage/devices?type=102`);
+          await page.locator('[data-testid=devices-page]').waitFor();
+          await page.locator('[data-testid=filter-keyword]').fill(deviceId);
+          await page.locator('[data-testid=filter-search]').click();
+          await page.locator('.iotc-cell-link', { hasText: deviceId }).first().click();
+          const drawer = page.locator('[data-testid=device-drawer]');
+          await drawer.locator('[data-testid=asset-picker-kind]').waitFor();
+          const device = await widths(page, 'asset-picker-kind', 'asset-picker');
+          expect(device.kind).toBe(140);
+          expect(device.search, `device drawer at ${width}`).toBeGreaterThan(200);
+        }
+      } finally {
+        await b.close();
+      }
+    });
+  }
+});
