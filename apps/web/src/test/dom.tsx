@@ -69,3 +69,18 @@ export function click(el: Element | null | undefined): void {
     (el as HTMLElement).click();
   });
 }
+
+/**
+ * Turns on columns a table hides by default (they do not fit 1280 px), through its custom-columns
+ * dialog as a user does, for tests that read them. The choice stays in the table's cookies.
+ */
+export function showColumns(root: ParentNode, values: string[]): void {
+  click(root.querySelector('[data-testid="data-table"] [data-testid="column-settings-open"]'));
+  const dialog = document.querySelector('[data-testid="column-settings"]')!;
+  for (const value of values) {
+    const toggle = dialog.querySelector(`[data-testid="column-switch-${value}"]`);
+    if (!toggle) throw new Error(`no column ${value}`);
+    if (toggle.getAttribute('aria-checked') !== 'true') click(toggle);
+  }
+  click(document.querySelector('[data-testid="column-settings-ok"]'));
+}

@@ -227,6 +227,8 @@ export function Cell<T extends Row>({ row, column, ctx }: CellProps<T>) {
       return <BatteryCell value={value} />;
     case 'tags':
       return <TagsCell value={value} />;
+    case 'datetime':
+      return <span className="iotc-cell-datetime">{asText(value)}</span>;
     case 'place':
       return (
         <span className="iotc-cell-place">

@@ -120,10 +120,11 @@ export function DataTable<T extends Row>(props: DataTableProps<T>) {
         key: column.value,
         dataIndex: column.value,
         title: label(column.key),
-        width: columnWidth(column, visible.length),
+        width: columnWidth(column, visible.length, local || !!d.ellipsis),
         fixed: fixedWidths && column.fixedLeft ? 'left' : undefined,
         // One line per row keeps the virtual list's row height constant.
-        ellipsis: (local || !!d.ellipsis) && effectiveType(column) !== 'html',
+        ellipsis: (local || !!d.ellipsis) && effectiveType(column) !== 'html' && effectiveType(column) !== 'datetime',
+        className: column.nowrap ? 'iotc-cell-nowrap' : undefined,
         sorter: !local && column.sortable ? true : undefined,
         sortOrder: sort?.field === column.value ? (sort.order === 'asc' ? 'ascend' : 'descend') : null,
         render: (_v, row) => <Cell row={row} column={column as TableColumn<T>} ctx={ctx} />,

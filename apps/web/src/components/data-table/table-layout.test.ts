@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { columnWidth, formatSort, pageSizeOptions, parseSort, serialNumber } from './table-layout.ts';
+import { columnWidth, DATE_TIME_WIDTH, formatSort, pageSizeOptions, parseSort, serialNumber } from './table-layout.ts';
 
 describe('table layout rules (spec section 9)', () => {
   it('serial numbers continue across pages', () => {
@@ -17,6 +17,18 @@ describe('table layout rules (spec section 9)', () => {
     for (const type of ['unit', 'limit', 'battery', 'switch'] as const) expect(columnWidth({ type }, 10)).toBe(100);
     expect(columnWidth({ battery: true }, 12)).toBe(100);
     expect(columnWidth({ width: 300, type: 'unit' }, 10)).toBe(300);
+  });
+
+  it('a one-line table of fewer than 10 columns keeps its declared widths; its fixed layout would share the width out evenly', () => {
+    expect(columnWidth({ width: 300 }, 9, true)).toBe(300);
+    expect(columnWidth({}, 9, true)).toBeUndefined();
+  });
+
+  it('date-time columns keep a width that holds YYYY-MM-DD HH:mm:ss in every layout', () => {
+    expect(columnWidth({ type: 'datetime' }, 3)).toBe(DATE_TIME_WIDTH);
+    expect(columnWidth({ type: 'datetime' }, 12)).toBe(DATE_TIME_WIDTH);
+    expect(columnWidth({ type: 'datetime', width: 120 }, 12)).toBe(DATE_TIME_WIDTH);
+    expect(columnWidth({ type: 'datetime', width: 200 }, 5, true)).toBe(200);
   });
 
   it('page sizes of the main and the smaller tables', () => {

@@ -7,6 +7,8 @@ import type { TableColumn } from './types.ts';
 /** Width of cells that hold a short number or a switch. */
 export const COMPACT_WIDTH = 100;
 export const DEFAULT_WIDTH = 120;
+/** A date-time column: `YYYY-MM-DD HH:mm:ss` and the cell's padding, with room for a sort arrow in its header. */
+export const DATE_TIME_WIDTH = 170;
 const COMPACT_TYPES = new Set(['unit', 'limit', 'battery', 'switch']);
 
 /** The serial number of the row at `index` of page `page` (1-based) of size `size`. */
@@ -15,11 +17,18 @@ export function serialNumber(page: number, size: number, index: number): number 
 }
 
 /**
- * A table with fewer than AUTO_WIDTH_MAX_COLUMNS visible columns lays itself out (undefined);
- * a wider one gives every column its declared width, else 100 (compact types) or 120.
+ * A table with fewer than AUTO_WIDTH_MAX_COLUMNS visible columns lays itself out (undefined), but
+ * for its date-time columns, which keep DATE_TIME_WIDTH so their seconds are never cut, and, in a
+ * one-line (`ellipsis`) table, whose fixed layout would share the width out evenly, the declared
+ * widths; a wider table gives every column its declared width, else 100 (compact types) or 120.
  */
-export function columnWidth(column: Pick<TableColumn, 'width' | 'type' | 'battery' | 'place'>, visibleCount: number): number | undefined {
-  if (visibleCount < AUTO_WIDTH_MAX_COLUMNS) return undefined;
+export function columnWidth(
+  column: Pick<TableColumn, 'width' | 'type' | 'battery' | 'place'>,
+  visibleCount: number,
+  oneLine = false,
+): number | undefined {
+  if (column.type === 'datetime') return Math.max(column.width ?? 0, DATE_TIME_WIDTH);
+  if (visibleCount < AUTO_WIDTH_MAX_COLUMNS) return oneLine ? column.width : undefined;
   if (column.width) return column.width;
   return COMPACT_TYPES.has(effectiveType(column)) ? COMPACT_WIDTH : DEFAULT_WIDTH;
 }

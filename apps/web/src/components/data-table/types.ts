@@ -9,9 +9,10 @@ export type AnyRow = Record<string, unknown>;
 
 /**
  * Presentation of a cell (spec: source lookup, local text map, button, switch, link, unit, limit, html, battery, place);
- * 'tags' shows a list value (texts) as one tag each.
+ * 'tags' shows a list value (texts) as one tag each; 'datetime' a `YYYY-MM-DD HH:mm:ss` text, on one line and
+ * never cut (its column is DATE_TIME_WIDTH wide in every layout).
  */
-export type ColumnType = 'text' | 'source' | 'map' | 'button' | 'switch' | 'link' | 'unit' | 'limit' | 'html' | 'battery' | 'place' | 'tags';
+export type ColumnType = 'text' | 'source' | 'map' | 'button' | 'switch' | 'link' | 'unit' | 'limit' | 'html' | 'battery' | 'place' | 'tags' | 'datetime';
 
 /** One entry of a column's lookup list: the row value and the text shown for it (i18n key or text). */
 export interface LookupItem {
@@ -65,6 +66,8 @@ export interface TableColumn<T extends Row = AnyRow> {
   minValueField?: Extract<keyof T, string>;
   /** `data-testid` of the column's cells; a 'limit' cell also carries `data-out-of-range="true"` when outside its bounds. */
   testId?: string;
+  /** Cells on one line, never wrapped (a date-time with a word or tag beside it). */
+  nowrap?: boolean;
   /** Kept in view at the left while a wide table scrolls sideways (tables of 10 or more columns). */
   fixedLeft?: boolean;
   /** The spec's battery flag: same as type 'battery'. */

@@ -56,7 +56,7 @@ export default function AlarmLevelsPage(_props: ScreenProps) {
       { key: 'alarmConfig.level.sound', value: 'sound', type: 'button', buttons: SOUND, testId: 'level-sound' },
       { key: 'alarmConfig.org', value: 'orgName' },
       { key: 'alarmConfig.level.rulesUsing', value: 'rulesUsing' },
-      { key: 'alarmConfig.updatedAt', value: 'updatedAt' },
+      { key: 'alarmConfig.updatedAt', value: 'updatedAt', type: 'datetime' },
     ],
     topButtons: writable
       ? [{ name: 'alarmConfig.level.new', icon: <PlusOutlined />, primary: true, testId: 'level-new', onClick: () => form.show({ mode: 'create', orgId: list.filters.orgId }) }]

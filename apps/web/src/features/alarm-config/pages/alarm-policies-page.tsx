@@ -125,17 +125,17 @@ export default function AlarmPoliciesPage(_props: ScreenProps) {
     id: 'alarm-policies',
     rowKey: 'id',
     selection: true,
-    overflowScroll: true,
+    // Cells wrap (rule tags too), so the table fits the page at 1280 px rather than scrolling sideways.
     columns: [
       { key: 'alarmConfig.policy.name', value: 'name', sortable: true },
-      { key: 'alarmConfig.policy.description', value: 'description', width: 240 },
+      { key: 'alarmConfig.policy.description', value: 'description' },
       { key: 'alarmConfig.scope.label', value: 'scopeText', testId: 'policy-scope-cell' },
       { key: 'alarmConfig.policy.rules', value: 'ruleTexts', type: 'tags', testId: 'policy-rules-cell' },
       enabledColumn,
       // Open alarms show in red.
       { key: 'alarmConfig.policy.activeAlarms', value: 'activeAlarms', type: 'limit', maxValue: 0 },
       { key: 'alarmConfig.org', value: 'orgName' },
-      { key: 'alarmConfig.updatedAt', value: 'updatedAt', sortable: true },
+      { key: 'alarmConfig.updatedAt', value: 'updatedAt', type: 'datetime', sortable: true },
     ],
     topButtons: [
       ...(writable

@@ -98,18 +98,17 @@ export function DeliveryLogTab({ list }: { list: ListParams }) {
   const descriptor: TableDescriptor<DeliveryTableRow> = {
     id: 'push-deliveries',
     rowKey: 'id',
-    overflowScroll: true,
-    ellipsis: true,
+    // Cells wrap so the log fits 1280 px; event, step and attempts are behind custom columns.
     columns: [
-      { key: 'alarmPush.delivery.createdAt', value: 'createdAt', sortable: true, width: 170 },
+      { key: 'alarmPush.delivery.createdAt', value: 'createdAt', type: 'datetime', sortable: true },
       { key: 'alarmPush.delivery.alarm', value: 'alarmText', width: 220, testId: 'push-delivery-alarm-cell' },
       { key: 'alarmPush.delivery.rule', value: 'ruleName', width: 130 },
-      { key: 'alarmPush.delivery.event', value: 'event', width: 110, type: 'map', textMap: Object.fromEntries(PUSH_EVENTS.map((e) => [e, `alarmPush.event.${e}`])) },
-      { key: 'alarmPush.delivery.step', value: 'stepText', width: 90, testId: 'push-delivery-step-cell' },
+      { key: 'alarmPush.delivery.event', value: 'event', width: 110, hidden: true, type: 'map', textMap: Object.fromEntries(PUSH_EVENTS.map((e) => [e, `alarmPush.event.${e}`])) },
+      { key: 'alarmPush.delivery.step', value: 'stepText', width: 90, hidden: true, testId: 'push-delivery-step-cell' },
       { key: 'alarmPush.delivery.channel', value: 'channel', width: 90, type: 'map', textMap: Object.fromEntries(PUSH_CHANNELS.map((c) => [c, `alarm.channel.${c}`])) },
       { key: 'alarmPush.delivery.target', value: 'targetText', width: 220, testId: 'push-delivery-target-cell' },
       { key: 'alarmPush.delivery.status', value: 'status', width: 100, type: 'button', buttons: STATUS_TAGS, testId: 'push-delivery-status-cell' },
-      { key: 'alarmPush.delivery.attempts', value: 'attempts', sortable: true, width: 90 },
+      { key: 'alarmPush.delivery.attempts', value: 'attempts', sortable: true, width: 90, hidden: true },
       { key: 'alarmPush.delivery.lastResult', value: 'resultText', width: 200, testId: 'push-delivery-result-cell' },
     ],
     rowButtons: canHandle

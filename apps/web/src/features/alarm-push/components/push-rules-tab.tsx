@@ -130,7 +130,6 @@ export function PushRulesTab({ list, onShowDeliveries }: PushRulesTabProps) {
   const descriptor: TableDescriptor<RuleTableRow> = {
     id: 'push-rules',
     rowKey: 'id',
-    overflowScroll: true,
     columns: [
       { key: 'alarmPush.rule.name', value: 'name', sortable: true, testId: 'push-rule-name-cell' },
       { key: 'alarmPush.rule.org', value: 'orgName' },
@@ -138,10 +137,10 @@ export function PushRulesTab({ list, onShowDeliveries }: PushRulesTabProps) {
       { key: 'alarmPush.rule.matches', value: 'matchText', width: 260, testId: 'push-rule-match-cell' },
       { key: 'alarmPush.rule.channels', value: 'channelTexts', type: 'tags', testId: 'push-rule-channels-cell' },
       { key: 'alarmPush.rule.steps', value: 'stepsText', testId: 'push-rule-steps-cell' },
-      { key: 'alarmPush.rule.deliveries', value: 'deliveries' },
+      { key: 'alarmPush.rule.deliveries', value: 'deliveries', hidden: true },
       // Failed deliveries show in red.
       { key: 'alarmPush.rule.failed', value: 'failed', type: 'limit', maxValue: 0, testId: 'push-rule-failed-cell' },
-      { key: 'alarmPush.rule.updatedAt', value: 'updatedAt', sortable: true },
+      { key: 'alarmPush.rule.updatedAt', value: 'updatedAt', type: 'datetime', sortable: true },
     ],
     topButtons: writable
       ? [{ name: 'alarmPush.rule.new', icon: <PlusOutlined />, primary: true, testId: 'push-rule-new', onClick: () => drawer.show({ mode: 'create', orgId: list.filters.orgId }) }]

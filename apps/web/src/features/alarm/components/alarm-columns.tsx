@@ -1,6 +1,7 @@
 // The alarm tables as declarations: level as a tag in its colour, type, device, asset, times,
 // duration, value / peak with the unit, count, status tag, who acknowledged it, the policy and
-// the transport task (hidden but on the task alarms screen);
+// the transport task (hidden but on the task alarms screen). What fits 1280 px shows, the rest is
+// behind custom columns; cells wrap rather than being cut;
 // row buttons Details, Acknowledge and Close (the flow table also Assign and Open work order). The
 // query table sorts by start, level priority and peak; the real-time table shows the active alarms
 // newest first and does not sort.
@@ -32,15 +33,15 @@ function columns(levels: readonly LevelInfo[], lang: Lang, sortable: boolean): T
     { key: 'alarm.col.type', value: 'type', type: 'map', textMap: TYPE_TEXTS, width: 150, fixedLeft: true, testId: 'alarm-cell-type' },
     { key: 'alarm.col.deviceId', value: 'deviceId', width: 160, testId: 'alarm-cell-device-id' },
     { key: 'alarm.col.deviceName', value: 'deviceName', width: 150 },
-    { key: 'alarm.col.asset', value: 'asset', width: 180 },
-    { key: 'alarm.col.startedAt', value: 'startedAt', sortable, width: 170 },
-    { key: 'alarm.col.endedAt', value: 'endedAt', width: 170 },
+    { key: 'alarm.col.asset', value: 'asset', width: 180, hidden: true },
+    { key: 'alarm.col.startedAt', value: 'startedAt', type: 'datetime', sortable },
+    { key: 'alarm.col.endedAt', value: 'endedAt', type: 'datetime', hidden: true },
     { key: 'alarm.col.duration', value: 'duration', width: 120 },
     { key: 'alarm.col.valuePeak', value: 'peak', sortable, width: 150, testId: 'alarm-cell-value' },
-    { key: 'alarm.col.count', value: 'count', width: 80 },
+    { key: 'alarm.col.count', value: 'count', width: 80, hidden: true },
     { key: 'alarm.col.status', value: 'status', type: 'button', buttons: STATUS_BUTTONS, width: 100, testId: 'alarm-cell-status' },
-    { key: 'alarm.col.acknowledged', value: 'acknowledged', width: 220 },
-    { key: 'alarm.col.policy', value: 'policyName', width: 160 },
+    { key: 'alarm.col.acknowledged', value: 'acknowledged', width: 220, hidden: true },
+    { key: 'alarm.col.policy', value: 'policyName', width: 160, hidden: true },
     { key: 'alarm.col.task', value: 'task', width: 170, hidden: true, testId: 'alarm-cell-task' },
     { key: 'alarm.col.assignee', value: 'assignee', width: 120, hidden: true, testId: 'alarm-cell-assignee' },
     { key: 'alarm.col.workOrder', value: 'workOrder', width: 160, hidden: true, testId: 'alarm-cell-work-order' },
@@ -106,25 +107,24 @@ export function alarmQueryDescriptor(o: AlarmTableOptions): TableDescriptor<Alar
     topButtons: o.topButtons,
     pageSizes: 'main',
     actionWidth: 120,
-    ellipsis: true,
   };
 }
 
 /** The active alarms: no end, no status (all active) and no sorting; rows change live. */
 export function alarmRealtimeDescriptor(o: AlarmTableOptions): TableDescriptor<AlarmView> {
-  const hide = new Set<string>(['endedAt', 'status', 'asset', 'policyName']);
+  const hide = new Set<string>(['status', 'deviceName']);
+  const show = new Set<string>(['acknowledged']);
   const name = o.tasks ? 'alarm-task-realtime' : 'alarm-realtime';
   return {
     id: o.userId ? `${name}-${o.userId}` : name,
     rowKey: 'id',
-    columns: columns(o.levels, o.lang, false).map((c) => (hide.has(c.value) ? { ...c, hidden: true } : o.tasks && c.value === 'task' ? { ...c, hidden: false } : c)),
+    columns: columns(o.levels, o.lang, false).map((c) =>
+      hide.has(c.value) ? { ...c, hidden: true } : show.has(c.value) || (o.tasks && c.value === 'task') ? { ...c, hidden: false } : c,
+    ),
     rowButtons: rowButtons(o.actions, o.onDetails),
     pageSizes: 'main',
     actionWidth: 120,
-    ellipsis: true,
     immutableRows: true,
-    // Beside the map the table is narrow: it scrolls sideways rather than squeezing the columns.
-    overflowScroll: true,
   };
 }
 
@@ -134,7 +134,7 @@ export function alarmRealtimeDescriptor(o: AlarmTableOptions): TableDescriptor<A
  */
 export function alarmFlowDescriptor(o: AlarmTableOptions): TableDescriptor<AlarmView> {
   const show = new Set<string>(['assignee', 'workOrder']);
-  const hide = new Set<string>(['endedAt', 'count', 'policyName', 'deviceName']);
+  const hide = new Set<string>(['deviceName', 'duration', 'peak']);
   return {
     id: o.userId ? `alarm-flow-${o.userId}` : 'alarm-flow',
     rowKey: 'id',
@@ -143,6 +143,5 @@ export function alarmFlowDescriptor(o: AlarmTableOptions): TableDescriptor<Alarm
     topButtons: o.topButtons,
     pageSizes: 'main',
     actionWidth: 170,
-    ellipsis: true,
   };
 }

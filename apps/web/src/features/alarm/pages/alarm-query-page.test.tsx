@@ -7,7 +7,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { ALARM_API, type AlarmRow, type AlarmStats } from '@iotc/shared/alarm';
 import { API } from '@iotc/shared/auth';
 import type { Page } from '@iotc/shared/envelope';
-import { click, render, setEnglish, type Rendered } from '../../../test/dom.tsx';
+import { click, render, setEnglish, showColumns, type Rendered } from '../../../test/dom.tsx';
 import { byTestId, settle, settleUntil, type } from '../../../test/form.ts';
 import type * as client from '../../../api/client.ts';
 import { request, requestFile, type RequestOptions } from '../../../api/client.ts';
@@ -234,6 +234,9 @@ describe('alarm query', { timeout: 40_000 }, () => {
 
   it('shows the rows with level, type, value and peak with the unit, status and who acknowledged', async () => {
     await mount();
+    // Asset, who acknowledged and the policy do not fit 1280 px: custom columns shows them.
+    expect([...document.querySelectorAll('thead th')].map((th) => th.textContent)).not.toContain('Policy');
+    showColumns(document, ['asset', 'acknowledged', 'policyName']);
     const [minor, urgent] = ROWS;
     expect(cell(minor!.id, 'alarm-cell-level').textContent).toBe('Minor');
     expect(cell(urgent!.id, 'alarm-cell-level').querySelector<HTMLElement>('.ant-tag')!.style.background).toBe('rgb(245, 34, 45)');

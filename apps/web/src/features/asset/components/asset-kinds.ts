@@ -138,7 +138,7 @@ export function assetColumns(kind: AssetKind, opts: { codeAsLink?: boolean } = {
   }
   columns.push({ key: 'asset.devices', value: 'deviceIds', type: 'tags' });
   columns.push({ key: 'asset.org', value: 'orgName', hidden: true });
-  columns.push({ key: 'asset.updatedAt', value: 'updatedAt', sortable: true, hidden: true });
+  columns.push({ key: 'asset.updatedAt', value: 'updatedAt', type: 'datetime', sortable: true, hidden: true });
   return columns;
 }
 

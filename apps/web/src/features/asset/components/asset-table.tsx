@@ -88,7 +88,6 @@ export function AssetTable({ kind, list, parent, onOpen, small, heading }: Asset
     ],
     rowButtons,
     pageSizes: small ? 'small' : 'main',
-    overflowScroll: true,
   };
 
   return (

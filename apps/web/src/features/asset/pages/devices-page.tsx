@@ -110,16 +110,15 @@ export default function DevicesPage(_props: ScreenProps) {
       { key: 'asset.device.firmware', value: 'firmware', hidden: true },
       { key: 'asset.org', value: 'orgName' },
       { key: 'asset.device.asset', value: 'assetText' },
-      { key: 'asset.device.lastSeenAt', value: 'lastSeenAt', sortable: true },
-      // Off by default (custom columns turns it on): with the protocol beside the model, the list fits 1440 px without scrolling sideways.
-      { key: 'asset.createdAt', value: 'createdAt', sortable: true, hidden: true },
+      { key: 'asset.device.lastSeenAt', value: 'lastSeenAt', type: 'datetime', sortable: true },
+      // Off by default (custom columns turns it on): the list fits 1280 px without scrolling sideways.
+      { key: 'asset.createdAt', value: 'createdAt', type: 'datetime', sortable: true, hidden: true },
     ],
     topButtons: [
       ...(writable ? [{ name: 'asset.device.new', icon: <PlusOutlined />, primary: true, testId: 'device-new', onClick: () => form.show({ mode: 'create' }) }] : []),
       ...sheetButtons,
     ],
     rowButtons,
-    overflowScroll: true,
   };
 
   // The menu may show the screen to a role that lacks the action; the server would refuse the list.

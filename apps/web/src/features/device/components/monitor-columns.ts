@@ -1,8 +1,10 @@
 // The monitoring table as a declaration: identity, status and last report first, then the
 // readings with their units from the sensor dictionary; temperature and humidity as limit
 // cells held to the bound asset's range, battery as a percentage badge, door as Open/Closed.
-// Device id and name stay in view while the wide table scrolls sideways; the range columns and
-// battery temperature start hidden (the custom-columns dialog shows them).
+// At 1280 px the default columns (identity, status, last report, temperature, humidity, battery)
+// fit the page on one line each; asset, organisation, speed, door, the other readings and the
+// range columns start hidden (the custom-columns dialog shows them, and a table of 10 or more
+// then scrolls sideways with device id and name in view).
 import { DEVICE_STATUSES, STATUS_COLORS } from '@iotc/shared/live';
 import { SENSOR_FIELDS, type SensorKey } from '@iotc/shared/sensors';
 import type { TableColumn, TableDescriptor } from '../../../components/data-table/types.ts';
@@ -19,20 +21,20 @@ const unitColumn = (key: Exclude<SensorKey, 'door' | 'battery' | 'temperature' |
 });
 
 export const MONITOR_COLUMNS: TableColumn<MonitorRow>[] = [
-  { key: 'monitor.col.deviceId', value: 'deviceId', sortable: true, width: 160, fixedLeft: true },
-  { key: 'monitor.col.name', value: 'name', sortable: true, width: 170, fixedLeft: true },
-  { key: 'monitor.col.asset', value: 'asset', width: 200 },
-  { key: 'monitor.col.org', value: 'orgName', width: 160 },
+  { key: 'monitor.col.deviceId', value: 'deviceId', sortable: true, width: 150, fixedLeft: true },
+  { key: 'monitor.col.name', value: 'name', sortable: true, width: 150, fixedLeft: true },
+  { key: 'monitor.col.asset', value: 'asset', width: 200, hidden: true },
+  { key: 'monitor.col.org', value: 'orgName', width: 160, hidden: true },
   {
     key: 'monitor.col.status',
     value: 'status',
     type: 'button',
     sortable: true,
-    width: 100,
+    width: 90,
     buttons: DEVICE_STATUSES.map((s) => ({ key: s, text: `monitor.status.${s}`, butType: 'tag', background: STATUS_COLORS[s], color: '#fff' })),
   },
-  { key: 'monitor.col.lastSeen', value: 'lastSeenAt', sortable: true, width: 165 },
-  { key: 'sensor.speed', value: 'speed', type: 'unit', unit: 'km/h', sortable: true, width: 110 },
+  { key: 'monitor.col.lastSeen', value: 'lastSeenAt', type: 'datetime', sortable: true },
+  { key: 'sensor.speed', value: 'speed', type: 'unit', unit: 'km/h', sortable: true, width: 110, hidden: true },
   {
     key: 'sensor.temperature',
     value: 'temperature',
@@ -41,7 +43,7 @@ export const MONITOR_COLUMNS: TableColumn<MonitorRow>[] = [
     minValueField: 'tempMin',
     maxValueField: 'tempMax',
     testId: 'monitor-cell-temperature',
-    width: 110,
+    width: 100,
   },
   { key: 'monitor.col.tempRange', value: 'tempRange', unit: UNIT.temperature, type: 'unit', hidden: true, width: 130 },
   {
@@ -52,16 +54,16 @@ export const MONITOR_COLUMNS: TableColumn<MonitorRow>[] = [
     minValueField: 'humidityMin',
     maxValueField: 'humidityMax',
     testId: 'monitor-cell-humidity',
-    width: 110,
+    width: 100,
   },
   { key: 'monitor.col.humidityRange', value: 'humidityRange', unit: UNIT.humidity, type: 'unit', hidden: true, width: 130 },
-  { key: 'sensor.battery', value: 'battery', type: 'battery', width: 100 },
-  { key: 'sensor.door', value: 'door', type: 'map', textMap: { open: 'sensor.door.open', closed: 'sensor.door.closed' }, width: 90 },
-  unitColumn('light'),
-  unitColumn('vibration'),
-  unitColumn('pressure'),
+  { key: 'sensor.battery', value: 'battery', type: 'battery', width: 80 },
+  { key: 'sensor.door', value: 'door', type: 'map', textMap: { open: 'sensor.door.open', closed: 'sensor.door.closed' }, width: 90, hidden: true },
+  unitColumn('light', true),
+  unitColumn('vibration', true),
+  unitColumn('pressure', true),
   unitColumn('batteryTemperature', true),
-  unitColumn('mileage'),
+  unitColumn('mileage', true),
   unitColumn('fuel', true),
   unitColumn('signal', true),
   unitColumn('satellites', true),

@@ -5,7 +5,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import type { ScenarioType } from '@iotc/shared/constants';
 import { DEVICE_API } from '@iotc/shared/device';
 import { LIVE_API, type DeviceState, type MapPoint, type StatusCounts } from '@iotc/shared/live';
-import { click, render, setEnglish, type Rendered } from '../../../test/dom.tsx';
+import { click, render, setEnglish, showColumns, type Rendered } from '../../../test/dom.tsx';
 import { byTestId, settle, settleUntil } from '../../../test/form.ts';
 import type * as client from '../../../api/client.ts';
 import { ApiError, request, type RequestOptions } from '../../../api/client.ts';
@@ -183,6 +183,8 @@ describe('real-time monitoring', { timeout: 40_000 }, () => {
     for (const [key, n] of Object.entries(COUNTS)) expect(text(root, `monitor-tab-${key}-count`)).toBe(String(n));
     expect(document.querySelectorAll('[data-testid=map-marker]')).toHaveLength(3);
     expect(row(1)!.textContent).toContain('860000000000001');
+    // The bound asset and the door do not fit 1280 px: custom columns shows them.
+    showColumns(root, ['asset', 'door']);
     expect(row(1)!.textContent).toContain('沪A00001 Reefer 1');
     const cold = row(1)!.querySelector('[data-testid=monitor-cell-temperature]')!;
     expect(cold.textContent).toBe('5.0°C');
@@ -312,6 +314,7 @@ describe('real-time monitoring', { timeout: 40_000 }, () => {
     const root = await mount();
     expect(text(root, 'screen-title')).toBe('实时监控');
     expect(text(root, 'monitor-tab-shutdown')).toBe('熄火0');
+    showColumns(root, ['door']);
     expect(row(2)!.textContent).toContain('开');
   });
 });

@@ -26,16 +26,15 @@ export function faultDescriptor(o: { onDetails: (row: FaultView) => void; topBut
   return {
     id: o.userId ? `faults-${o.userId}` : 'faults',
     rowKey: 'id',
-    // Wider than the page: it scrolls sideways rather than squeezing the code and times.
-    overflowScroll: true,
+    // Cells wrap so the list fits 1280 px; asset and first seen are behind custom columns.
     columns: [
       { key: 'alarm.col.deviceId', value: 'deviceId', width: 160, fixedLeft: true, testId: 'fault-cell-device-id' },
       { key: 'alarm.col.deviceName', value: 'deviceName', width: 150, testId: 'fault-cell-device-name' },
-      { key: 'alarm.col.asset', value: 'asset', width: 170 },
+      { key: 'alarm.col.asset', value: 'asset', width: 170, hidden: true },
       { key: 'fault.col.kind', value: 'kind', type: 'button', buttons: KIND_BUTTONS, width: 130, testId: 'fault-cell-kind' },
       { key: 'fault.col.status', value: 'status', type: 'button', buttons: STATUS_BUTTONS, width: 100, testId: 'fault-cell-status' },
-      { key: 'fault.col.firstAt', value: 'firstAt', sortable: true, width: 170 },
-      { key: 'fault.col.lastAt', value: 'lastAt', sortable: true, width: 170, testId: 'fault-cell-last' },
+      { key: 'fault.col.firstAt', value: 'firstAt', type: 'datetime', sortable: true, hidden: true },
+      { key: 'fault.col.lastAt', value: 'lastAt', type: 'datetime', sortable: true, testId: 'fault-cell-last' },
       { key: 'fault.col.count', value: 'count', sortable: true, width: 110, testId: 'fault-cell-count' },
       { key: 'fault.col.seen', value: 'seen', width: 280, testId: 'fault-cell-seen' },
       { key: 'fault.col.repairCount', value: 'repairCount', width: 90, testId: 'fault-cell-repairs' },
@@ -45,6 +44,5 @@ export function faultDescriptor(o: { onDetails: (row: FaultView) => void; topBut
     topButtons: o.topButtons,
     pageSizes: 'main',
     actionWidth: 80,
-    ellipsis: true,
   };
 }

@@ -5,7 +5,7 @@ import { App } from 'antd';
 import dayjs from 'dayjs';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { FAULT_API } from '@iotc/shared/fault';
-import { click, render, setEnglish, type Rendered } from '../../../test/dom.tsx';
+import { click, render, setEnglish, showColumns, type Rendered } from '../../../test/dom.tsx';
 import { byTestId, errorOf, settle, settleUntil, type } from '../../../test/form.ts';
 import type * as client from '../../../api/client.ts';
 import { request, requestFile } from '../../../api/client.ts';
@@ -131,6 +131,8 @@ async function submitRepair() {
 describe('faults', { timeout: 120_000 }, () => {
   it('lists the faults with what was seen in words, and counts them by kind and status', async () => {
     await mount();
+    // The asset and the first occurrence do not fit 1280 px: custom columns shows them.
+    showColumns(document, ['asset', 'firstAt']);
     expect(text('screen-title')).toBe('Device faults');
     expect(listCalls()[0]!.opts.query).toEqual({ page: 1, size: 10, sort: 'lastAt,desc' });
     expect(shownRows()).toEqual([SENSOR.id, GPS.id, BATTERY.id, FIXED.id]);
@@ -283,6 +285,7 @@ describe('faults', { timeout: 120_000 }, () => {
   it('speaks Chinese', async () => {
     await i18next.changeLanguage('zh');
     await mount();
+    showColumns(document, ['firstAt']);
     expect(text('screen-title')).toBe('设备故障');
     expect(cell(SENSOR.id, 'fault-cell-kind')).toBe('传感器故障');
     expect(cell(GPS.id, 'fault-cell-status')).toBe('维修中');

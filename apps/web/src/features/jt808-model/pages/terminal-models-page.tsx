@@ -34,7 +34,7 @@ export default function TerminalModelsPage(_props: ScreenProps) {
       { key: 'jt808Model.description', value: 'description' },
       { key: 'jt808Model.itemCount', value: 'itemCount' },
       { key: 'jt808Model.org', value: 'orgName' },
-      { key: 'jt808Model.updatedAt', value: 'updatedAt', sortable: true },
+      { key: 'jt808Model.updatedAt', value: 'updatedAt', type: 'datetime', sortable: true },
     ],
     topButtons: writable ? [{ name: 'jt808Model.new', icon: <PlusOutlined />, primary: true, testId: 'model-new', onClick: () => form.show({ mode: 'create' }) }] : [],
     rowButtons: writable

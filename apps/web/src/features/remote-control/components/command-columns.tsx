@@ -22,16 +22,16 @@ export function commandDescriptor(o: CommandTableOptions): TableDescriptor<Comma
   return {
     id: o.userId ? `remote-control-${o.userId}` : 'remote-control',
     rowKey: 'id',
-    overflowScroll: true,
+    // Cells wrap so the list fits 1280 px; reviewer, sent and acknowledged times are behind custom columns.
     columns: [
       { key: 'remoteControl.col.device', value: 'device', width: 200, fixedLeft: true, testId: 'rc-cell-device' },
       { key: 'remoteControl.col.command', value: 'command', width: 240, testId: 'rc-cell-command' },
       { key: 'remoteControl.col.requester', value: 'requester', width: 150, testId: 'rc-cell-requester' },
-      { key: 'remoteControl.col.requestedAt', value: 'requestedAt', width: 170, sortable: true },
-      { key: 'remoteControl.col.reviewer', value: 'reviewer', width: 150, testId: 'rc-cell-reviewer' },
+      { key: 'remoteControl.col.requestedAt', value: 'requestedAt', type: 'datetime', sortable: true },
+      { key: 'remoteControl.col.reviewer', value: 'reviewer', width: 150, hidden: true, testId: 'rc-cell-reviewer' },
       { key: 'remoteControl.col.status', value: 'status', type: 'button', buttons: STATUS_BUTTONS, width: 110, testId: 'rc-cell-status' },
-      { key: 'remoteControl.col.sentAt', value: 'sentAt', width: 170, sortable: true },
-      { key: 'remoteControl.col.ackAt', value: 'ackAt', width: 170 },
+      { key: 'remoteControl.col.sentAt', value: 'sentAt', type: 'datetime', sortable: true, hidden: true },
+      { key: 'remoteControl.col.ackAt', value: 'ackAt', type: 'datetime', hidden: true },
       { key: 'remoteControl.col.result', value: 'result', width: 200, testId: 'rc-cell-result' },
     ],
     rowButtons: [
@@ -51,6 +51,5 @@ export function commandDescriptor(o: CommandTableOptions): TableDescriptor<Comma
     topButtons: o.topButtons,
     pageSizes: 'main',
     actionWidth: 200,
-    ellipsis: true,
   };
 }

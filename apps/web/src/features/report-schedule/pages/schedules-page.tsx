@@ -154,8 +154,7 @@ export default function SchedulesPage(_props: ScreenProps) {
   const descriptor: TableDescriptor<ScheduleView> = {
     id: 'report-schedules',
     rowKey: 'id',
-    overflowScroll: true,
-    // The columns the list is read for first, so they stay in view when the table scrolls sideways.
+    // The columns the list is read for first; cells wrap so the list fits 1280 px.
     columns: [
       { key: 'reportSchedule.col.name', value: 'name', width: 150, sortable: true, testId: 'rs-cell-name' },
       { key: 'reportSchedule.col.kind', value: 'kindText', width: 150, testId: 'rs-cell-kind' },
@@ -168,7 +167,6 @@ export default function SchedulesPage(_props: ScreenProps) {
       { key: 'reportSchedule.col.langFormat', value: 'langFormat', width: 120, testId: 'rs-cell-lang-format' },
     ],
     serial: false,
-    ellipsis: true,
     topButtons,
     rowButtons: [{ name: 'reportSchedule.history', icon: <HistoryOutlined />, showtype: 'i', testId: 'rs-action-history', onClick: (r) => history.show(r) }, ...writes],
     actionWidth: writable ? 130 : 60,

@@ -33,7 +33,7 @@ export default function AuditLogsPage(_props: ScreenProps) {
     id: 'audit-logs',
     rowKey: 'id',
     columns: [
-      { key: 'audit.time', value: 'time', sortable: true },
+      { key: 'audit.time', value: 'time', type: 'datetime', sortable: true },
       { key: 'audit.org', value: 'orgName' },
       { key: 'audit.account', value: 'account', sortable: true },
       { key: 'audit.action', value: 'action', type: 'source', source: 'audit_action', sortable: true },

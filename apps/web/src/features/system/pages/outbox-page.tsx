@@ -44,7 +44,7 @@ export default function OutboxPage(_props: ScreenProps) {
     id: 'outbox',
     rowKey: 'id',
     columns: [
-      { key: 'outbox.time', value: 'createdAt', width: 170, testId: 'outbox-time' },
+      { key: 'outbox.time', value: 'createdAt', type: 'datetime', testId: 'outbox-time' },
       { key: 'outbox.channel', value: 'channel', type: 'map', width: 90, textMap: { email: 'outbox.channel.email', sms: 'outbox.channel.sms' }, testId: 'outbox-channel' },
       { key: 'outbox.recipient', value: 'recipient', width: 220, testId: 'outbox-recipient' },
       { key: 'outbox.subject', value: 'subject', width: 220, testId: 'outbox-subject' },

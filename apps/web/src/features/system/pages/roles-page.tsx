@@ -41,7 +41,7 @@ export default function RolesPage(_props: ScreenProps) {
       { key: 'system.roles.name', value: 'name' },
       { key: 'system.roles.org', value: 'orgName' },
       { key: 'system.roles.userCount', value: 'userCount' },
-      { key: 'system.common.createdAt', value: 'createdAt', sortable: true },
+      { key: 'system.common.createdAt', value: 'createdAt', type: 'datetime', sortable: true, hidden: true },
     ],
     topButtons: writable
       ? [{ name: 'system.roles.new', icon: <PlusOutlined />, primary: true, testId: 'role-new', onClick: () => drawer.show({ mode: 'create', orgId }) }]

@@ -1,6 +1,8 @@
 // The tasks table as a declaration: code, goods (with the high-value tag and the declared value),
 // customer, carrier, devices, origin → destination, planned times, status (with the red abnormal
 // tag and why), when it started and arrived (recognised or by hand) and whether it was on time.
+// At 1280 px the table shows what tells tasks apart (code, goods, carrier, route, planned start,
+// status); customer, devices, planned arrival, start, arrival and on time are behind custom columns.
 // Row buttons follow the status: Details always; for writers Edit until final, Copy, the moves,
 // and Hand over while in transit or arrived.
 import { CheckCircleOutlined, CloseCircleOutlined, CopyOutlined, EditOutlined, EnvironmentOutlined, PlayCircleOutlined, ProfileOutlined, SwapOutlined } from '@ant-design/icons';
@@ -60,16 +62,16 @@ export function taskDescriptor(o: TaskTableOptions): TableDescriptor<TaskView> {
     columns: [
       { key: 'transport.task.col.code', value: 'code', width: 170, fixedLeft: true, testId: 'tt-cell-code' },
       { key: 'transport.task.col.goods', value: 'goods', type: 'html', width: 240, testId: 'tt-cell-goods' },
-      { key: 'transport.task.col.customer', value: 'customer', width: 140, testId: 'tt-cell-customer' },
+      { key: 'transport.task.col.customer', value: 'customer', width: 140, hidden: true, testId: 'tt-cell-customer' },
       { key: 'transport.task.col.carrier', value: 'carrier', width: 160, testId: 'tt-cell-carrier' },
-      { key: 'transport.task.col.devices', value: 'devices', type: 'tags', width: 180, testId: 'tt-cell-devices' },
+      { key: 'transport.task.col.devices', value: 'devices', type: 'tags', width: 180, hidden: true, testId: 'tt-cell-devices' },
       { key: 'transport.task.col.places', value: 'places', width: 220, testId: 'tt-cell-places' },
-      { key: 'transport.task.col.plannedStart', value: 'plannedStart', sortable: true, width: 170, testId: 'tt-cell-planned-start' },
-      { key: 'transport.task.col.plannedArrival', value: 'plannedArrival', sortable: true, width: 170, testId: 'tt-cell-planned-arrival' },
+      { key: 'transport.task.col.plannedStart', value: 'plannedStart', type: 'datetime', sortable: true, testId: 'tt-cell-planned-start' },
+      { key: 'transport.task.col.plannedArrival', value: 'plannedArrival', type: 'datetime', sortable: true, hidden: true, testId: 'tt-cell-planned-arrival' },
       { key: 'transport.task.col.status', value: 'status', type: 'html', width: 230, testId: 'tt-cell-status' },
-      { key: 'transport.task.col.startedAt', value: 'startedAt', width: 210, testId: 'tt-cell-started' },
-      { key: 'transport.task.col.arrivedAt', value: 'arrivedAt', width: 210, testId: 'tt-cell-arrived' },
-      { key: 'transport.task.col.onTime', value: 'onTime', width: 90, testId: 'tt-cell-on-time' },
+      { key: 'transport.task.col.startedAt', value: 'startedAt', width: 210, hidden: true, testId: 'tt-cell-started' },
+      { key: 'transport.task.col.arrivedAt', value: 'arrivedAt', width: 210, hidden: true, testId: 'tt-cell-arrived' },
+      { key: 'transport.task.col.onTime', value: 'onTime', width: 90, hidden: true, testId: 'tt-cell-on-time' },
       { key: 'transport.task.col.org', value: 'orgName', width: 160, hidden: true },
     ],
     rowButtons: [{ name: 'transport.task.action.details', icon: <ProfileOutlined />, showtype: 'i', onClick: o.onDetails, testId: 'tt-row-details' }, ...writes],

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { TRANSPORT_API } from '@iotc/shared/transport';
-import { click, render, setEnglish, type Rendered } from '../../../test/dom.tsx';
+import { click, render, setEnglish, showColumns, type Rendered } from '../../../test/dom.tsx';
 import { byTestId, settle, settleUntil, type } from '../../../test/form.ts';
 import type * as client from '../../../api/client.ts';
 import { request } from '../../../api/client.ts';
@@ -136,6 +136,9 @@ describe('transport tasks', { timeout: 120_000 }, () => {
     expect(cell(MOVING.id, 'tt-cell-goods').querySelector('[data-tag=high-value]')).toBeNull();
     expect(cell(MOVING.id, 'tt-cell-status').textContent).toBe('In transitAbnormal: alarm, late, open alarms: 2');
     expect(cell(PENDING.id, 'tt-cell-status').querySelector('[data-tag=abnormal]')).toBeNull();
+    // When it started and whether it was on time do not fit 1280 px: custom columns shows them.
+    expect(document.querySelector('[data-testid=tt-cell-started]')).toBeNull();
+    showColumns(document, ['startedAt', 'onTime']);
     expect(cell(MOVING.id, 'tt-cell-started').textContent).toContain('(auto)');
     expect(cell(PENDING.id, 'tt-cell-places').textContent).toBe('Depot → Hospital');
     expect(cell(DONE.id, 'tt-cell-on-time').textContent).toBe('Yes');

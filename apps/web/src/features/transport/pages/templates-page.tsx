@@ -124,14 +124,12 @@ export default function TemplatesPage(_props: ScreenProps) {
       { key: 'transport.section.ranges', value: 'ranges', width: 200, testId: 'tt-template-cell-ranges' },
       { key: 'transport.template.alarm', value: 'alarm', width: 220, testId: 'tt-template-cell-alarm' },
       { key: 'transport.template.taskCount', value: 'taskCount', width: 100, sortable: true, testId: 'tt-template-cell-tasks' },
-      { key: 'transport.template.updatedAt', value: 'updatedAt', width: 170, sortable: true },
+      { key: 'transport.template.updatedAt', value: 'updatedAt', type: 'datetime', sortable: true },
     ],
     rowButtons: writes,
     topButtons,
     pageSizes: 'main',
     actionWidth: 120,
-    ellipsis: true,
-    overflowScroll: true,
   };
 
   if (!can('transport:read')) return <Forbidden />;

@@ -36,9 +36,9 @@ export function recordDescriptor(o: RecordTableOptions): TableDescriptor<RecordV
     id: o.userId ? `warehouse-records-${o.userId}` : 'warehouse-records',
     rowKey: 'id',
     columns: [
-      { key: 'warehouse.col.time', value: 'time', sortable: true, width: 170, fixedLeft: true, testId: 'wh-cell-time' },
+      { key: 'warehouse.col.time', value: 'time', type: 'datetime', sortable: true, fixedLeft: true, testId: 'wh-cell-time' },
       { key: 'warehouse.col.warehouse', value: 'warehouse', width: 180, testId: 'wh-cell-warehouse' },
-      { key: 'warehouse.col.room', value: 'room', width: 140, testId: 'wh-cell-room' },
+      { key: 'warehouse.col.room', value: 'room', width: 140, hidden: true, testId: 'wh-cell-room' },
       {
         key: 'warehouse.col.direction',
         value: 'direction',
@@ -51,9 +51,9 @@ export function recordDescriptor(o: RecordTableOptions): TableDescriptor<RecordV
         ],
       },
       { key: 'warehouse.col.goods', value: 'goodsName', sortable: true, width: 150, testId: 'wh-cell-goods' },
-      { key: 'warehouse.col.batch', value: 'batchNo', sortable: true, width: 130, testId: 'wh-cell-batch' },
+      { key: 'warehouse.col.batch', value: 'batchNo', sortable: true, width: 130, hidden: true, testId: 'wh-cell-batch' },
       { key: 'warehouse.col.quantity', value: 'quantity', width: 110, testId: 'wh-cell-quantity' },
-      { key: 'warehouse.col.handler', value: 'handler', width: 100, testId: 'wh-cell-handler' },
+      { key: 'warehouse.col.handler', value: 'handler', width: 100, hidden: true, testId: 'wh-cell-handler' },
       { key: 'warehouse.col.temperature', value: 'temperature', type: 'limit', unit: '°C', minValueField: 'tempMin', maxValueField: 'tempMax', width: 120, testId: 'wh-cell-temperature' },
       {
         key: 'warehouse.col.audit',
@@ -63,12 +63,13 @@ export function recordDescriptor(o: RecordTableOptions): TableDescriptor<RecordV
         testId: 'wh-cell-audit',
         buttons: (['pending', 'approved', 'rejected'] as const).map((s) => ({ key: s, text: `warehouse.audit.${s}`, butType: 'tag' as const, background: `${AUDIT_COLORS[s]}1f`, color: AUDIT_COLORS[s] })),
       },
-      { key: 'warehouse.col.reviewer', value: 'reviewer', width: 110, testId: 'wh-cell-reviewer' },
+      { key: 'warehouse.col.reviewer', value: 'reviewer', width: 110, hidden: true, testId: 'wh-cell-reviewer' },
       { key: 'warehouse.col.createdBy', value: 'createdBy', width: 110, hidden: true },
     ],
     rowButtons: buttons,
     topButtons: o.topButtons,
     pageSizes: 'main',
-    actionWidth: 60 + (o.canWrite ? 60 : 0) + (o.canAudit ? 60 : 0),
+    // Icon buttons: details, then edit and delete, then approve and reject (about 24 px each).
+    actionWidth: 56 + (o.canWrite ? 50 : 0) + (o.canAudit ? 50 : 0),
   };
 }

@@ -42,24 +42,22 @@ export function workOrderDescriptor(o: WorkOrderTableOptions): TableDescriptor<W
   return {
     id: o.userId ? `work-orders-${o.userId}` : 'work-orders',
     rowKey: 'id',
-    // Wider than the page: it scrolls sideways rather than squeezing the code and times.
-    overflowScroll: true,
+    // What fits 1280 px shows (cells wrap); who created it and when are behind custom columns.
     columns: [
       { key: 'workOrder.col.code', value: 'code', width: 170, fixedLeft: true, testId: 'wo-cell-code' },
       { key: 'workOrder.col.title', value: 'title', width: 220, testId: 'wo-cell-title' },
       { key: 'workOrder.col.priority', value: 'priority', type: 'button', buttons: PRIORITY_BUTTONS, sortable: true, width: 100, testId: 'wo-cell-priority' },
       { key: 'workOrder.col.status', value: 'status', type: 'button', buttons: STATUS_BUTTONS, width: 110, testId: 'wo-cell-status' },
       { key: 'workOrder.col.assignee', value: 'assignee', width: 160, testId: 'wo-cell-assignee' },
-      { key: 'workOrder.col.dueAt', value: 'dueAt', type: 'button', buttons: overdueButtons(o.rows, o.overdueWord), sortable: true, width: 230, testId: 'wo-cell-due' },
+      { key: 'workOrder.col.dueAt', value: 'dueAt', type: 'button', buttons: overdueButtons(o.rows, o.overdueWord), sortable: true, nowrap: true, width: 230, testId: 'wo-cell-due' },
       { key: 'workOrder.col.alarmCount', value: 'alarmCount', width: 90, testId: 'wo-cell-alarms' },
-      { key: 'workOrder.col.createdBy', value: 'createdBy', width: 120 },
-      { key: 'workOrder.col.createdAt', value: 'createdAt', sortable: true, width: 170 },
+      { key: 'workOrder.col.createdBy', value: 'createdBy', width: 120, hidden: true },
+      { key: 'workOrder.col.createdAt', value: 'createdAt', type: 'datetime', sortable: true, hidden: true },
       { key: 'workOrder.col.org', value: 'orgName', width: 160, hidden: true },
     ],
     rowButtons: [{ name: 'workOrder.action.details', icon: <ProfileOutlined />, showtype: 'i', onClick: o.onDetails, testId: 'wo-row-details' }],
     topButtons: o.topButtons,
     pageSizes: 'main',
     actionWidth: 80,
-    ellipsis: true,
   };
 }

@@ -6,7 +6,7 @@ import dayjs from 'dayjs';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { errorText } from '@iotc/shared/errors';
 import { WORK_ORDER_API, type WorkOrderEventRow } from '@iotc/shared/work-order';
-import { click, render, setEnglish, type Rendered } from '../../../test/dom.tsx';
+import { click, render, setEnglish, showColumns, type Rendered } from '../../../test/dom.tsx';
 import { byTestId, errorOf, settle, settleUntil, type } from '../../../test/form.ts';
 import type * as client from '../../../api/client.ts';
 import { ApiError, request } from '../../../api/client.ts';
@@ -160,8 +160,11 @@ describe('work orders', { timeout: 120_000 }, () => {
     expect(cell(WORKING.id, 'wo-cell-due').querySelector('.ant-tag')).toBeNull();
     expect(cell(WORKING.id, 'wo-cell-due').textContent).toBe(time(WORKING.dueAt!));
     expect(cell(OVERDUE.id, 'wo-cell-alarms').textContent).toBe('2');
-    const headers = [...document.querySelectorAll('thead th')].map((th) => th.textContent);
-    expect(headers).toEqual(['No.', 'Code', 'Title', 'Priority', 'Status', 'Assignee', 'Due', 'Alarms', 'Created by', 'Created', 'Actions']);
+    const headers = () => [...document.querySelectorAll('thead th')].map((th) => th.textContent);
+    // Who created it and when do not fit 1280 px: custom columns shows them.
+    expect(headers()).toEqual(['No.', 'Code', 'Title', 'Priority', 'Status', 'Assignee', 'Due', 'Alarms', 'Actions']);
+    showColumns(document, ['createdBy', 'createdAt']);
+    expect(headers()).toEqual(['No.', 'Code', 'Title', 'Priority', 'Status', 'Assignee', 'Due', 'Alarms', 'Created by', 'Created', 'Actions']);
     // One small call per status gives the tab totals, with the same filters.
     expect(totalCalls().map((c) => c.opts.query?.status).sort()).toEqual(['closed', 'in_progress', 'open', 'resolved']);
     for (const [status, n] of Object.entries(TOTALS)) expect(text(`wo-tab-${status}-count`)).toBe(String(n));
