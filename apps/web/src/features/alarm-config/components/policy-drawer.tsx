@@ -11,6 +11,7 @@ import { errorText } from '@iotc/shared/errors';
 import type { Lang } from '@iotc/shared/i18n';
 import { useAlarmLevels } from '../../../api/alarm-levels.ts';
 import { useInfo } from '../../../api/info.ts';
+import { formKeys, useGuardedClose } from '../../../components/form-guard.ts';
 import { OrgSelect } from '../../../components/org-select.tsx';
 import { apiErrorText } from '../../../lib/api-error.ts';
 import { useLang } from '../../../lib/language.ts';
@@ -47,6 +48,8 @@ export function PolicyDrawer({ target, open, onClose, afterClose }: PolicyDrawer
   const [issues, setIssues] = useState<FormIssue[]>([]);
   const [addType, setAddType] = useState<AlarmType>('temp_high');
   const creating = target?.mode === 'create';
+  // Esc, the mask, the close button or Cancel on a filled form ask first.
+  const guardedClose = useGuardedClose(form, onClose);
 
   const scope = (Form.useWatch('scope', form) as PolicyFormValues['scope'] | undefined) ?? 'all';
   const watchedOrg = Form.useWatch('orgId', form) as string | undefined;
@@ -115,7 +118,8 @@ export function PolicyDrawer({ target, open, onClose, afterClose }: PolicyDrawer
       title={creating ? t('alarmConfig.policy.newTitle') : t('alarmConfig.policy.editTitle')}
       className="alarm-policy-drawer"
       forceRender
-      onClose={onClose}
+      onClose={guardedClose}
+      onKeyDown={formKeys(guardedClose)}
       afterOpenChange={(visible) => {
         if (visible) return;
         form.resetFields();
@@ -125,7 +129,9 @@ export function PolicyDrawer({ target, open, onClose, afterClose }: PolicyDrawer
       }}
       extra={
         <Space>
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
+          <Button onClick={guardedClose} data-testid="policy-cancel">
+            {t('common.cancel')}
+          </Button>
           <Button type="primary" data-testid="policy-submit" loading={save.isPending} onClick={() => void submit()}>
             {t('alarmConfig.save')}
           </Button>

@@ -16,6 +16,7 @@ import { apiErrorCode, apiErrorText } from '../../../lib/api-error.ts';
 import { useRevalidateOnLanguage } from '../../../lib/form.ts';
 import { useLang } from '../../../lib/language.ts';
 import { useInfo } from '../../../api/info.ts';
+import { formKeys, typedDateTimeFormats, useGuardedClose } from '../../../components/form-guard.ts';
 import { DIALOG_OVER_DRAWER_Z } from '../../../lib/layers.ts';
 import { schemaRule } from '../../../lib/schema-rule.ts';
 import { carrierLabel, driverOf, type CarrierKind } from '../api/carrier-options.ts';
@@ -32,6 +33,8 @@ export type TaskFormTarget =
   | { mode: 'edit'; row: TaskRow };
 
 const TIME_FORMAT = 'YYYY-MM-DD HH:mm';
+/** Shown as TIME_FORMAT; typed in any usual way (with seconds, '/', ISO 'T'). */
+const PICKER_FORMATS = typedDateTimeFormats(TIME_FORMAT);
 export const FORM_WIDTH = 880;
 const shape = taskBodySchema.shape;
 
@@ -58,6 +61,7 @@ export function TaskFormDrawer({ target, open, onClose, afterClose, onSaved, for
   const carrierKind = (Form.useWatch('carrierKind', form) ?? 'vehicle') as CarrierKind;
   useRevalidateOnLanguage(form);
   const editing = target?.mode === 'edit' ? target.row : null;
+  const guardedClose = useGuardedClose(form, onClose);
   const { data: me } = useInfo();
   // The organisation the task is for: the one picked, the edited task's, else the caller's.
   const orgId = (Form.useWatch('orgId', form) as string | undefined) || editing?.orgId || me?.orgId;
@@ -156,7 +160,8 @@ export function TaskFormDrawer({ target, open, onClose, afterClose, onSaved, for
       title={title}
       className="tt-form-drawer"
       data-testid={`${formName}-drawer`}
-      onClose={onClose}
+      onClose={guardedClose}
+      onKeyDown={formKeys(guardedClose)}
       afterOpenChange={(visible) => {
         if (!visible) {
           form.resetFields();
@@ -168,7 +173,7 @@ export function TaskFormDrawer({ target, open, onClose, afterClose, onSaved, for
       zIndex={DIALOG_OVER_DRAWER_Z}
       footer={
         <Space className="tt-form-footer">
-          <Button onClick={onClose} data-testid={`${formName}-cancel`}>
+          <Button onClick={guardedClose} data-testid={`${formName}-cancel`}>
             {t('common.cancel')}
           </Button>
           <Button type="primary" loading={create.isPending || update.isPending} onClick={() => void submit()} data-testid={`${formName}-submit`}>
@@ -226,10 +231,10 @@ export function TaskFormDrawer({ target, open, onClose, afterClose, onSaved, for
         <Section title={t('transport.section.schedule')}>
           <div className="tt-grid tt-grid-2">
             <Form.Item name="plannedStart" label={t('transport.task.plannedStart')}>
-              <DatePicker showTime={{ format: 'HH:mm' }} format={TIME_FORMAT} style={{ width: '100%' }} data-testid={`${formName}-planned-start`} />
+              <DatePicker showTime={{ format: 'HH:mm' }} format={PICKER_FORMATS} style={{ width: '100%' }} data-testid={`${formName}-planned-start`} />
             </Form.Item>
             <Form.Item name="plannedArrival" label={t('transport.task.plannedArrival')} dependencies={['plannedStart']} rules={[arrivalAfterStart]}>
-              <DatePicker showTime={{ format: 'HH:mm' }} format={TIME_FORMAT} style={{ width: '100%' }} data-testid={`${formName}-planned-arrival`} />
+              <DatePicker showTime={{ format: 'HH:mm' }} format={PICKER_FORMATS} style={{ width: '100%' }} data-testid={`${formName}-planned-arrival`} />
             </Form.Item>
           </div>
           <div className="tt-grid tt-grid-2">

@@ -11,6 +11,7 @@ import { apiErrorCode, apiErrorText } from '../../../lib/api-error.ts';
 import { useRevalidateOnLanguage } from '../../../lib/form.ts';
 import { useLang } from '../../../lib/language.ts';
 import { useInfo } from '../../../api/info.ts';
+import { formKeys, useGuardedClose } from '../../../components/form-guard.ts';
 import { schemaRule } from '../../../lib/schema-rule.ts';
 import { useSaveTemplate } from '../api/template-save.ts';
 import { Section, SettingsSections } from './settings-sections.tsx';
@@ -37,6 +38,7 @@ export function TemplateFormDrawer({ target, open, onClose, afterClose }: Templa
   const [opening, setOpening] = useState(0);
   useRevalidateOnLanguage(form);
   const editing = target?.mode === 'edit' ? target.row : null;
+  const guardedClose = useGuardedClose(form, onClose);
   const { data: me } = useInfo();
   // The organisation the template is for: the one picked, the edited template's, else the caller's.
   const orgId = (Form.useWatch('orgId', form) as string | undefined) || editing?.orgId || me?.orgId;
@@ -87,7 +89,8 @@ export function TemplateFormDrawer({ target, open, onClose, afterClose }: Templa
       title={editing ? t('transport.template.editTitle', { name: editing.name }) : t('transport.template.newTitle')}
       className="tt-form-drawer"
       data-testid="tt-template-drawer"
-      onClose={onClose}
+      onClose={guardedClose}
+      onKeyDown={formKeys(guardedClose)}
       afterOpenChange={(visible) => {
         if (!visible) {
           form.resetFields();
@@ -98,7 +101,7 @@ export function TemplateFormDrawer({ target, open, onClose, afterClose }: Templa
       forceRender
       footer={
         <Space>
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
+          <Button onClick={guardedClose}>{t('common.cancel')}</Button>
           <Button type="primary" loading={save.isPending} onClick={() => void submit()} data-testid="tt-template-submit">
             {editing ? t('transport.form.save') : t('transport.form.create')}
           </Button>
