@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { demoDevices, rekey, seedDemoFleet } from '../apps/server/src/db/seed-demo.ts';
-import { DEMO_PASSWORD, screenshot, startServer, withBrowser, type Server } from './harness.ts';
+import { DEMO_PASSWORD, screenshot, signInAs, startServer, withBrowser, type Server } from './harness.ts';
 
 let server: Server;
 
@@ -38,14 +38,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-
-async function signIn(page: Page) {
-  await page.goto(`${server.url}/login`);
-  await page.locator('#account').fill('demo');
-  await page.locator('#password').fill(DEMO_PASSWORD);
-  await page.locator('#login-submit').click();
-  await page.waitForURL((u) => u.pathname.startsWith('/view'));
-}
 
 async function openCockpit(page: Page) {
   await page.goto(`${server.url}/view/cockpit/index`);
@@ -100,7 +92,7 @@ describe.each([
   it('shows place names in the language and every KPI in full at 1920, 1440 and 1280 px', async () => {
     await withBrowser(locale, async ({ page }) => {
       await page.setViewportSize({ width: 1920, height: 1080 });
-      await signIn(page);
+      await signInAs(page, server, 'demo', DEMO_PASSWORD);
       for (const [width, height] of [
         [1920, 1080],
         [1440, 900],

@@ -3,28 +3,13 @@
 // in both languages at 1600 and 1920 px (the search was 16 px wide at the right edge).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN_PASSWORD, apiCall, launchBrowser, startServer, type Browser, type Server } from './harness.ts';
+import { apiCall, launchBrowser, pageToken, signInAs, startServer, type Browser, type Server } from './harness.ts';
 
 let server: Server;
 beforeAll(async () => {
   server = await startServer();
 });
 afterAll(async () => server?.close());
-
-async function signIn(page: Page) {
-  await page.goto(`${server.url}/login`);
-  await page.locator('#account').fill('admin');
-  await page.locator('#password').fill(ADMIN_PASSWORD);
-  await page.locator('#login-submit').click();
-  await page.waitForURL((u) => u.pathname.startsWith('/view'));
-}
-
-/** The signed-in page's token (session storage, or the week-long cookie). */
-async function tokenOf(page: Page): Promise<string> {
-  const cookie = (await page.context().cookies()).find((c) => c.name === 'token');
-  if (cookie) return cookie.value;
-  return (JSON.parse((await page.evaluate(() => sessionStorage.getItem('token')))!) as { content: string }).content;
-}
 
 /** Width of the select holding `testId`, and of its kind select, in px. */
 async function widths(page: Page, kindTestId: string, searchTestId: string) {
@@ -43,10 +28,10 @@ describe('pickers in drawers', () => {
       const b: Browser = await launchBrowser({ locale });
       try {
         const { page } = b;
-        await signIn(page);
+        await signInAs(page, server);
         // A device of its own to open, found by its id.
         const deviceId = `PICK${locale === 'en-US' ? 'EN' : 'ZH'}0001`;
-        await apiCall(server, await tokenOf(page), 'POST', '/api/iot/v2/devices', { deviceId, name: 'Picker tracker' }).catch(() => undefined);
+        await apiCall(server, await pageToken(page), 'POST', '/api/iot/v2/devices', { deviceId, name: 'Picker tracker' }).catch(() => undefined);
         for (const width of [1600, 1920]) {
           await page.setViewportSize({ width, height: 900 });
           await page.goto(`${server.url}/view/alarm/policy?type=102`);

@@ -3,22 +3,13 @@
 // not submit the form; Esc on a filled drawer asks before the input is lost, and only "Discard"
 // closes it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { ADMIN_PASSWORD, launchBrowser, startServer, type Browser, type Server } from './harness.ts';
+import { launchBrowser, signInAs, startServer, type Browser, type Server } from './harness.ts';
 
 let server: Server;
 beforeAll(async () => {
   server = await startServer();
 });
 afterAll(async () => server?.close());
-
-async function signIn(page: Page) {
-  await page.goto(`${server.url}/login`);
-  await page.locator('#account').fill('admin');
-  await page.locator('#password').fill(ADMIN_PASSWORD);
-  await page.locator('#login-submit').click();
-  await page.waitForURL((u) => u.pathname.startsWith('/view'));
-}
 
 const TEXT = {
   'en-US': { keep: 'Keep editing', discard: 'Discard', title: 'Discard your changes?' },
@@ -32,7 +23,7 @@ describe('forms keep what was typed', () => {
       const text = TEXT[locale];
       try {
         const { page } = b;
-        await signIn(page);
+        await signInAs(page, server);
 
         // The new-task form: a planned start typed as people write it.
         await page.goto(`${server.url}/view/transport/tasks?type=101`);

@@ -108,3 +108,19 @@ export async function withBrowser(locale: string, fn: (b: Browser) => Promise<vo
     await b.close();
   }
 }
+
+/** Signs in on the login page (admin by default) and waits for the console. */
+export async function signInAs(page: Page, server: Server, account = 'admin', password = ADMIN_PASSWORD): Promise<void> {
+  await page.goto(`${server.url}/login`);
+  await page.locator('#account').fill(account);
+  await page.locator('#password').fill(password);
+  await page.locator('#login-submit').click();
+  await page.waitForURL((u) => u.pathname.startsWith('/view'));
+}
+
+/** The signed-in page's token (the week-long cookie, else session storage). */
+export async function pageToken(page: Page): Promise<string> {
+  const cookie = (await page.context().cookies()).find((c) => c.name === 'token');
+  if (cookie) return cookie.value;
+  return (JSON.parse((await page.evaluate(() => sessionStorage.getItem('token')))!) as { content: string }).content;
+}

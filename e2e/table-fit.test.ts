@@ -12,7 +12,7 @@ import { demoDevices, rekey, seedDemoFleet } from '../apps/server/src/db/seed-de
 import { seedDemoTransport } from '../apps/server/src/db/seed-demo-transport.ts';
 import { seedDemoWarehouse } from '../apps/server/src/db/seed-demo-warehouse.ts';
 import { storeBackfill } from '../apps/server/src/sim/demo.ts';
-import { ADMIN_PASSWORD, apiCall, screenshot, startServer, withBrowser, type Server } from './harness.ts';
+import { ADMIN_PASSWORD, apiCall, screenshot, signInAs, startServer, withBrowser, type Server } from './harness.ts';
 
 /**
  * The main tables: the screen's address and the id its DataTable carries (a prefix: some add the
@@ -149,19 +149,11 @@ function measure(page: Page, id: string): Promise<Fit> {
   }, id);
 }
 
-async function signIn(page: Page) {
-  await page.goto(`${server.url}/login`);
-  await page.locator('#account').fill('admin');
-  await page.locator('#password').fill(ADMIN_PASSWORD);
-  await page.locator('#login-submit').click();
-  await page.waitForURL((u) => u.pathname.startsWith('/view/'));
-}
-
 describe.each(['en-US', 'zh-CN'] as const)('the main tables at 1280 px in %s', (locale) => {
   it('fit the page with their default columns, and show every date and time in full', async () => {
     await withBrowser(locale, async ({ page }) => {
       await page.setViewportSize({ width: 1280, height: 800 });
-      await signIn(page);
+      await signInAs(page, server);
       const misfits: string[] = [];
       let dateCells = 0;
       for (const screen of SCREENS) {
