@@ -3,7 +3,7 @@
 import type { Lang } from '@iotc/shared/i18n';
 import type { GspReport, GspSummaryJson } from '@iotc/shared/gsp-report';
 import { formatInstant } from '../../lib/export.ts';
-import { formatDuration } from './shipment.ts';
+import { durationText } from '@iotc/shared/format';
 import { GSP_TEXTS } from './gsp-texts.ts';
 
 const num = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '—' : v.toFixed(digits));
@@ -38,7 +38,7 @@ export function gspSummaryLines(s: GspSummaryJson, lang: Lang): [string, string]
     [x.humAverage, s.humidity ? `${num(s.humidity.average, 2)} %` : '—'],
     [x.outOfRangeRows, String(s.outOfRangeRows)],
     [x.excursions, String(s.excursions)],
-    [x.outOfRangeTime, formatDuration(s.outOfRangeS, lang)],
+    [x.outOfRangeTime, durationText(s.outOfRangeS, lang)],
     [x.completeness, x.completenessValue(s.slotsWithData, s.slots, percent(s.completeness))],
   ];
 }
@@ -62,7 +62,7 @@ export function gspDayCells(d: GspReport['days'][number], lang: Lang): string[] 
     num(s.humidity?.max),
     num(s.humidity?.average),
     String(s.outOfRangeRows),
-    formatDuration(s.outOfRangeS, lang),
+    durationText(s.outOfRangeS, lang),
     percent(s.completeness),
   ];
 }

@@ -229,9 +229,6 @@ export function shipmentService(db: Db) {
 const fmt = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '—' : v.toFixed(digits));
 
 /** A duration as the report writes it: 1 h 05 min 30 s / 1小时05分30秒. */
-/** A duration in the language ('3 min 22 s'): the one every screen and document uses (format.ts). */
-export const formatDuration = durationText;
-
 /** The key facts, in order, as label and text: the PDF's tables and the Excel summary sheet. */
 export function summaryLines(r: ShipmentReport, lang: Lang, tz: string): [string, string][] {
   const x = REPORT_TEXTS[lang];
@@ -263,11 +260,11 @@ export function summaryLines(r: ShipmentReport, lang: Lang, tz: string): [string
     [x.tempMax, temp.max ? `${fmt(temp.max.value)} °C (${at(new Date(temp.max.t).toISOString())})` : '—'],
     [x.tempAverage, temp.average === null ? '—' : `${fmt(temp.average, 2)} °C`],
     [x.mkt, temp.mkt === null ? '—' : `${fmt(temp.mkt, 2)} °C`],
-    [x.outOfRangeTotal, formatDuration(temp.outOfRange.totalS, lang)],
-    [x.outOfRangeLongest, longest ? `${formatDuration(longest.durationS, lang)} (${at(new Date(longest.start).toISOString())} ~ ${at(new Date(longest.end).toISOString())}, ${x.peak} ${fmt(longest.peak.value)} °C)` : '—'],
+    [x.outOfRangeTotal, durationText(temp.outOfRange.totalS, lang)],
+    [x.outOfRangeLongest, longest ? `${durationText(longest.durationS, lang)} (${at(new Date(longest.start).toISOString())} ~ ${at(new Date(longest.end).toISOString())}, ${x.peak} ${fmt(longest.peak.value)} °C)` : '—'],
     [x.excursions, String(temp.excursions.length)],
     [x.inRangeShare, temp.inRangeShare === null ? '—' : `${(temp.inRangeShare * 100).toFixed(1)} %`],
-    [x.noData, formatDuration(temp.noDataS, lang)],
+    [x.noData, durationText(temp.noDataS, lang)],
     [x.humidityRange, r.humidity ? `${fmt(r.humidity.min)} ~ ${fmt(r.humidity.max)} % (${x.average} ${fmt(r.humidity.average)} %)` : '—'],
     [x.alarmCount, String(r.alarms.length)],
     [x.generatedAt, at(r.generatedAt)],

@@ -75,9 +75,10 @@ export function valueText(value: number | null | undefined, unit: string, lang: 
 export function valuePeakText(row: Pick<AlarmRow, 'value' | 'peak' | 'unit'>, lang: Lang = 'en'): string {
   if (row.value === null && row.peak === null) return '-';
   if (row.unit === 's') return `${unitValueText(row.value, 's', lang)} / ${unitValueText(row.peak, 's', lang)}`;
-  const v = unitValueText(row.value, '', lang) === '-' ? '-' : roundedText(row.value!, precisionOf(row.unit));
-  const p = unitValueText(row.peak, '', lang) === '-' ? '-' : roundedText(row.peak!, precisionOf(row.unit));
-  return row.unit ? `${v} / ${p} ${row.unit}` : `${v} / ${p}`;
+  // Both numbers at the unit's precision, the unit said once after them.
+  const num = (v: number | null) => (v === null || !Number.isFinite(v) ? '-' : roundedText(v, precisionOf(row.unit)));
+  const both = `${num(row.value)} / ${num(row.peak)}`;
+  return row.unit ? `${both} ${row.unit}` : both;
 }
 
 /** A row as the alarm tables show it (texts ready); `row` is the alarm itself, for the actions. */
