@@ -35,7 +35,9 @@ export async function startServer(overrides: Partial<AppConfig> = {}): Promise<S
     // Browser tests sign in many times a minute from this machine: limits they never reach (see the API harness).
     ...loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, ADMIN_PASSWORD, DEMO_PASSWORD, ...TEST_RATE_LIMITS }),
     mqtt: false,
-    webDist: resolve('apps/web/dist'),
+    // E2E_WEB_DIST runs the browser tests against a build elsewhere (a developer's own check
+    // while apps/web/dist is being rebuilt).
+    webDist: resolve(process.env.E2E_WEB_DIST ?? 'apps/web/dist'),
     ...overrides,
   };
   const app = await buildApp(config);
