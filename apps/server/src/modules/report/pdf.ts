@@ -2,10 +2,9 @@
 // as vectors (planned route, track driven, origin and destination areas, alarms; no map tiles,
 // so it is made the same without internet), the temperature curve with its limits (ECharts
 // rendered to SVG on the server, drawn by svg-to-pdfkit), and the alarm list. Text is set in
-// Noto Sans SC (SIL OFL, from the npm package @expo-google-fonts/noto-sans-sc), which holds the
-// Chinese and the Latin glyphs; PDFKit embeds only the glyphs used.
+// Noto Sans SC Regular (SIL OFL 1.1; the one file kept in apps/server/assets/fonts with its
+// licence), which holds the Chinese and the Latin glyphs; PDFKit embeds only the glyphs used.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import SVGtoPDF from 'svg-to-pdfkit';
 import * as echarts from 'echarts';
@@ -16,11 +15,11 @@ import type { ShipmentData } from './shipment.ts';
 import { REPORT_TEXTS } from './texts.ts';
 
 
-const require = createRequire(import.meta.url);
+const FONT_FILE = new URL('../../../assets/fonts/NotoSansSC-Regular.ttf', import.meta.url);
 let fontBytes: Buffer | null = null;
 /** The TTF, read once (10 MB; PDFKit subsets it per document). */
 export function font(): Buffer {
-  fontBytes ??= readFileSync(require.resolve('@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf'));
+  fontBytes ??= readFileSync(FONT_FILE);
   return fontBytes;
 }
 
