@@ -26,10 +26,14 @@ export function gspHeaderLines(r: GspReport, lang: Lang): [string, string][] {
   ];
 }
 
-/** The summary block as label and text. */
-export function gspSummaryLines(s: GspSummaryJson, lang: Lang): [string, string][] {
+/**
+ * The summary block as label and text, first what its figures are of: the sampled record (one row
+ * per `baseMin` slot), not every reading as the shipment report's (issue 22 item 4).
+ */
+export function gspSummaryLines(s: GspSummaryJson, lang: Lang, baseMin: number): [string, string][] {
   const x = GSP_TEXTS[lang];
   return [
+    [x.basis, x.sampled(baseMin)],
     [x.tempMin, s.temperature ? `${num(s.temperature.min)} °C` : '—'],
     [x.tempMax, s.temperature ? `${num(s.temperature.max)} °C` : '—'],
     [x.tempAverage, s.temperature ? `${num(s.temperature.average, 2)} °C` : '—'],

@@ -78,7 +78,7 @@ export async function gspPdf(r: GspReport, lang: Lang): Promise<Buffer> {
   }
 
   heading(doc, x.sectionSummary, 150);
-  facts(doc, gspSummaryLines(r.summary, lang));
+  facts(doc, gspSummaryLines(r.summary, lang, r.intervals.baseMin));
 
   ensureSpace(doc, 60);
   doc.y += 24;

@@ -137,7 +137,7 @@ async function gspXlsx(r: GspReport, lang: Lang): Promise<Buffer> {
   if (r.rowsTruncated) sheet.addRow([x.truncated(r.rows.length)]);
   sheet.addRow([]);
   sheet.addRow([x.sectionSummary]).font = { bold: true };
-  for (const [k, v] of gspSummaryLines(r.summary, lang)) sheet.addRow([k, v]).getCell(1).font = { bold: true };
+  for (const [k, v] of gspSummaryLines(r.summary, lang, r.intervals.baseMin)) sheet.addRow([k, v]).getCell(1).font = { bold: true };
   sheet.addRow([]);
   sheet.addRow([`${x.recordedBy}:`, '', `${x.signDate}:`, '']);
   sheet.addRow([`${x.reviewedBy}:`, '', `${x.signDate}:`, '']);

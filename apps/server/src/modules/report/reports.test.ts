@@ -8,7 +8,9 @@ import { eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { DeviceWithSecret } from '@iotc/shared/device';
 import type { ProductionReport, ShipmentReport } from '@iotc/shared/report';
+import { durationText } from '@iotc/shared/format';
 import { call, DEMO_PASSWORD, login, testApp, type TestApp } from '../../test/harness.ts';
+import { HAS_PDFTOTEXT, pdfText } from '../../test/pdf-text.ts';
 import { addOrgUser, createTenantUser } from '../../test/fixtures.ts';
 import { alarmLevels, alarms, assets, orgs, transportTaskDevices, transportTasks } from '../../db/schema.ts';
 
@@ -186,6 +188,22 @@ describe('the shipment report', () => {
     }
   });
 
+  // Issue 22 item 4: the PDF says the time out of range as the dialog does (both durationText of the
+  // same seconds: '40 min 00 s', not '40 min'), and that its figures are of every reading.
+  it.skipIf(!HAS_PDFTOTEXT)('says the time out of range as the dialog does, and that its figures are of every reading', async () => {
+    for (const [lang, basis, label] of [
+      ['en-US', 'Figures from Every reading (121 readings), not a sampled record', 'Time out of range (cumulative)'],
+      ['zh-CN', '统计依据 全部读数（共 121 条），非采样记录', '超温累计时长'],
+    ] as const) {
+      const json = await call<ShipmentReport>(t.app, { method: 'GET', url: `/api/iot/v2/reports/shipment/${taskId}`, token: operator, lang });
+      const shown = durationText(json.body.data!.temperature.outOfRange.totalS, lang === 'en-US' ? 'en' : 'zh');
+      const res = await t.app.inject({ method: 'GET', url: `/api/iot/v2/reports/shipment/${taskId}?format=pdf`, headers: { access_token: operator, language: lang, timezone: 'Asia/Shanghai' } });
+      const text = await pdfText(res.rawPayload);
+      expect(text).toContain(`${label} ${shown}`);
+      expect(text).toContain(basis);
+    }
+  });
+
   it('is an Excel workbook with the summary, every raw reading and the alarms', async () => {
     const res = await t.app.inject({ method: 'GET', url: `/api/iot/v2/reports/shipment/${taskId}?format=xlsx`, headers: { access_token: operator, language: 'zh-CN', timezone: 'Asia/Shanghai' } });
     expect(res.statusCode).toBe(200);
@@ -197,6 +215,7 @@ describe('the shipment report', () => {
     expect(summary.get('任务编号')).toBe('TT-20261102-0001');
     expect(summary.get('最高温度')).toBe('10.0 °C (2026-11-02 09:30:00)');
     expect(summary.get('超温累计时长')).toBe('40分00秒');
+    expect(summary.get('统计依据')).toBe('全部读数（共 121 条），非采样记录');
     expect(summary.get('平均动力学温度（ΔH 83.144 kJ/mol）')).toMatch(/^\d+\.\d\d °C$/);
     const readings = book.getWorksheet('原始数据')!;
     expect(readings.rowCount).toBe(122);

@@ -228,7 +228,6 @@ export function shipmentService(db: Db) {
 
 const fmt = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '—' : v.toFixed(digits));
 
-/** A duration as the report writes it: 1 h 05 min 30 s / 1小时05分30秒. */
 /** The key facts, in order, as label and text: the PDF's tables and the Excel summary sheet. */
 export function summaryLines(r: ShipmentReport, lang: Lang, tz: string): [string, string][] {
   const x = REPORT_TEXTS[lang];
@@ -256,6 +255,8 @@ export function summaryLines(r: ShipmentReport, lang: Lang, tz: string): [string
     [x.distance, `${(r.distanceM / 1000).toFixed(1)} km`],
     [x.readings, String(r.readings)],
     [x.tempRange, range],
+    // The figures below are of every reading; the GSP record's are of its sampled rows (issue 22 item 4).
+    [x.basis, x.everyReading(r.readings)],
     [x.tempMin, temp.min ? `${fmt(temp.min.value)} °C (${at(new Date(temp.min.t).toISOString())})` : '—'],
     [x.tempMax, temp.max ? `${fmt(temp.max.value)} °C (${at(new Date(temp.max.t).toISOString())})` : '—'],
     [x.tempAverage, temp.average === null ? '—' : `${fmt(temp.average, 2)} °C`],

@@ -137,6 +137,7 @@ describe('temperature and humidity record', { timeout: 60_000 }, () => {
     await mount(`?kind=cold_room&assetId=${ROOM}&period=day&date=2026-11-02`, 'gsp-rows');
     expect(reportCalls()).toEqual([{ assetId: ROOM, period: 'day', date: '2026-11-02', format: 'json' }]);
     expect(text('gsp-interval')).toBe('Every 30 min; every 2 min while a value is out of range');
+    expect(text('gsp-basis')).toBe('Sampled record (every 30 min), not every reading');
     expect(text('gsp-header')).toContain('Room one / CR-1');
     expect(text('gsp-header')).toContain('2.0 ~ 8.0 °C');
     expect(text('gsp-completeness')).toBe('75.0 % (3 of 4 slots with data)');

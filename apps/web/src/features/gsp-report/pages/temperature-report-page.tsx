@@ -28,6 +28,10 @@ function Summary({ report }: { report: GspReport }) {
   const s = report.summary;
   return (
     <Descriptions size="small" bordered column={{ xs: 1, md: 2, xl: 4 }} title={t('gspReport.summary')} data-testid="gsp-summary">
+      {/* Of the sampled rows, where the shipment report's figures are of every reading (issue 22 item 4). */}
+      <Descriptions.Item label={t('gspReport.basis')} span="filled">
+        <span data-testid="gsp-basis">{t('gspReport.sampled', { base: report.intervals.baseMin })}</span>
+      </Descriptions.Item>
       <Descriptions.Item label={t('gspReport.tempMinMaxAvg')}>{s.temperature ? `${fixed(s.temperature.min)} / ${fixed(s.temperature.max)} / ${fixed(s.temperature.average, 2)} °C` : '—'}</Descriptions.Item>
       <Descriptions.Item label={t('gspReport.humMinMaxAvg')}>{s.humidity ? `${fixed(s.humidity.min)} / ${fixed(s.humidity.max)} / ${fixed(s.humidity.average, 2)} %` : '—'}</Descriptions.Item>
       <Descriptions.Item label={t('gspReport.outOfRange')}>

@@ -153,6 +153,7 @@ describe('shipment report dialog', () => {
     expect(text('sr-mkt')).toBe('6.1 °C');
     expect(text('sr-mkt-note')).toBe('activation energy 83.144 kJ/mol (USP <1160>)');
     expect(text('sr-out-of-range')).toBe('1 h 15 min 00 s');
+    expect(text('sr-basis')).toBe('Every reading (240 readings), not a sampled record');
     expect(text('sr-longest')).toBe(`1 h 05 min 00 s above the range, ${at(LONGEST.start)} – ${at(LONGEST.end)}, peak 11.2 °C at ${at(LONGEST.peak.t)}`);
     expect(text('sr-excursions')).toBe('2');
     expect(text('sr-in-range')).toBe('67.4%');
@@ -182,6 +183,7 @@ describe('shipment report dialog', () => {
     await settle();
     expect(text('sr-mkt-note')).toBe('活化能 83.144 kJ/mol（USP <1160>）');
     expect(text('sr-out-of-range')).toBe('1小时15分00秒');
+    expect(text('sr-basis')).toBe('全部读数（共 240 条），非采样记录');
     click(byTestId(document, 'sr-xlsx'));
     await settleUntil(() => calls.length === 3);
     expect(calls[2]!.url).toBe(`${REPORT_API.shipment(TASK_ID)}?format=xlsx`);

@@ -46,6 +46,8 @@ function Temperature({ report }: { report: ShipmentReport }) {
   const longest = s.outOfRange.longest;
   const items = [
     { key: 'range', label: t('transport.report.range'), children: <span data-testid="sr-range">{range}</span> },
+    // Of every reading, where the GSP record's figures are of its sampled rows (issue 22 item 4).
+    { key: 'basis', label: t('transport.report.basis'), children: <span data-testid="sr-basis">{t('transport.report.everyReading', { n: report.readings })}</span> },
     ...(s.count === 0
       ? []
       : [
