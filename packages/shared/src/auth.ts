@@ -110,14 +110,5 @@ export const myServicesSchema = z.object({
 });
 export type MyServices = z.infer<typeof myServicesSchema>;
 
-/** The paths of the calls, exactly as the spec names them. */
-export const API = {
-  login: '/iot-cloud-auth/auth/v1/login',
-  logout: '/iot-cloud-auth/auth/v1/logout',
-  info: '/iot-cloud-auth/auth/v1/info',
-  loadMenu: '/iot-cloud-auth/menu/v1/loadMenu',
-  dictAll: '/iot-cloud-auth/dict/v1/all/config',
-  resetPassword: '/iot-cloud-auth/user/v1/resetPassword',
-  captchas: '/api/iot/v2/captchas',
-  myServices: '/api/iot/v2/my-services',
-} as const;
+// The paths live in a module without Zod, so the web app's first load need not bring Zod.
+export { API } from './auth-api.ts';

@@ -1,6 +1,7 @@
 // POST /api/iot/v2/captchas: a new single-use picture captcha for the change-password form.
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { API, type Captcha } from '@iotc/shared/auth';
+import type { Captcha } from '@iotc/shared/auth';
+import { API } from '@iotc/shared/auth-api';
 import { request } from './client.ts';
 
 /** Ask for the next captcha this long before the server lets the current one expire. */

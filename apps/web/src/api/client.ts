@@ -49,7 +49,16 @@ export interface RequestOptions {
   token?: string;
 }
 
-NProgress.configure({ showSpinner: false });
+/**
+ * nprogress's own markup gives the bar role="bar", which is no ARIA role: an indeterminate
+ * progress bar named in the page's language instead (set at each start, the language may change).
+ */
+function progressTemplate(): string {
+  const name = i18next.t('layout.loading').replace(/[<>&"]/g, '');
+  return `<div class="bar" role="progressbar" aria-label="${name}"><div class="peg"></div></div>`;
+}
+
+NProgress.configure({ showSpinner: false, barSelector: '.bar', template: progressTemplate() });
 
 let inFlight = 0;
 let batchReported = false;
@@ -72,6 +81,7 @@ function begin(): void {
     // A batch is the set of requests in flight together; a new one may report again.
     batchReported = false;
     clearTimeout(hideTimer);
+    if (!NProgress.isStarted()) NProgress.configure({ template: progressTemplate() });
     NProgress.start();
   }
   inFlight += 1;

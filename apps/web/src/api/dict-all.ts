@@ -1,7 +1,8 @@
 // GET /iot-cloud-auth/dict/v1/all/config: every dictionary, cached in local storage under
 // `iot-dictionary` per language so lookups work before the call answers.
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { API, type Dict } from '@iotc/shared/auth';
+import type { Dict } from '@iotc/shared/auth';
+import { API } from '@iotc/shared/auth-api';
 import type { Lang } from '@iotc/shared/i18n';
 import { getItem, setItem } from '../lib/storage.ts';
 import { useLang } from '../lib/language.ts';

@@ -1,6 +1,7 @@
 // POST /iot-cloud-auth/auth/v1/info: the signed-in user, kept in session storage as `userinfo`.
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { API, type UserInfo } from '@iotc/shared/auth';
+import type { UserInfo } from '@iotc/shared/auth';
+import { API } from '@iotc/shared/auth-api';
 import { errorText } from '@iotc/shared/errors';
 import { currentLang } from '../lib/language.ts';
 import { getUserinfo, setUserinfo } from '../lib/session.ts';

@@ -1,6 +1,7 @@
 // POST /iot-cloud-auth/menu/v1/loadMenu: the user's menu tree, named in the request language.
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { API, type MenuItem } from '@iotc/shared/auth';
+import type { MenuItem } from '@iotc/shared/auth';
+import { API } from '@iotc/shared/auth-api';
 import type { Lang } from '@iotc/shared/i18n';
 import type { ScenarioType } from '@iotc/shared/constants';
 import { useScenarioType } from '../lib/session.ts';

@@ -1,6 +1,7 @@
 // POST /iot-cloud-auth/auth/v1/login: exchanges account and password for a token.
 import { useMutation } from '@tanstack/react-query';
-import { API, type LoginBody, type LoginData } from '@iotc/shared/auth';
+import type { LoginBody, LoginData } from '@iotc/shared/auth';
+import { API } from '@iotc/shared/auth-api';
 import { request } from './client.ts';
 
 export function login(body: LoginBody): Promise<LoginData> {

@@ -1,6 +1,6 @@
 // GET /iot-cloud-auth/auth/v1/logout: revokes the current token on the server.
 import { useMutation } from '@tanstack/react-query';
-import { API } from '@iotc/shared/auth';
+import { API } from '@iotc/shared/auth-api';
 import { request } from './client.ts';
 
 /** Revokes `token` (the one the browser has just forgotten), or else the stored one. */

@@ -1,6 +1,7 @@
 // GET /api/iot/v2/my-services: the scenarios the user may open, and platform management for administrators.
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { API, type MyServices } from '@iotc/shared/auth';
+import type { MyServices } from '@iotc/shared/auth';
+import { API } from '@iotc/shared/auth-api';
 import { request } from './client.ts';
 
 export function fetchMyServices(signal?: AbortSignal): Promise<MyServices> {

@@ -1,7 +1,8 @@
 // POST /iot-cloud-auth/user/v1/resetPassword: the spec's 'update password' (change password with
 // captcha). Works with or without a token: a new user may change the initial password first.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { API, type ChangePasswordBody } from '@iotc/shared/auth';
+import type { ChangePasswordBody } from '@iotc/shared/auth';
+import { API } from '@iotc/shared/auth-api';
 import { getToken, getUserinfo, setUserinfo } from '../lib/session.ts';
 import { request } from './client.ts';
 import { infoQueryOptions } from './info.ts';

@@ -2,14 +2,13 @@
 // choice, and antd <App> whose message/notification/modal the HTTP client borrows.
 import { useEffect, type ReactNode } from 'react';
 import { App as AntApp, ConfigProvider } from 'antd';
-import zhCN from 'antd/locale/zh_CN';
-import enUS from 'antd/locale/en_US';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { queryClient } from '../lib/query-client.ts';
 import { useLang } from '../lib/language.ts';
 import { THEME_PRIMARY, useThemeName } from '../lib/theme.ts';
 import { setFeedback } from '../lib/feedback.ts';
 import { antdTheme } from './theme.ts';
+import { antdLocale } from './i18n.ts';
 
 function FeedbackBridge() {
   const { message, notification, modal } = AntApp.useApp();
@@ -34,7 +33,7 @@ export function Providers({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       {/* No space pushed between two Chinese characters of a button: texts stay as written. */}
-      <ConfigProvider locale={lang === 'zh' ? zhCN : enUS} theme={antdTheme(theme)} button={{ autoInsertSpace: false }}>
+      <ConfigProvider locale={antdLocale(lang)} theme={antdTheme(theme)} button={{ autoInsertSpace: false }}>
         <AntApp className="app-root">
           <FeedbackBridge />
           {children}

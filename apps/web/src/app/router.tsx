@@ -5,8 +5,6 @@ import { DEFAULT_LANDING } from '@iotc/shared/constants';
 import { setNavigator } from '../lib/navigation.ts';
 import { NotFound } from '../components/not-found.tsx';
 import { PageSpin } from '../components/page-spin.tsx';
-import { ConsoleLayout } from './layout/console-layout.tsx';
-import { ViewHost } from './routes/view-host.tsx';
 import { ScreenLoader } from './routes/screen-loader.tsx';
 import { RouteError } from './routes/route-error.tsx';
 import {
@@ -20,6 +18,12 @@ import {
   SUCCESS_SCREEN,
 } from './routes/screens.ts';
 import { adoptAddressToken, mainPageLoader, requireTokenLoader, rootLoader } from './routes/loaders.ts';
+
+// The console frame (navigation, header, alarm notifications) and the view host load with the
+// first console screen, in one chunk, not with the login page.
+const CONSOLE_LAYOUT = () => import('./console.ts').then((m) => ({ default: m.ConsoleLayout }));
+const VIEW_HOST = () => import('./console.ts').then((m) => ({ default: m.ViewHost }));
+const viewHost = <ScreenLoader name="viewHost" importer={VIEW_HOST} />;
 
 // Before the router reads the address: a token query leaves it (and the history) at once.
 adoptAddressToken();
@@ -57,16 +61,16 @@ export const router = createBrowserRouter([
       {
         path: 'view',
         loader: requireTokenLoader,
-        element: <ConsoleLayout />,
+        element: <ScreenLoader name="consoleLayout" importer={CONSOLE_LAYOUT} fullPage />,
         children: [
           { index: true, loader: () => redirect(DEFAULT_LANDING) },
           // /view/home is the Index screen and /view/home/home an unbuilt one; both resolve
           // through the registry like every other console address.
-          { path: ':view', element: <ViewHost /> },
-          { path: ':view/:page', element: <ViewHost /> },
-          { path: ':view/:page/:id', element: <ViewHost /> },
+          { path: ':view', element: viewHost },
+          { path: ':view/:page', element: viewHost },
+          { path: ':view/:page/:id', element: viewHost },
           // Deeper addresses: a scenario_* prefix in front of view/page/id.
-          { path: '*', element: <ViewHost /> },
+          { path: '*', element: viewHost },
         ],
       },
       { path: '*', element: <NotFound standalone /> },

@@ -1,7 +1,7 @@
 // What a screen shows when its code failed to load (spec section 8: 'Loading chunk N failed'
 // with the type and the request) or failed while rendering.
 import { Component, type ReactNode } from 'react';
-import { Button, Result, Typography } from 'antd';
+import { Button, Result } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ChunkLoadError } from '../lib/chunk.ts';
 
@@ -13,7 +13,9 @@ export function ChunkError({ error, onRetry }: { error: ChunkLoadError; onRetry:
       data-testid="chunk-error"
       title={t('chunk.failed', { chunk: error.chunk })}
       subTitle={
-        <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
+        // A plain block: the result's subtitle already sets the secondary colour, and antd's
+        // Typography (with its editing and copying parts) would weigh on the first load.
+        <div>
           <span data-testid="chunk-error-type" data-type={error.type}>
             {t('chunk.type')}: {t(`chunk.type.${error.type}`)}
           </span>
@@ -21,7 +23,7 @@ export function ChunkError({ error, onRetry }: { error: ChunkLoadError; onRetry:
           <span data-testid="chunk-error-request">
             {t('chunk.request')}: {error.request}
           </span>
-        </Typography.Paragraph>
+        </div>
       }
       extra={
         <Button type="primary" onClick={onRetry} data-testid="chunk-error-retry">

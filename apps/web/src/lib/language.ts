@@ -1,4 +1,5 @@
 // The interface language: zh or en, kept in the `language` cookie (spec section 4).
+import { useEffect, useReducer } from 'react';
 import Cookies from 'js-cookie';
 import i18next from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -37,4 +38,17 @@ export function changeLang(lang: Lang): void {
 export function useLang(): Lang {
   const { i18n } = useTranslation();
   return i18n.language === 'zh' ? 'zh' : 'en';
+}
+
+/**
+ * For a part that speaks another language than the screen (a preview in the rule's language):
+ * fetches that language's texts when missing and re-renders once they are in; false until then.
+ */
+export function useLanguageTexts(lang: Lang): boolean {
+  const [, loaded] = useReducer((n: number) => n + 1, 0);
+  const ready = i18next.hasResourceBundle(lang, 'translation');
+  useEffect(() => {
+    if (!ready) void i18next.loadLanguages(lang).then(loaded);
+  }, [lang, ready]);
+  return ready;
 }

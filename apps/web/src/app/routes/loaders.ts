@@ -13,8 +13,10 @@ function flag(value: string | null): boolean {
   return value !== null && value !== 'false' && value !== '0';
 }
 
-function success(text: string): void {
-  withFeedback(({ message }) => void message.success(text));
+// Translated when shown: a loader of the first page load runs before the language's texts are
+// in, the message only once the app has rendered.
+function success(key: 'token.login' | 'token.update'): void {
+  withFeedback(({ message }) => void message.success(i18next.t(key)));
 }
 
 /** The menu item a new window was opened for, rebuilt from its query values. */
@@ -78,7 +80,7 @@ export function rootLoader({ request }: LoaderFunctionArgs) {
     adopted = undefined;
     // The address is the target page itself (a menu item's, set by adoptAddressToken); `/`
     // goes on to the landing screen through its own loader.
-    success(i18next.t(kind === 'login' ? 'token.login' : 'token.update'));
+    success(kind === 'login' ? 'token.login' : 'token.update');
     return null;
   }
 
@@ -88,7 +90,7 @@ export function rootLoader({ request }: LoaderFunctionArgs) {
   if (queryToken) {
     if (!getToken()) {
       setToken(queryToken);
-      success(i18next.t('token.login'));
+      success('token.login');
       const item = flag(params.get('newPage')) ? menuItemFromQuery(params) : undefined;
       if (item) {
         setRouterItem(item);
@@ -97,7 +99,7 @@ export function rootLoader({ request }: LoaderFunctionArgs) {
       throw replace(DEFAULT_LANDING);
     }
     updateToken(queryToken);
-    success(i18next.t('token.update'));
+    success('token.update');
     // Same screen, without the token in the address bar (and in the history).
     params.delete('token');
     const rest = params.toString();

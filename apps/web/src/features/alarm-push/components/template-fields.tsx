@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { ALARM_TYPES, DEFAULT_LEVELS, type AlarmType, type LevelRow } from '@iotc/shared/alarm';
 import { DEFAULT_TEMPLATES, PUSH_PLACEHOLDERS, type PushEvent, type PushPlaceholder } from '@iotc/shared/alarm-push';
 import type { Lang } from '@iotc/shared/i18n';
+import { useLanguageTexts } from '../../../lib/language.ts';
 import { DEFAULT_TIMEZONE, type PushFormValues } from './push-form-model.ts';
 import { renderPreview, samplePolicyName, sampleValues } from './template-preview.ts';
 
@@ -61,6 +62,8 @@ export function TemplateFields({ form, levels, orgName }: TemplateFieldsProps) {
   const [focused, setFocused] = useState<TemplateField>('body');
   const [startedAt] = useState(() => new Date());
   const lang = (Form.useWatch('language', form) as Lang | undefined) ?? 'zh';
+  // The sample names its type and status in the rule's language: fetched if not the screen's.
+  useLanguageTexts(lang);
   const timezone = (Form.useWatch('timezone', form) as string | undefined) ?? DEFAULT_TIMEZONE;
   const subject = (Form.useWatch('subject', form) as string | undefined) ?? '';
   const body = (Form.useWatch('body', form) as string | undefined) ?? '';

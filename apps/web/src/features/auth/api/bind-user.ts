@@ -2,7 +2,8 @@
 // existing account and signs in with it. The spec defines it as a GET with a query, password
 // included; the client builds the query with URLSearchParams.
 import { useMutation } from '@tanstack/react-query';
-import { ACCOUNT_API, type BindUserQuery } from '@iotc/shared/account';
+import type { BindUserQuery } from '@iotc/shared/account';
+import { ACCOUNT_API } from '@iotc/shared/account-api';
 import type { LoginData } from '@iotc/shared/auth';
 import { request } from '../../../api/client.ts';
 

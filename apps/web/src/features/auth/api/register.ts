@@ -1,6 +1,7 @@
 // POST /api/iot/v2/registrations: a new account together with its own new organisation.
 import { useMutation } from '@tanstack/react-query';
-import { ACCOUNT_API, type RegisterBody, type RegisterData } from '@iotc/shared/account';
+import type { RegisterBody, RegisterData } from '@iotc/shared/account';
+import { ACCOUNT_API } from '@iotc/shared/account-api';
 import { request } from '../../../api/client.ts';
 
 export function register(body: RegisterBody): Promise<RegisterData> {

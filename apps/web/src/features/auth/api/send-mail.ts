@@ -1,6 +1,7 @@
 // POST /iot-cloud-auth/auth/v1/sendMail: sends a four-digit retrieval code by e-mail or SMS.
 import { useMutation } from '@tanstack/react-query';
-import { ACCOUNT_API, type SendCodeBody, type SendCodeData } from '@iotc/shared/account';
+import type { SendCodeBody, SendCodeData } from '@iotc/shared/account';
+import { ACCOUNT_API } from '@iotc/shared/account-api';
 import { request } from '../../../api/client.ts';
 
 export function sendCode(body: SendCodeBody): Promise<SendCodeData> {

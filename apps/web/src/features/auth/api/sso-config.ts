@@ -1,6 +1,7 @@
 // GET /api/iot/v2/sso/config: whether the login screen offers external sign-in, and where it starts.
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { ACCOUNT_API, type SsoConfig } from '@iotc/shared/account';
+import type { SsoConfig } from '@iotc/shared/account';
+import { ACCOUNT_API } from '@iotc/shared/account-api';
 import { request } from '../../../api/client.ts';
 
 export function fetchSsoConfig(signal?: AbortSignal): Promise<SsoConfig> {

@@ -1,7 +1,8 @@
 // POST /iot-cloud-auth/auth/v1/sysUserModel: first step of password retrieval; which
 // verification channels an account has, with the addresses masked.
 import { useMutation } from '@tanstack/react-query';
-import { ACCOUNT_API, type UserModelData } from '@iotc/shared/account';
+import type { UserModelData } from '@iotc/shared/account';
+import { ACCOUNT_API } from '@iotc/shared/account-api';
 import { request } from '../../../api/client.ts';
 
 export function fetchUserModel(account: string): Promise<UserModelData> {

@@ -1,0 +1,7 @@
+// Everything Chinese of the interface, fetched as one chunk when Chinese is in use (i18n.ts):
+// the console's messages, antd's texts and dayjs's month and weekday names.
+import 'dayjs/locale/zh-cn';
+import antd from 'antd/locale/zh_CN';
+import messages from '../locales/zh.json';
+
+export default { messages, antd };
