@@ -3,14 +3,19 @@
 // three points clicked at 121.24, 121.26 and 121.28 and an off-route limit of 500 m; a task made
 // from it; a truck reporting straight along the plan, the first and the last leg included. The
 // task's details show the whole planned length (origin, points, destination) and the right
-// distance left at three points, no off-route alarm is raised on the plan, and a real detour
-// 2 km north raises one.
+// distance left at three points, no off-route alarm is raised on the plan (none on the task alarm
+// screen, the task not abnormal), and a real detour 2 km north raises one, seen on the task alarm
+// screen as 'Yaw' / '偏航'. The truck reports through the device intake (HTTP report, Basic
+// authentication). Then a short temperature excursion: the shipment dialog and the shipment PDF
+// say the same time out of range and that their figures are of every reading (issue 22 item 4).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlarmRow, LevelRow } from '@iotc/shared/alarm';
 import type { DeviceWithSecret } from '@iotc/shared/device';
 import type { Page } from '@iotc/shared/envelope';
+import type { ShipmentReport } from '@iotc/shared/report';
 import type { TaskDetail, TemplateRow } from '@iotc/shared/transport';
-import { apiCall, ADMIN_PASSWORD, screenshot, startServer, withBrowser, type Server } from './harness.ts';
+import { HAS_PDFTOTEXT, pdfText } from '../apps/server/src/test/pdf-text.ts';
+import { apiCall, ADMIN_PASSWORD, pageToken, screenshot, signInAs, startServer, withBrowser, type Server } from './harness.ts';
 
 let server: Server;
 let token: string;
@@ -40,8 +45,8 @@ const leftKm = (lon: number) => distanceM([LAT, lon], [LAT, DESTINATION_LON]) / 
 const FULL_KM = leftKm(ORIGIN_LON);
 
 const TEXTS = {
-  'en-US': { route: /^3 points, ([\d.]+) km$/, openAlarm: 'open alarms: 1' },
-  'zh-CN': { route: /^3 个点，([\d.]+) 公里$/, openAlarm: '未关闭告警 1 条' },
+  'en-US': { route: /^3 points, ([\d.]+) km$/, openAlarm: 'open alarms: 1', yaw: 'Yaw', everyReading: /^Every reading \(\d+ readings\), not a sampled record$/, outOfRange: 'Time out of range (cumulative)' },
+  'zh-CN': { route: /^3 个点，([\d.]+) 公里$/, openAlarm: '未关闭告警 1 条', yaw: '偏航', everyReading: /^全部读数（共 \d+ 条），非采样记录$/, outOfRange: '超温累计时长' },
 } as const;
 
 let attempt = 0;
@@ -73,6 +78,9 @@ describe.each(['en-US', 'zh-CN'] as const)('the planned route of a task in %s', 
       destination,
       routeSource,
       route,
+      // A cold chain: 2-8 °C, for the excursion at the end.
+      tempMin: 2,
+      tempMax: 8,
       alarm,
       detection,
       plannedStart: new Date(Date.now() - 30 * 60_000).toISOString(),
@@ -81,23 +89,20 @@ describe.each(['en-US', 'zh-CN'] as const)('the planned route of a task in %s', 
     await api('POST', `/api/iot/v2/transport-tasks/${task.id}/transition`, { to: 'in_transit', note: '' });
 
     let at = Date.now() - 150_000;
-    const drive = async (lat: number, lon: number) => {
+    /** One report through the device intake, `stepMs` after the last; 5.0 °C unless told. */
+    const drive = async (lat: number, lon: number, temp = 5, stepMs = 10_000) => {
       const res = await server.app.inject({
         method: 'POST',
         url: '/api/iot/v2/device/report',
         headers: { authorization: `Basic ${Buffer.from(`${device.deviceId}:${device.secret}`).toString('base64')}`, 'content-type': 'application/json' },
-        payload: JSON.stringify({ deviceId: device.deviceId, time: new Date((at += 10_000)).toISOString(), lat, lon, speed: 50 }),
+        payload: JSON.stringify({ deviceId: device.deviceId, time: new Date((at += stepMs)).toISOString(), lat, lon, speed: 50, extraData: JSON.stringify({ 3: { temp: Math.round(temp * 10) } }) }),
       });
       expect(res.statusCode, res.body).toBe(200);
     };
     const yaw = async () => (await api<Page<AlarmRow>>('GET', `/api/iot/v2/alarms?size=100&deviceId=${device.id}`)).rows.filter((a) => a.type === 'yaw');
 
     await withBrowser(locale, async ({ page }) => {
-      await page.goto(`${server.url}/login`);
-      await page.locator('#account').fill('admin');
-      await page.locator('#password').fill(ADMIN_PASSWORD);
-      await page.locator('#login-submit').click();
-      await page.waitForURL((u) => u.pathname === '/view/deviceManage/realTimeMonitoring');
+      await signInAs(page, server);
 
       const remaining = page.locator('[data-testid=tt-live-remaining]');
       /** The task's details opened afresh: the distance left it shows, in km. */
@@ -136,16 +141,55 @@ describe.each(['en-US', 'zh-CN'] as const)('the planned route of a task in %s', 
       await server.app.alarmEngine.settled();
       expect(await yaw()).toEqual([]);
       expect(await page.locator('[data-testid=tt-detail] [data-testid=tt-abnormal-tag]').count()).toBe(0);
+      // The task alarm screen, live, has no alarm of this truck.
+      await page.goto(`${server.url}/view/transport/alarms`);
+      await page.locator('[data-testid=alarm-live][data-state=open]').waitFor({ timeout: 15_000 });
+      const taskRows = page.locator('[data-testid=alarm-realtime] tr[data-row-key]', { hasText: device.deviceId });
+      expect(await taskRows.count()).toBe(0);
 
       // A real detour, 2 km north of the last leg: off route.
       await drive(LAT + 0.018, 121.29);
       await expect.poll(async () => (await yaw()).map((a) => a.status), { timeout: 15_000 }).toEqual(['active']);
       const [off] = await yaw();
       expect(off!.value).toBeGreaterThan(1_900);
+      // It arrives on the task alarm screen, still open there, as 'Yaw' of this truck.
+      const offRow = page.locator(`[data-testid=alarm-realtime] tr[data-row-key="${off!.id}"]`);
+      await offRow.waitFor({ timeout: 15_000 });
+      expect(await offRow.textContent()).toContain(TEXTS[locale].yaw);
+      expect(await taskRows.count()).toBe(1);
+      await screenshot(page, `transport-route-yaw-${locale}`);
       await page.goto(`${server.url}/view/transport/tasks?id=${task.id}`);
       const abnormal = page.locator('[data-testid=tt-detail] [data-testid=tt-abnormal-tag]');
       await abnormal.waitFor({ timeout: 15_000 });
       expect(await abnormal.textContent()).toContain(TEXTS[locale].openAlarm);
+
+      // Back on the plan, a short excursion above 8 °C at uneven seconds, then in range again. The
+      // report covers the task from its start to now: these readings come after the start, and
+      // the dialog opens once now is past them all (the report counts every one).
+      const startedAt = Date.parse((await api<TaskDetail>('GET', `/api/iot/v2/transport-tasks/${task.id}`)).startedAt!);
+      at = Math.max(at, startedAt);
+      const before = (await api<ShipmentReport>('GET', `/api/iot/v2/reports/shipment/${task.id}`)).readings;
+      await drive(LAT, 121.297, 5, 5_000);
+      for (const temp of [9.1, 9.6, 10.2, 9.4, 9.8, 9.3]) await drive(LAT, 121.298, temp, 13_000);
+      await drive(LAT, 121.299, 5.5, 9_000);
+      await server.app.readings.flushed();
+      await expect.poll(async () => (await api<ShipmentReport>('GET', `/api/iot/v2/reports/shipment/${task.id}`)).readings, { timeout: 120_000, interval: 2_000 }).toBe(before + 8);
+      // The shipment dialog and the PDF say the same time out of range, of every reading.
+      await page.locator('[data-testid=tt-detail-report]').click();
+      const outOfRange = page.locator('[data-testid=sr-out-of-range]');
+      await outOfRange.waitFor({ timeout: 15_000 });
+      const shown = (await outOfRange.textContent())!;
+      expect(shown).toMatch(locale === 'en-US' ? /^\d+ min \d\d s$/ : /^\d+分\d\d秒$/);
+      expect(shown).not.toMatch(/^0/);
+      expect(await page.locator('[data-testid=sr-basis]').textContent()).toMatch(TEXTS[locale].everyReading);
+      await screenshot(page, `transport-route-report-${locale}`);
+      if (HAS_PDFTOTEXT) {
+        const res = await server.app.inject({ method: 'GET', url: `/api/iot/v2/reports/shipment/${task.id}?format=pdf`, headers: { access_token: await pageToken(page), language: locale, timezone: 'Asia/Shanghai' } });
+        expect(res.statusCode).toBe(200);
+        const text = await pdfText(res.rawPayload);
+        expect(text).toContain(`${TEXTS[locale].outOfRange} ${shown}`);
+        expect(text).toMatch(new RegExp(TEXTS[locale].everyReading.source.slice(1, -1)));
+      }
     });
-  });
+  }, 240_000);
 });
