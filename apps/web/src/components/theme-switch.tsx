@@ -1,4 +1,4 @@
-// Default / red theme switch for the console header.
+// Default / red / dark theme switch for the console header.
 import { Segmented } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { setTheme, THEME_PRIMARY, useThemeName, type ThemeName } from '../lib/theme.ts';
@@ -33,6 +33,15 @@ export function ThemeSwitch({ size = 'middle' }: { size?: 'small' | 'middle' | '
             <span data-testid="theme-red">
               <Swatch theme="red-theme" />
               {t('theme.red')}
+            </span>
+          ),
+        },
+        {
+          value: 'dark-theme',
+          label: (
+            <span data-testid="theme-dark">
+              <span className="theme-swatch theme-swatch--dark" aria-hidden />
+              {t('theme.dark')}
             </span>
           ),
         },

@@ -1,15 +1,23 @@
-// The colour theme (default or red, spec section 1 and 4), kept in local storage and shared
-// by every screen through a tiny store.
+// The colour theme (default or red, spec section 1 and 4, and dark), kept in local storage and
+// shared by every screen through a tiny store.
 import { useSyncExternalStore } from 'react';
 import { getItem, setItem } from './storage.ts';
 
-export const THEMES = ['default-theme', 'red-theme'] as const;
+export const THEMES = ['default-theme', 'red-theme', 'dark-theme'] as const;
 export type ThemeName = (typeof THEMES)[number];
 
 export const THEME_PRIMARY: Record<ThemeName, string> = {
   'default-theme': '#1677ff',
   'red-theme': '#cf1322',
+  // Ant Design's blue for the dark algorithm (buttons #1668dc, white on it 5.2:1); texts in the
+  // primary colour use a lighter blue there (see DARK_TOKENS in app/theme.ts).
+  'dark-theme': '#1677ff',
 };
+
+/** Whether the theme draws light text on dark surfaces (antd's dark algorithm, dark charts and maps). */
+export function isDarkTheme(theme: ThemeName): boolean {
+  return theme === 'dark-theme';
+}
 
 const KEY = 'theme';
 const listeners = new Set<() => void>();

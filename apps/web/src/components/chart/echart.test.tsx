@@ -1,20 +1,23 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { StrictMode } from 'react';
+import { act, StrictMode } from 'react';
 import { render, type Rendered } from '../../test/dom.tsx';
+import { setTheme } from '../../lib/theme.ts';
 import { EChart } from './echart.tsx';
 
 // ECharts draws on a canvas jsdom does not have: the instance is a recording fake.
-const made: { el: HTMLElement; setOption: ReturnType<typeof vi.fn>; resize: ReturnType<typeof vi.fn>; dispose: ReturnType<typeof vi.fn>; group: string; disposed: boolean }[] = [];
+const made: { el: HTMLElement; theme: string | undefined; setOption: ReturnType<typeof vi.fn>; setTheme: ReturnType<typeof vi.fn>; resize: ReturnType<typeof vi.fn>; dispose: ReturnType<typeof vi.fn>; group: string; disposed: boolean }[] = [];
 const connect = vi.fn();
 vi.mock('echarts/core', () => ({
   use: vi.fn(),
   connect: (g: string) => connect(g),
-  init: (el: HTMLElement) => {
+  init: (el: HTMLElement, theme?: string) => {
     const chart = {
       el,
+      theme,
       group: '',
       disposed: false,
       setOption: vi.fn(),
+      setTheme: vi.fn(),
       resize: vi.fn(),
       dispose: vi.fn(() => {
         chart.disposed = true;
@@ -28,6 +31,7 @@ vi.mock('echarts/core', () => ({
 
 let mounted: Rendered | undefined;
 afterEach(() => {
+  setTheme('default-theme');
   mounted?.unmount();
   mounted = undefined;
   made.length = 0;
@@ -63,5 +67,21 @@ describe('EChart', () => {
     mounted.unmount();
     mounted = undefined;
     expect(made.every((c) => c.disposed)).toBe(true);
+  });
+
+  it('draws in ECharts dark theme on a transparent background in the dark theme, and follows a switch', () => {
+    const a = { series: [{ type: 'line' as const, data: [1, 2] }] };
+    setTheme('dark-theme');
+    mounted = render(<EChart option={a} />);
+    const chart = made.find((c) => !c.disposed)!;
+    expect(chart.theme).toBe('dark');
+    expect(chart.setOption).toHaveBeenLastCalledWith({ backgroundColor: 'transparent', ...a }, { notMerge: true, lazyUpdate: true });
+
+    act(() => setTheme('default-theme'));
+    expect(chart.setTheme).toHaveBeenLastCalledWith('default');
+    expect(chart.setOption).toHaveBeenLastCalledWith(a, { notMerge: true, lazyUpdate: true });
+    act(() => setTheme('dark-theme'));
+    expect(chart.setTheme).toHaveBeenLastCalledWith('dark');
+    expect(made.filter((c) => !c.disposed)).toHaveLength(1);
   });
 });

@@ -2,7 +2,10 @@
 // imported piece by piece (line, bar and pie charts and the components the console uses, canvas renderer),
 // the instance is made on mount, follows `option`, resizes with its box and is disposed on
 // unmount. Charts given the same `group` share tooltip, axis pointer and zoom (echarts.connect).
+// In the dark theme the chart takes ECharts' dark theme (light axes, labels and legend) on a
+// transparent background, so it sits on the panel's own colour.
 import { useEffect, useRef, type CSSProperties } from 'react';
+import { isDarkTheme, useThemeName } from '../../lib/theme.ts';
 import * as echarts from 'echarts/core';
 import { BarChart, LineChart, PieChart, type BarSeriesOption, type LineSeriesOption, type PieSeriesOption } from 'echarts/charts';
 import {
@@ -60,6 +63,8 @@ export function EChart({ option, group, height = 240, className, style, onReady,
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<EChartInstance | null>(null);
   const ready = useRef(onReady);
+  const dark = isDarkTheme(useThemeName());
+  const drawnDark = useRef(dark);
   useEffect(() => {
     ready.current = onReady;
   }, [onReady]);
@@ -67,7 +72,7 @@ export function EChart({ option, group, height = 240, className, style, onReady,
   useEffect(() => {
     const el = box.current;
     if (!el) return undefined;
-    const instance = echarts.init(el, undefined, { renderer: 'canvas' });
+    const instance = echarts.init(el, drawnDark.current ? 'dark' : undefined, { renderer: 'canvas' });
     chart.current = instance;
     ready.current?.(instance);
     // The box changes size with the window, the side menu and the grid around it.
@@ -90,10 +95,18 @@ export function EChart({ option, group, height = 240, className, style, onReady,
 
   useEffect(() => {
     const instance = chart.current;
+    if (!instance || instance.isDisposed() || drawnDark.current === dark) return;
+    // The theme changed while the chart is on screen: ECharts repaints it in the other theme.
+    drawnDark.current = dark;
+    instance.setTheme(dark ? 'dark' : 'default');
+  }, [dark]);
+
+  useEffect(() => {
+    const instance = chart.current;
     if (!instance || instance.isDisposed()) return;
     // A new option replaces the old one whole: series that went away must not linger.
-    instance.setOption(option, { notMerge: true, lazyUpdate: true });
-  }, [option]);
+    instance.setOption(dark ? { backgroundColor: 'transparent', ...option } : option, { notMerge: true, lazyUpdate: true });
+  }, [option, dark]);
 
   return <div ref={box} className={className} style={{ width: '100%', height, ...style }} data-testid={rest['data-testid']} />;
 }

@@ -24,6 +24,8 @@ export interface Palette {
 export const PALETTES: Record<ThemeName, Palette> = {
   'default-theme': { text: '#e6f1ff', muted: '#8fa8c8', accent: '#3fa9ff', accent2: '#36cfc9', area: '#0c2750', areaBorder: '#3b7bd6', areaHigh: '#2f8cff', split: 'rgba(143,168,200,0.15)' },
   'red-theme': { text: '#fff1f0', muted: '#d8a9a9', accent: '#ff4d4f', accent2: '#ffa940', area: '#3a1015', areaBorder: '#c23a3f', areaHigh: '#ff6b6b', split: 'rgba(216,169,169,0.15)' },
+  // Neutral greys with the default's blue accents (see .cockpit--dark).
+  'dark-theme': { text: 'rgba(255,255,255,0.88)', muted: 'rgba(255,255,255,0.62)', accent: '#3fa9ff', accent2: '#36cfc9', area: '#1f1f1f', areaBorder: '#595959', areaHigh: '#2f8cff', split: 'rgba(255,255,255,0.12)' },
 };
 
 // The options are written against ECharts' own option shapes loosely: the console's EChart

@@ -207,7 +207,7 @@ export default function CockpitPage(_props: ScreenProps) {
   return (
     <div
       ref={box}
-      className={`cockpit${theme === 'red-theme' ? ' cockpit--red' : ''}${wall ? ' cockpit--wall' : ''}`}
+      className={`cockpit${theme === 'red-theme' ? ' cockpit--red' : ''}${theme === 'dark-theme' ? ' cockpit--dark' : ''}${wall ? ' cockpit--wall' : ''}`}
       style={height ? { height } : undefined}
       data-testid="cockpit"
       data-wall={wall ? 'true' : 'false'}

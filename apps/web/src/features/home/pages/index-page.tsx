@@ -1,4 +1,4 @@
-// /view/home, the Index screen: theme selection (default, red) and the user's menu entries.
+// /view/home, the Index screen: theme selection (default, red, dark) and the user's menu entries.
 import { Button, Card, Col, Empty, Flex, Row, Skeleton, Tag, Typography } from 'antd';
 import { CheckCircleFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -8,9 +8,9 @@ import { useMenu } from '../../../api/load-menu.ts';
 import { useInfo } from '../../../api/info.ts';
 import { MenuIcon } from '../../../components/menu-icon.tsx';
 import { menuLeaves, openMenuItem } from '../../../lib/menu.ts';
-import { setTheme, THEME_PRIMARY, THEMES, useThemeName, type ThemeName } from '../../../lib/theme.ts';
+import { isDarkTheme, setTheme, THEME_PRIMARY, THEMES, useThemeName, type ThemeName } from '../../../lib/theme.ts';
 
-const THEME_LABEL = { 'default-theme': 'theme.default', 'red-theme': 'theme.red' } as const;
+const THEME_LABEL = { 'default-theme': 'theme.default', 'red-theme': 'theme.red', 'dark-theme': 'theme.dark' } as const;
 
 function ThemeOption({ theme, active }: { theme: ThemeName; active: boolean }) {
   const { t } = useTranslation();
@@ -25,12 +25,12 @@ function ThemeOption({ theme, active }: { theme: ThemeName; active: boolean }) {
       style={{ borderColor: active ? primary : undefined, borderWidth: active ? 2 : 1 }}
       onClick={() => setTheme(theme)}
     >
-      <div className="index-theme-preview">
+      <div className={isDarkTheme(theme) ? 'index-theme-preview index-theme-preview--dark' : 'index-theme-preview'}>
         <div className="index-theme-preview-nav" />
         <div className="index-theme-preview-body">
           <div className="index-theme-preview-bar" style={{ background: primary, width: '60%' }} />
-          <div className="index-theme-preview-bar" style={{ background: '#d9d9d9', width: '85%' }} />
-          <div className="index-theme-preview-bar" style={{ background: '#d9d9d9', width: '40%' }} />
+          <div className="index-theme-preview-bar" style={{ width: '85%' }} />
+          <div className="index-theme-preview-bar" style={{ width: '40%' }} />
         </div>
       </div>
       <Flex justify="space-between" align="center" style={{ marginTop: 10 }}>
