@@ -69,7 +69,13 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-export async function launchBrowser(opts: { locale?: string; profile?: string } = {}): Promise<Browser> {
+/**
+ * A browser with the system's "reduce motion" on by default: the console then shows menus and
+ * dialogs without Ant Design's motion (lib/motion.ts). With motion, a popup sits at its final
+ * place for a frame or two before its zoom starts from nothing; on a loaded machine Playwright
+ * can take those frames as "stable" and click the point just as the popup shrinks away from it.
+ */
+export async function launchBrowser(opts: { locale?: string; profile?: string; reducedMotion?: 'reduce' | 'no-preference' } = {}): Promise<Browser> {
   const profile = opts.profile ?? mkdtempSync(join(tmpdir(), 'iotc-profile-'));
   const open = () =>
     chromium.launchPersistentContext(profile, {
@@ -78,6 +84,7 @@ export async function launchBrowser(opts: { locale?: string; profile?: string } 
       headless: true,
       viewport: { width: 1440, height: 900 },
       locale: opts.locale ?? 'en-US',
+      reducedMotion: opts.reducedMotion ?? 'reduce',
     });
   const b: Browser = {
     context: await open(),
@@ -104,8 +111,41 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 /** Runs `fn` in a fresh browser of the given locale, closed afterwards whatever happens. */
 export async function withBrowser(locale: string, fn: (b: Browser) => Promise<void>): Promise<void> {
   const b = await launchBrowser({ locale });
+  // What the page said and where it went, to name the cause when a step fails.
+  const log: string[] = [];
+  const at = () => new Date().toISOString().slice(11, 23);
+  const watch = (page: Page) => {
+    page.on('console', (m) => log.push(`${at()} console.${m.type()}: ${m.text()}`));
+    page.on('pageerror', (e) => log.push(`${at()} pageerror: ${e.message}`));
+    page.on('framenavigated', (f) => f === page.mainFrame() && log.push(`${at()} navigated: ${f.url()}`));
+    page.on('requestfailed', (r) => log.push(`${at()} request failed: ${r.method()} ${r.url()} ${r.failure()?.errorText ?? ''}`));
+  };
+  watch(b.page);
+  // Where each click landed (element, id, classes), for the log above.
+  await b.context.addInitScript(() => {
+    document.addEventListener(
+      'click',
+      (e) => {
+        const t = e.target instanceof Element ? e.target : null;
+        const name = t ? `${t.tagName.toLowerCase()}${t.id ? `#${t.id}` : ''}.${Array.from(t.classList).slice(0, 3).join('.')}` : String(e.target);
+        console.debug(`click at ${e.clientX},${e.clientY} on ${name} "${(t?.textContent ?? '').slice(0, 30)}"`);
+      },
+      true,
+    );
+  });
   try {
     await fn(b);
+  } catch (error) {
+    if (error instanceof Error) {
+      let url = '';
+      try {
+        url = b.page.url();
+      } catch {
+        // the page is gone
+      }
+      error.message += `\n--- browser at ${at()} on ${url}\n${log.slice(-40).join('\n')}`;
+    }
+    throw error;
   } finally {
     await b.close();
   }

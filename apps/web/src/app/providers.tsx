@@ -7,6 +7,7 @@ import { queryClient } from '../lib/query-client.ts';
 import { useLang } from '../lib/language.ts';
 import { THEME_PRIMARY, useThemeName } from '../lib/theme.ts';
 import { setFeedback } from '../lib/feedback.ts';
+import { useReducedMotion } from '../lib/motion.ts';
 import { antdTheme } from './theme.ts';
 import { antdLocale } from './i18n.ts';
 
@@ -22,6 +23,8 @@ function FeedbackBridge() {
 export function Providers({ children }: { children: ReactNode }) {
   const lang = useLang();
   const theme = useThemeName();
+  const reducedMotion = useReducedMotion();
+  const themeConfig = antdTheme(theme);
 
   useEffect(() => {
     const root = document.documentElement;
@@ -33,7 +36,7 @@ export function Providers({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       {/* No space pushed between two Chinese characters of a button: texts stay as written. */}
-      <ConfigProvider locale={antdLocale(lang)} theme={antdTheme(theme)} button={{ autoInsertSpace: false }}>
+      <ConfigProvider locale={antdLocale(lang)} theme={{ ...themeConfig, token: { ...themeConfig.token, motion: !reducedMotion } }} button={{ autoInsertSpace: false }}>
         <AntApp className="app-root">
           <FeedbackBridge />
           {children}
