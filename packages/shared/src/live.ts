@@ -13,7 +13,7 @@ export const STATUS_COLORS: Record<DeviceStatus, string> = {
   unused: '#bfbfbf',
   shutdown: '#8c8c8c',
   offline: '#ff4d4f',
-  parked: '#1677ff',
+  parked: '#0958d9',
   driving: '#52c41a',
 };
 

@@ -2,6 +2,19 @@
 import { theme, type ThemeConfig } from 'antd';
 import { isDarkTheme, THEME_PRIMARY, type ThemeName } from '../lib/theme.ts';
 
+/**
+ * Text colours of the light themes that keep WCAG AA's 4.5:1 on white and on antd's light greys
+ * (#fafafa, #f5f5f5): antd's defaults put secondary texts (breadcrumb, descriptions, empty
+ * states, hints) at 45 % black (#8c8c8c, 3.4:1) and placeholders at 25 % (#bfbfbf, 1.8:1), and
+ * danger texts at #ff4d4f (3.3:1). Disabled texts keep antd's 25 %: WCAG exempts them.
+ */
+const LIGHT_CONTRAST = {
+  colorTextTertiary: 'rgba(0, 0, 0, 0.58)',
+  colorTextDescription: 'rgba(0, 0, 0, 0.58)',
+  colorTextPlaceholder: 'rgba(0, 0, 0, 0.58)',
+  colorError: '#cf1322',
+} as const;
+
 export function antdTheme(name: ThemeName): ThemeConfig {
   const primary = THEME_PRIMARY[name];
   const config: ThemeConfig = {
@@ -10,6 +23,7 @@ export function antdTheme(name: ThemeName): ThemeConfig {
       colorLink: primary,
       colorInfo: primary,
       borderRadius: 6,
+      ...LIGHT_CONTRAST,
       fontFamily:
         "-apple-system, BlinkMacSystemFont, 'Segoe UI', 'PingFang SC', 'Hiragino Sans GB', 'Microsoft YaHei', 'Noto Sans CJK SC', 'Helvetica Neue', Arial, sans-serif",
     },

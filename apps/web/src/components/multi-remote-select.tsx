@@ -20,6 +20,8 @@ export interface MultiRemoteSelectProps {
   id?: string;
   style?: CSSProperties;
   'data-testid'?: string;
+  /** The control's name for assistive technology; without a label element pointing at `id`, the placeholder names it. */
+  'aria-label'?: string;
 }
 
 export function MultiRemoteSelect({ fetcher, value, onChange, names, onPicked, placeholder, maxCount, id, style, ...rest }: MultiRemoteSelectProps) {
@@ -37,6 +39,7 @@ export function MultiRemoteSelect({ fetcher, value, onChange, names, onPicked, p
       id={id}
       mode="multiple"
       data-testid={rest['data-testid']}
+      aria-label={rest['aria-label'] ?? (id ? undefined : placeholder)}
       value={picked}
       options={shown}
       loading={loading}

@@ -45,9 +45,11 @@ export interface OrgSelectProps {
   allowClear?: boolean;
   /** The placeholder text; 'please select' by default. */
   placeholder?: string;
+  /** The control's name for assistive technology; without a label element pointing at `id`, the placeholder names it. */
+  'aria-label'?: string;
 }
 
-export function OrgSelect({ id, value, onChange, disabled, allowClear, placeholder }: OrgSelectProps) {
+export function OrgSelect({ id, value, onChange, disabled, allowClear, placeholder, 'aria-label': ariaLabel }: OrgSelectProps) {
   const { t } = useTranslation();
   const allowed = usePermission()('org:read');
   const { data: me } = useInfo();
@@ -61,6 +63,7 @@ export function OrgSelect({ id, value, onChange, disabled, allowClear, placehold
   return (
     <TreeSelect
       id={id}
+      aria-label={ariaLabel ?? (id ? undefined : (placeholder ?? t('filter.select')))}
       value={value}
       onChange={onChange}
       disabled={disabled}

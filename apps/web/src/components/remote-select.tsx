@@ -24,6 +24,8 @@ export interface RemoteSelectProps {
   style?: CSSProperties;
   id?: string;
   'data-testid'?: string;
+  /** The control's name for assistive technology; without a label element pointing at `id`, the placeholder names it. */
+  'aria-label'?: string;
   /** Options known before any search (e.g. the label of the current value). */
   initialOptions?: RemoteOption[];
 }
@@ -86,6 +88,7 @@ export function RemoteSelect({ fetcher, value, onChange, placeholder, allowClear
     <Select<string, RemoteOption>
       id={id}
       data-testid={rest['data-testid']}
+      aria-label={rest['aria-label'] ?? (id ? undefined : placeholder)}
       style={style}
       value={value}
       disabled={disabled}

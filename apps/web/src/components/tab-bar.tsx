@@ -2,6 +2,7 @@
 // controlled by the screen through `activeKey` (or the item flagged active) and onChange.
 import type { ReactNode } from 'react';
 import { Tabs } from 'antd';
+import { textShadeOf } from '../lib/color.ts';
 import { useLabel } from '../lib/label.ts';
 import './tab-bar.css';
 
@@ -53,7 +54,7 @@ export function TabBar({ items, activeKey, onChange, className }: TabBarProps) {
 /** A tab's count (`extra` of a status tab): the status colour on a light tint of it; '-' while unknown. */
 export function TabCount({ count, color, testId }: { count: number | undefined; color: string; testId: string }) {
   return (
-    <span className="iotc-tab-count" data-testid={testId} style={{ color, background: `${color}1f` }}>
+    <span className="iotc-tab-count" data-testid={testId} style={{ color: textShadeOf(color), background: `${color}1f` }}>
       {count ?? '-'}
     </span>
   );

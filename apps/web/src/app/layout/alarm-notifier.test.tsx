@@ -191,7 +191,7 @@ describe('alarm notifications', { timeout: 30_000 }, () => {
     expect(notice!.textContent).toContain('Value: 9.3 °C');
     expect(notice!.textContent).toMatch(/Time: 2026-03-01 \d\d:00:00/);
     expect(notice!.style.borderInlineStart).toContain('4px solid');
-    expect(notice!.querySelector<HTMLElement>('.ant-tag')!.style.background).toBe('rgb(245, 34, 45)');
+    expect(notice!.querySelector<HTMLElement>('.ant-tag')!.style.background).toBe('rgb(220, 31, 40)');
   });
 
   it('says nothing for a repeat of a known alarm, a changed one or one that opened earlier', async () => {

@@ -12,7 +12,7 @@ import dayjs from 'dayjs';
 import type { AlarmRow } from '@iotc/shared/alarm';
 import { DATETIME_FORMAT } from '@iotc/shared/constants';
 import { useAcknowledgeAlarm } from '../../api/alarm-acknowledge.ts';
-import { readableTextOn } from '../../lib/color.ts';
+import { tagColoursOn } from '../../lib/color.ts';
 import { useLang } from '../../lib/language.ts';
 import { useLiveAlarms } from '../../lib/live.ts';
 import { usePermission } from '../../lib/permissions.ts';
@@ -86,7 +86,7 @@ export function AlarmNotifier() {
         style: { borderInlineStart: `4px solid ${row.level.color}` },
         title: (
           <span data-testid="alarm-notification" data-alarm-id={row.id}>
-            <Tag style={{ background: row.level.color, borderColor: row.level.color, color: readableTextOn(row.level.color) }}>{level}</Tag>
+            <Tag style={{ ...tagColoursOn(row.level.color), borderColor: tagColoursOn(row.level.color).background }}>{level}</Tag>
             {t(`alarm.type.${row.type}`)}
           </span>
         ),

@@ -1,8 +1,36 @@
 // The alarm beep: a short tone made by an OscillatorNode of the Web Audio API (no audio files),
 // at most one a second. Browsers keep audio blocked until the user has interacted with the
 // page; until then a beep is skipped without a word, and the first click or key press lets
-// later ones play.
+// later ones play. The user can mute it from the header; the choice stays in local storage.
+import { useSyncExternalStore } from 'react';
+import { getItem, setItem } from '../../lib/storage.ts';
+
 export const BEEP_GAP_MS = 1000;
+const MUTED_KEY = 'alarmSoundMuted';
+const mutedListeners = new Set<() => void>();
+let muted = getItem(MUTED_KEY) === true;
+
+export function isAlarmSoundMuted(): boolean {
+  return muted;
+}
+
+export function setAlarmSoundMuted(next: boolean): void {
+  if (next === muted) return;
+  muted = next;
+  setItem(MUTED_KEY, next);
+  for (const notify of [...mutedListeners]) notify();
+}
+
+/** Whether alarms are silent, re-rendering the caller when that changes. */
+export function useAlarmSoundMuted(): boolean {
+  return useSyncExternalStore(
+    (listener) => {
+      mutedListeners.add(listener);
+      return () => void mutedListeners.delete(listener);
+    },
+    isAlarmSoundMuted,
+  );
+}
 const FREQUENCY_HZ = 880;
 const LENGTH_S = 0.25;
 const VOLUME = 0.2;
@@ -42,8 +70,9 @@ export class AlarmSound {
     if (ctx && ctx.state === 'suspended') ctx.resume().catch(() => undefined);
   };
 
-  /** Plays the beep unless one played within BEEP_GAP_MS or audio is still blocked; whether it played. */
+  /** Plays the beep unless muted, one played within BEEP_GAP_MS or audio is still blocked; whether it played. */
   beep(): boolean {
+    if (muted) return false;
     const at = this.now();
     if (at - this.last < BEEP_GAP_MS) return false;
     const ctx = this.context();

@@ -13,6 +13,7 @@ export function BreadcrumbBar({ trail, extra }: { trail: MenuItem[]; extra: stri
   return (
     <div className="breadcrumb-bar">
       <Breadcrumb
+        aria-label={t('layout.breadcrumb')}
         data-testid="breadcrumb"
         items={[
           { key: 'home', title: <Link to="/view/home">{t('app.title')}</Link> },

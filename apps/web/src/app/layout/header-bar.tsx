@@ -1,5 +1,6 @@
-// Console header: navigation toggle, theme and language switches, and the user menu with
-// My Services, change password and logout.
+// Console header: navigation toggle, the alarm sound's mute switch (for users who may read
+// alarms), theme and language switches, and the user menu with My Services, change password
+// and logout.
 import { Avatar, Button, Dropdown, Space, Tooltip } from 'antd';
 import { AppstoreOutlined, DownOutlined, KeyOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +9,8 @@ import { useInfo } from '../../api/info.ts';
 import { useConfirmLogout } from '../../components/use-confirm-logout.ts';
 import { LanguageSwitch } from '../../components/language-switch.tsx';
 import { ThemeSwitch } from '../../components/theme-switch.tsx';
+import { usePermission } from '../../lib/permissions.ts';
+import { AlarmMuteButton } from './alarm-mute-button.tsx';
 
 interface HeaderBarProps {
   collapsed: boolean;
@@ -20,11 +23,13 @@ export function HeaderBar({ collapsed, onToggle }: HeaderBarProps) {
   const { data: user } = useInfo();
 
   const confirmLogout = useConfirmLogout();
+  const alarms = usePermission()('alarm:read');
 
   const toggleLabel = collapsed ? t('layout.expandNav') : t('layout.collapseNav');
 
   return (
-    <header className="header-bar">
+    // Inside antd's layout section a header is no banner landmark by itself.
+    <header className="header-bar" role="banner">
       <Tooltip title={toggleLabel}>
         <Button
           type="text"
@@ -36,6 +41,7 @@ export function HeaderBar({ collapsed, onToggle }: HeaderBarProps) {
         />
       </Tooltip>
       <Space size="middle" className="header-actions">
+        {alarms ? <AlarmMuteButton /> : null}
         <ThemeSwitch size="small" />
         <LanguageSwitch size="small" />
         <Dropdown

@@ -97,7 +97,7 @@ export function SideNav({ collapsed }: { collapsed: boolean }) {
           </div>
         )}
       </div>
-      <div className="side-nav-menu">
+      <nav className="side-nav-menu" aria-label={t('layout.navigation')}>
         {isPending ? (
           <Skeleton active paragraph={{ rows: 6 }} title={false} className="side-nav-skeleton" />
         ) : menu.length === 0 ? (
@@ -113,7 +113,7 @@ export function SideNav({ collapsed }: { collapsed: boolean }) {
             onClick={onClick}
           />
         )}
-      </div>
+      </nav>
     </Layout.Sider>
   );
 }

@@ -17,6 +17,7 @@ import { ColumnSettings } from './column-settings.tsx';
 import { RowActions } from './row-actions.tsx';
 import { TableToolbar } from './table-toolbar.tsx';
 import { usePagination } from './pagination.ts';
+import { useScrollRegion } from './scroll-region.ts';
 import { columnWidth, DEFAULT_WIDTH, formatSort, parseSort, serialNumber } from './table-layout.ts';
 import type { CellHandlers, ColumnPreference, Row, TableColumn, TableDescriptor } from './types.ts';
 import './data-table.css';
@@ -188,10 +189,12 @@ export function DataTable<T extends Row>(props: DataTableProps<T>) {
       typeof descriptorRowKey === 'function' ? descriptorRowKey(row) : ((row as Record<string, unknown>)[descriptorRowKey] as Key | undefined);
     return (row: T) => (keyOf(row) === activeRowKey ? 'iotc-row-active' : '');
   }, [activeRowKey, descriptorRowKey]);
+  const scrollRef = useScrollRegion<HTMLDivElement>(t('table.scrollRegion'));
   const hasToolbar = !!(d.topButtons?.length || d.moreButtons?.length || settingsEnabled || props.toolbarExtra);
 
   return (
     <div
+      ref={scrollRef}
       className={['iotc-data-table', local ? 'iotc-data-table-local' : '', onRowClick ? 'iotc-data-table-clickable' : ''].filter(Boolean).join(' ')}
       data-testid="data-table"
       data-table-id={d.id}

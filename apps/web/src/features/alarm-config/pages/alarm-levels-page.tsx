@@ -16,14 +16,14 @@ import { useConfirmAction } from '../../../lib/use-confirm-action.ts';
 import { useDialog } from '../../../lib/use-dialog.ts';
 import { useDeleteLevel } from '../api/level-delete.ts';
 import { useLevelList, type LevelView } from '../api/levels.ts';
-import { readableTextOn } from '../../../lib/color.ts';
+import { tagColoursOn } from '../../../lib/color.ts';
 import { LevelFormModal, type LevelFormTarget } from '../components/level-form-modal.tsx';
 import { useOrgFilter } from '../components/org-filter.ts';
 import '../components/alarm-config.css';
 
 const SOUND: ButtonLookupItem[] = [
   { key: true, text: 'alarmConfig.level.soundOn', butType: 'tag', background: '#fff1f0', color: '#cf1322' },
-  { key: false, text: 'alarmConfig.level.soundOff', butType: 'tag', background: '#fafafa', color: 'rgba(0, 0, 0, 0.45)' },
+  { key: false, text: 'alarmConfig.level.soundOff', butType: 'tag', background: '#fafafa', color: 'rgba(0, 0, 0, 0.6)' },
 ];
 
 export default function AlarmLevelsPage(_props: ScreenProps) {
@@ -41,7 +41,7 @@ export default function AlarmLevelsPage(_props: ScreenProps) {
   // Each level's code on its own colour: one badge per row, keyed by the row's id.
   const rows = query.data?.rows;
   const swatches = useMemo(
-    (): ButtonLookupItem[] => (rows ?? []).map((r) => ({ key: r.id, text: r.code, butType: 'tag', background: r.color, color: readableTextOn(r.color) })),
+    (): ButtonLookupItem[] => (rows ?? []).map((r) => ({ key: r.id, text: r.code, butType: 'tag', ...tagColoursOn(r.color) })),
     [rows],
   );
 

@@ -34,8 +34,8 @@ interface PolicyTableRow extends PolicyView {
 }
 
 const ENABLED_TAGS: ButtonLookupItem[] = [
-  { key: true, text: 'alarmConfig.policy.on', butType: 'tag', background: '#f6ffed', color: '#389e0d' },
-  { key: false, text: 'alarmConfig.policy.off', butType: 'tag', background: '#fafafa', color: 'rgba(0, 0, 0, 0.45)' },
+  { key: true, text: 'alarmConfig.policy.on', butType: 'tag', background: '#f6ffed', color: '#237804' },
+  { key: false, text: 'alarmConfig.policy.off', butType: 'tag', background: '#fafafa', color: 'rgba(0, 0, 0, 0.6)' },
 ];
 
 export default function AlarmPoliciesPage(_props: ScreenProps) {

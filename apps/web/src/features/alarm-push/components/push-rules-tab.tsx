@@ -33,8 +33,8 @@ interface RuleTableRow extends PushRuleRow {
 }
 
 const ENABLED_TAGS: ButtonLookupItem[] = [
-  { key: true, text: 'alarmPush.rule.on', butType: 'tag', background: '#f6ffed', color: '#389e0d' },
-  { key: false, text: 'alarmPush.rule.off', butType: 'tag', background: '#fafafa', color: 'rgba(0, 0, 0, 0.45)' },
+  { key: true, text: 'alarmPush.rule.on', butType: 'tag', background: '#f6ffed', color: '#237804' },
+  { key: false, text: 'alarmPush.rule.off', butType: 'tag', background: '#fafafa', color: 'rgba(0, 0, 0, 0.6)' },
 ];
 
 export interface PushRulesTabProps {

@@ -10,11 +10,11 @@ import { ALARM_STATUSES, ALARM_TYPES } from '@iotc/shared/alarm';
 import type { Lang } from '@iotc/shared/i18n';
 import type { ButtonLookupItem, RowButton, TableColumn, TableDescriptor, TopButton } from '../../../components/data-table/types.ts';
 import { ALARM_STATUS_COLORS, levelName, type AlarmView, type LevelInfo } from './alarm-model.ts';
-import { readableTextOn } from '../../../lib/color.ts';
+import { tagColoursOn } from '../../../lib/color.ts';
 import type { AlarmActions } from './use-alarm-actions.tsx';
 
 export function levelButtons(levels: readonly LevelInfo[], lang: Lang): ButtonLookupItem[] {
-  return levels.map((l) => ({ key: l.id, text: levelName(l, lang), butType: 'tag', background: l.color, color: readableTextOn(l.color) }));
+  return levels.map((l) => ({ key: l.id, text: levelName(l, lang), butType: 'tag', ...tagColoursOn(l.color) }));
 }
 
 const STATUS_BUTTONS: ButtonLookupItem[] = ALARM_STATUSES.map((s) => ({

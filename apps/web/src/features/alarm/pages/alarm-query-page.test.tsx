@@ -239,7 +239,7 @@ describe('alarm query', { timeout: 40_000 }, () => {
     showColumns(document, ['asset', 'acknowledged', 'policyName']);
     const [minor, urgent] = ROWS;
     expect(cell(minor!.id, 'alarm-cell-level').textContent).toBe('Minor');
-    expect(cell(urgent!.id, 'alarm-cell-level').querySelector<HTMLElement>('.ant-tag')!.style.background).toBe('rgb(245, 34, 45)');
+    expect(cell(urgent!.id, 'alarm-cell-level').querySelector<HTMLElement>('.ant-tag')!.style.background).toBe('rgb(220, 31, 40)');
     expect(cell(minor!.id, 'alarm-cell-type').textContent).toBe('Humidity low');
     expect(cell(urgent!.id, 'alarm-cell-type').textContent).toBe('Temperature high');
     expect(cell(minor!.id, 'alarm-cell-value').textContent).toBe('12 / 8.5 %');

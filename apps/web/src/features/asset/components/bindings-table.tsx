@@ -32,8 +32,8 @@ export function bindingColumns(side: 'device' | 'asset'): TableColumn<BindingVie
       value: 'current',
       type: 'button',
       buttons: [
-        { key: true, text: 'asset.binding.current', butType: 'tag', background: '#f6ffed', color: '#389e0d' },
-        { key: false, text: 'asset.binding.ended', butType: 'tag', background: '#fafafa', color: 'rgba(0,0,0,0.45)' },
+        { key: true, text: 'asset.binding.current', butType: 'tag', background: '#f6ffed', color: '#237804' },
+        { key: false, text: 'asset.binding.ended', butType: 'tag', background: '#fafafa', color: 'rgba(0, 0, 0, 0.6)' },
       ],
     },
   ];

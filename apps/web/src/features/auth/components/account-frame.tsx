@@ -1,5 +1,5 @@
 // The frame of the account pages (login, change password, success): language switch, product
-// title and footer around the page's own card.
+// title and footer around the page's own card, all of it the page's main landmark.
 import type { ReactNode } from 'react';
 import { CloudServerOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +8,7 @@ import { LanguageSwitch } from '../../../components/language-switch.tsx';
 export function AccountFrame({ testId, data, children }: { testId: string; data?: Record<`data-${string}`, string>; children: ReactNode }) {
   const { t } = useTranslation();
   return (
-    <div className="login-page" data-testid={testId} {...data}>
+    <main className="login-page" data-testid={testId} {...data}>
       <div className="login-lang">
         <LanguageSwitch />
       </div>
@@ -21,6 +21,6 @@ export function AccountFrame({ testId, data, children }: { testId: string; data?
       </div>
       {children}
       <div className="login-footer">{t('login.footer')}</div>
-    </div>
+    </main>
   );
 }

@@ -217,9 +217,10 @@ export default function CockpitPage(_props: ScreenProps) {
           <span className="cockpit-clock-time">{dayjs(now).format('HH:mm:ss')}</span>
           <span className="cockpit-clock-date">{dayjs(now).format(lang === 'zh' ? 'YYYY年MM月DD日 dddd' : 'ddd, YYYY-MM-DD')}</span>
         </div>
-        <h1 className="cockpit-title" data-testid="screen-title">
+        {/* The console frame gives the page its h1 (the menu entry's name). */}
+        <h2 className="cockpit-title" data-testid="screen-title">
           {t('cockpit.title')}
-        </h1>
+        </h2>
         <div className="cockpit-tools">
           <span data-testid="cockpit-updated">{updatedAt ? t('cockpit.updatedAt', { time: dayjs(updatedAt).format('HH:mm:ss') }) : summary.isError ? t('cockpit.loadFailed') : ''}</span>
           <LiveState channel={stateChannel} />

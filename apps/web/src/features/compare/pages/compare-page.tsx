@@ -80,6 +80,7 @@ export default function ComparePage(_props: ScreenProps) {
           maxCount={MAX_COMPARE_TARGETS}
           optionFilterProp="label"
           placeholder={t('compare.targetsPlaceholder', { max: MAX_COMPARE_TARGETS })}
+          aria-label={t('compare.targetsPlaceholder', { max: MAX_COMPARE_TARGETS })}
           style={{ minWidth: 360, maxWidth: 640 }}
           data-testid="cmp-targets"
         />
@@ -90,6 +91,7 @@ export default function ComparePage(_props: ScreenProps) {
             onChange={(metric) => set({ metric })}
             options={METRICS_BY_KIND[state.kind].map((m) => ({ value: m, label: t(`compare.metric.${m}`) }))}
             style={{ width: 180 }}
+            aria-label={t('compare.metricLabel')}
             data-testid="cmp-metric"
           />
         </Space>

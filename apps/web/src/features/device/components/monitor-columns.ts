@@ -8,6 +8,7 @@
 import { DEVICE_STATUSES, STATUS_COLORS } from '@iotc/shared/live';
 import { SENSOR_FIELDS, type SensorKey } from '@iotc/shared/sensors';
 import type { TableColumn, TableDescriptor } from '../../../components/data-table/types.ts';
+import { readableTextOn } from '../../../lib/color.ts';
 import type { MonitorRow } from './monitor-model.ts';
 
 const UNIT = Object.fromEntries(SENSOR_FIELDS.map((f) => [f.key, f.unit])) as Record<SensorKey, string>;
@@ -31,7 +32,7 @@ export const MONITOR_COLUMNS: TableColumn<MonitorRow>[] = [
     type: 'button',
     sortable: true,
     width: 90,
-    buttons: DEVICE_STATUSES.map((s) => ({ key: s, text: `monitor.status.${s}`, butType: 'tag', background: STATUS_COLORS[s], color: '#fff' })),
+    buttons: DEVICE_STATUSES.map((s) => ({ key: s, text: `monitor.status.${s}`, butType: 'tag', background: STATUS_COLORS[s], color: readableTextOn(STATUS_COLORS[s]) })),
   },
   { key: 'monitor.col.lastSeen', value: 'lastSeenAt', type: 'datetime', sortable: true },
   { key: 'sensor.speed', value: 'speed', type: 'unit', unit: 'km/h', sortable: true, width: 110, hidden: true },

@@ -73,7 +73,6 @@ export function StatusCards({ counts, loading, error, onRetry, onOpen }: StatusC
               data-testid={`home-status-${key}`}
               role="button"
               tabIndex={0}
-              aria-label={label}
               onClick={() => onOpen(key)}
               onKeyDown={(e) => {
                 if (e.key === 'Enter' || e.key === ' ') {
@@ -101,6 +100,7 @@ export function StatusCards({ counts, loading, error, onRetry, onOpen }: StatusC
                     size="small"
                     strokeColor={color}
                     className="home-status-share"
+                    aria-label={label}
                   />
                   <div className="home-status-foot">
                     {key === 'all' ? t('home.status.allVehicles') : t('home.status.share', { percent: sharePercent(count ?? 0, counts?.all ?? 0) })}

@@ -64,7 +64,7 @@ export default function TerminalModelsPage(_props: ScreenProps) {
 
   return (
     <Card title={<span data-testid="screen-title">{t('jt808Model.title')}</span>} data-testid="jt808-models-page">
-      <p style={{ color: 'rgba(0,0,0,0.45)', marginTop: 0 }}>{t('jt808Model.intro')}</p>
+      <p style={{ color: 'rgba(0,0,0,0.58)', marginTop: 0 }}>{t('jt808Model.intro')}</p>
       <ServerTable descriptor={descriptor} list={list} query={query} />
       <ModelFormModal target={form.target} open={form.open} onClose={form.hide} afterClose={form.afterClose} />
     </Card>

@@ -31,8 +31,8 @@ const FILTERS: FilterItem[] = [
 ];
 
 const STATUS_TAGS: ButtonLookupItem[] = [
-  { key: 'active', text: 'ledger.shares.status.active', butType: 'tag', background: '#f6ffed', color: '#389e0d' },
-  { key: 'expired', text: 'ledger.shares.status.expired', butType: 'tag', background: '#fafafa', color: 'rgba(0, 0, 0, 0.45)' },
+  { key: 'active', text: 'ledger.shares.status.active', butType: 'tag', background: '#f6ffed', color: '#237804' },
+  { key: 'expired', text: 'ledger.shares.status.expired', butType: 'tag', background: '#fafafa', color: 'rgba(0, 0, 0, 0.6)' },
   { key: 'revoked', text: 'ledger.shares.status.revoked', butType: 'tag', background: '#fff1f0', color: '#cf1322' },
 ];
 

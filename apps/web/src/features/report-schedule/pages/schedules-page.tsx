@@ -56,14 +56,14 @@ const FILTERS: FilterItem[] = [
 ];
 
 const STATUS_TAGS: ButtonLookupItem[] = [
-  { key: 'sent', text: 'reportSchedule.status.sent', butType: 'tag', background: '#f6ffed', color: '#389e0d' },
+  { key: 'sent', text: 'reportSchedule.status.sent', butType: 'tag', background: '#f6ffed', color: '#237804' },
   { key: 'outbox', text: 'reportSchedule.status.outbox', butType: 'tag', background: '#e6f4ff', color: '#0958d9' },
   { key: 'failed', text: 'reportSchedule.status.failed', butType: 'tag', background: '#fff1f0', color: '#cf1322' },
-  { key: 'none', text: '—', butType: 'tag', background: 'transparent', color: 'rgba(0, 0, 0, 0.45)' },
+  { key: 'none', text: '—', butType: 'tag', background: 'transparent', color: 'rgba(0, 0, 0, 0.6)' },
 ];
 const ENABLED_TAGS: ButtonLookupItem[] = [
-  { key: true, text: 'reportSchedule.on', butType: 'tag', background: '#f6ffed', color: '#389e0d' },
-  { key: false, text: 'reportSchedule.off', butType: 'tag', background: '#fafafa', color: 'rgba(0, 0, 0, 0.45)' },
+  { key: true, text: 'reportSchedule.on', butType: 'tag', background: '#f6ffed', color: '#237804' },
+  { key: false, text: 'reportSchedule.off', butType: 'tag', background: '#fafafa', color: 'rgba(0, 0, 0, 0.6)' },
 ];
 
 const time = (iso: string | null) => (iso ? dayjs(iso).format('YYYY-MM-DD HH:mm') : '—');

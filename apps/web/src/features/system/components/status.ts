@@ -4,8 +4,8 @@ import type { ButtonLookupItem } from '../../../components/data-table/types.ts';
 import type { FilterOption } from '../../../components/filter-bar.tsx';
 
 export const STATUS_BUTTONS: ButtonLookupItem[] = [
-  { key: 'active', text: 'system.common.active', butType: 'tag', background: '#f6ffed', color: '#389e0d' },
-  { key: 'disabled', text: 'system.common.disabled', butType: 'tag', background: '#f5f5f5', color: 'rgba(0,0,0,0.45)' },
+  { key: 'active', text: 'system.common.active', butType: 'tag', background: '#f6ffed', color: '#237804' },
+  { key: 'disabled', text: 'system.common.disabled', butType: 'tag', background: '#f5f5f5', color: 'rgba(0, 0, 0, 0.6)' },
 ];
 
 export const STATUS_OPTIONS: FilterOption[] = [

@@ -43,7 +43,7 @@ export default function AuditLogsPage(_props: ScreenProps) {
         type: 'button',
         sortable: true,
         buttons: [
-          { key: 'success', text: 'audit.success', butType: 'tag', background: '#f6ffed', color: '#389e0d' },
+          { key: 'success', text: 'audit.success', butType: 'tag', background: '#f6ffed', color: '#237804' },
           { key: 'failure', text: 'audit.failure', butType: 'tag', background: '#fff1f0', color: '#cf1322' },
         ],
       },

@@ -57,7 +57,7 @@ export default function OutboxPage(_props: ScreenProps) {
         testId: 'outbox-status',
         buttons: [
           { key: 'outbox', text: 'outbox.status.outbox', butType: 'tag', background: '#e6f4ff', color: '#0958d9' },
-          { key: 'sent', text: 'outbox.status.sent', butType: 'tag', background: '#f6ffed', color: '#389e0d' },
+          { key: 'sent', text: 'outbox.status.sent', butType: 'tag', background: '#f6ffed', color: '#237804' },
           { key: 'failed', text: 'outbox.status.failed', butType: 'tag', background: '#fff1f0', color: '#cf1322' },
         ],
       },

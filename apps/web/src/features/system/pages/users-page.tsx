@@ -121,8 +121,8 @@ export default function UsersPage(_props: ScreenProps) {
         type: 'button',
         hidden: true,
         buttons: [
-          { key: true, text: 'system.users.mustChangeYes', butType: 'tag', background: '#fff7e6', color: '#d46b08' },
-          { key: false, text: 'system.users.mustChangeNo', butType: 'tag', background: '#fafafa', color: 'rgba(0,0,0,0.45)' },
+          { key: true, text: 'system.users.mustChangeYes', butType: 'tag', background: '#fff7e6', color: '#ad4e00' },
+          { key: false, text: 'system.users.mustChangeNo', butType: 'tag', background: '#fafafa', color: 'rgba(0, 0, 0, 0.6)' },
         ],
       },
       { key: 'system.common.createdAt', value: 'createdAt', type: 'datetime', sortable: true, hidden: true },

@@ -95,6 +95,7 @@ export default function ProductionPage(_props: ScreenProps) {
             onChange={(period) => set({ period })}
             options={PRODUCTION_PERIODS.map((p) => ({ value: p, label: t(`transportReport.periodUnit.${p}`) }))}
             style={{ width: 110 }}
+            aria-label={t('transportReport.period')}
             data-testid="tr-period"
           />
         </Space>

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { DATETIME_FORMAT } from '@iotc/shared/constants';
 import { isErrorCode, type ErrorCode } from '@iotc/shared/errors';
 import { PATTERNS } from '@iotc/shared/validation';
+import { textShadeOf } from '../../../lib/color.ts';
 import {
   DEFAULT_AREA_RADIUS_M,
   DEFAULT_ARRIVAL_DWELL_S,
@@ -119,7 +120,7 @@ export function isClosed(status: TaskStatus): boolean {
 // ---- the table's rows ------------------------------------------------------------------------
 
 function tag(text: string, color: string, kind: string): string {
-  return `<span class="tt-tag" data-tag="${kind}" style="color:${color};border-color:${color}66;background:${color}14">${escapeHtml(text)}</span>`;
+  return `<span class="tt-tag" data-tag="${kind}" style="color:${textShadeOf(color)};border-color:${color}66;background:${color}14">${escapeHtml(text)}</span>`;
 }
 
 /** The texts a row's cells need, already translated (kept out of the pure model's i18n). */

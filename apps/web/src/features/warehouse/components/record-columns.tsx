@@ -4,6 +4,7 @@
 // Reject for reviewers (never on their own records).
 import { CheckOutlined, CloseOutlined, DeleteOutlined, EditOutlined, ProfileOutlined } from '@ant-design/icons';
 import type { RowButton, TableDescriptor, TopButton } from '../../../components/data-table/types.ts';
+import { textShadeOf } from '../../../lib/color.ts';
 import { AUDIT_COLORS, DIRECTION_COLORS, canReview, type RecordView } from './record-model.ts';
 
 export interface RecordTableOptions {
@@ -61,7 +62,7 @@ export function recordDescriptor(o: RecordTableOptions): TableDescriptor<RecordV
         type: 'button',
         width: 100,
         testId: 'wh-cell-audit',
-        buttons: (['pending', 'approved', 'rejected'] as const).map((s) => ({ key: s, text: `warehouse.audit.${s}`, butType: 'tag' as const, background: `${AUDIT_COLORS[s]}1f`, color: AUDIT_COLORS[s] })),
+        buttons: (['pending', 'approved', 'rejected'] as const).map((s) => ({ key: s, text: `warehouse.audit.${s}`, butType: 'tag' as const, background: `${AUDIT_COLORS[s]}1f`, color: textShadeOf(AUDIT_COLORS[s]) })),
       },
       { key: 'warehouse.col.reviewer', value: 'reviewer', width: 110, hidden: true, testId: 'wh-cell-reviewer' },
       { key: 'warehouse.col.createdBy', value: 'createdBy', width: 110, hidden: true },
