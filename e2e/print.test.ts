@@ -55,7 +55,7 @@ describe('print', () => {
           const content = document.querySelector('.console-content')!.getBoundingClientRect().width;
           const table = document.querySelector('[data-testid=data-table] table')!.getBoundingClientRect().width;
           const scroller = document.querySelector('[data-testid=data-table] .ant-table-content, [data-testid=data-table] .ant-table-body')!;
-          const sticky = [...document.querySelectorAll('[data-testid=data-table] td, [data-testid=data-table] th')].filter((c) => getComputedStyle(c).position === 'sticky').length;
+          const sticky = Array.from(document.querySelectorAll('[data-testid=data-table] td, [data-testid=data-table] th')).filter((c) => getComputedStyle(c).position === 'sticky').length;
           return { ratio: table / content, hidden: scroller.scrollWidth - scroller.clientWidth, sticky };
         });
         expect(fit.ratio).toBeGreaterThan(0.98);
