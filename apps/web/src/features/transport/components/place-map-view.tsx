@@ -1,5 +1,6 @@
-// A small Leaflet map of one task or template: the origin and destination with their circles,
-// the planned route and, for a task on the road, where it is now. Over the same base layers as
+// A small Leaflet map of one task or template (loaded by place-map.tsx when a drawer shows it):
+// the origin and destination with their circles, the planned route and, for a task on the road,
+// where it is now. Over the same base layers as
 // the live map (the offline land layer, the configured tiles on top); a click reports the WGS-84
 // point under the mouse, which is how the form picks places and draws the route.
 import 'leaflet/dist/leaflet.css';
@@ -7,6 +8,7 @@ import { useCallback, useEffect, useRef } from 'react';
 import * as L from 'leaflet';
 import gcoord from 'gcoord';
 import type { MapConfig } from '@iotc/shared/live';
+import type { MapCircle, PlaceMapProps } from './place-map.tsx';
 import { plannedPath } from '@iotc/shared/transport-progress';
 import { toDisplay } from '../../../components/live-map/coords.ts';
 import { DEFAULT_CENTER, DEFAULT_ZOOM } from '../../../components/live-map/map-view.ts';
@@ -17,28 +19,6 @@ export const DESTINATION_COLOR = '#f5222d';
 export const ROUTE_COLOR = '#1677ff';
 export const CURRENT_COLOR = '#722ed1';
 const FIT_MAX_ZOOM = 13;
-
-export interface MapCircle {
-  lat: number;
-  lon: number;
-  radiusM: number;
-}
-
-export interface PlaceMapProps {
-  config: MapConfig | null;
-  origin: MapCircle | null;
-  destination: MapCircle | null;
-  /** The route's points between the places; the line runs from the origin through them to the destination (plannedPath). */
-  route: readonly [number, number][];
-  /** Mark each point of the route (points drawn by hand); a road route from the routing service is a line only. */
-  routePoints?: boolean;
-  /** Where the task is now. */
-  current?: { lat: number; lon: number } | null;
-  /** A click on the map, in WGS-84. */
-  onPick?: (lat: number, lon: number) => void;
-  height?: number;
-  testId?: string;
-}
 
 /** The WGS-84 point of a click on a base map drawn in `crs`. */
 export function fromDisplay(lat: number, lon: number, crs: MapConfig['tileCrs'] | undefined): [number, number] {
@@ -51,7 +31,7 @@ function validPoint(lat: number | null | undefined, lon: number | null | undefin
   return typeof lat === 'number' && typeof lon === 'number' && Number.isFinite(lat) && Number.isFinite(lon) && Math.abs(lat) <= 90 && Math.abs(lon) <= 180;
 }
 
-export function PlaceMap({ config, origin, destination, route, routePoints = true, current, onPick, height = 320, testId = 'place-map' }: PlaceMapProps) {
+export default function PlaceMapView({ config, origin, destination, route, routePoints = true, current, onPick, height = 320, testId = 'place-map' }: PlaceMapProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const mapRef = useRef<L.Map | null>(null);
   const shapesRef = useRef<L.LayerGroup | null>(null);

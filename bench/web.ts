@@ -1,0 +1,220 @@
+// The web app as a browser on a slow link gets it (issue 23, `npm run bench -- --only web`): the
+// built app served by the real server, the login page and four console screens (real-time
+// monitoring, alarm query, the cockpit, transport tasks) each opened with a cold cache.
+//
+// First load: every byte the page fetched until it settled (HTML, JavaScript, CSS, fonts and the
+// API's JSON), read from the browser's Resource Timing: raw is the decoded body, gzip and br the
+// body as transferred when the browser asks for only that encoding.
+//
+// Lighthouse (the npm package, desktop preset, its simulated throttling) on the same five pages:
+// performance, accessibility and best-practices scores with LCP and TBT. Console pages are opened
+// signed in: the session is started on the login page of the same Chromium profile first.
+//
+// BENCH_WEB_DIST serves another build than apps/web/dist (which is built when missing or stale).
+import { spawn, execSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import lighthouse from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { ADMIN_PASSWORD, CHROMIUM_ARGS, startServer, type Server } from '../e2e/harness.ts';
+
+type Report = (name: string, value: number, unit: string) => void;
+
+/** The pages measured: the login page and the console screens of the issue (spec section 2). */
+export const WEB_SCREENS = [
+  { name: 'login', path: '/login', signedIn: false },
+  { name: 'monitoring', path: '/view/deviceManage/realTimeMonitoring', signedIn: true },
+  { name: 'alarm_query', path: '/view/alarm/query', signedIn: true },
+  { name: 'cockpit', path: '/view/cockpit/index', signedIn: true },
+  { name: 'transport_tasks', path: '/view/transport/tasks', signedIn: true },
+] as const;
+
+/** What counts as first-load bytes: documents, scripts, styles, fonts and JSON answers (not images, not WebSockets). */
+const COUNTED = /\.(js|mjs|css|woff2?|ttf|otf|json)(\?|$)/;
+
+export interface LoadedBytes {
+  raw: number;
+  encoded: number;
+  files: { url: string; raw: number; encoded: number }[];
+  encodings: Set<string>;
+}
+
+/** The bytes the page has fetched so far (runs in the page; passed as text so no helper of the runner's transform is needed). */
+const READ_ENTRIES = `(() => {
+  const out = [];
+  for (const e of performance.getEntriesByType('navigation')) out.push({ url: e.name, type: 'navigation', raw: e.decodedBodySize, encoded: e.encodedBodySize });
+  for (const e of performance.getEntriesByType('resource')) out.push({ url: e.name, type: e.initiatorType, raw: e.decodedBodySize, encoded: e.encodedBodySize });
+  return out;
+})()`;
+
+/** Signs in on the login page of `page` (ticking 'stay logged in' so other tabs of the profile share the session). */
+export async function signIn(page: Page, url: string): Promise<void> {
+  await page.goto(`${url}/login`);
+  await page.locator('#account').fill('admin');
+  await page.locator('#password').fill(ADMIN_PASSWORD);
+  await page.locator('#period').check();
+  await page.locator('#login-submit').click();
+  await page.waitForURL((u) => u.pathname.startsWith('/view'));
+}
+
+/** Waits until the screen is drawn and the network has been quiet for a while. */
+async function settled(page: Page, signedIn: boolean): Promise<void> {
+  await page.waitForLoadState('networkidle', { timeout: 60_000 });
+  if (signedIn) await page.locator('[data-testid=console-layout]').waitFor({ timeout: 60_000 });
+  await page.locator('[data-testid=page-loading]').first().waitFor({ state: 'detached', timeout: 60_000 });
+  await page.waitForLoadState('networkidle', { timeout: 60_000 });
+}
+
+/**
+ * One cold load of `path` in a fresh context asking only for `encoding`: the counted bytes.
+ * Console pages are signed in first, then the cache is emptied before the measured load.
+ */
+export async function firstLoad(browser: Browser, url: string, path: string, signedIn: boolean, encoding: 'gzip' | 'br'): Promise<LoadedBytes> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US', extraHTTPHeaders: { 'accept-encoding': encoding } });
+  try {
+    await context.addInitScript(() => performance.setResourceTimingBufferSize(2000));
+    const page = await context.newPage();
+    if (signedIn) await signIn(page, url);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.clearBrowserCache');
+    const encodings = new Set<string>();
+    page.on('response', (r) => {
+      const e = r.headers()['content-encoding'];
+      if (e && r.url().includes('/assets/')) encodings.add(e);
+    });
+    await page.goto(`${url}${path}`);
+    await settled(page, signedIn);
+    const entries = (await page.evaluate(READ_ENTRIES)) as { url: string; type: string; raw: number; encoded: number }[];
+    const files = entries.filter((e) => e.type === 'navigation' || COUNTED.test(new URL(e.url).pathname) || e.type === 'fetch' || e.type === 'xmlhttprequest');
+    return {
+      raw: files.reduce((a, f) => a + f.raw, 0),
+      encoded: files.reduce((a, f) => a + f.encoded, 0),
+      files: files.map(({ url: u, raw, encoded }) => ({ url: u, raw, encoded })),
+      encodings,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+/** Chromium with a DevTools port for Lighthouse (the project's flags, a profile of its own). */
+async function chromiumWithPort(): Promise<{ port: number; proc: ChildProcess; profile: string }> {
+  const profile = mkdtempSync(join(tmpdir(), 'iotc-lighthouse-'));
+  const proc = spawn('/usr/bin/chromium', [...CHROMIUM_ARGS, '--remote-debugging-port=0', `--user-data-dir=${profile}`, '--window-size=1350,940', 'about:blank'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const port = await new Promise<number>((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error('Chromium did not open its DevTools port')), 30_000);
+    createInterface({ input: proc.stderr! }).on('line', (line) => {
+      const m = /DevTools listening on ws:\/\/[^:]+:(\d+)\//.exec(line);
+      if (m) {
+        clearTimeout(timer);
+        ok(Number(m[1]));
+      }
+    });
+    proc.on('exit', (code) => fail(new Error(`Chromium exited (${code})`)));
+  });
+  return { port, proc, profile };
+}
+
+export interface LighthouseScores {
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  lcp: number;
+  tbt: number;
+  /** Audits of best practices and performance that did not pass, for reading what to fix. */
+  failing: string[];
+}
+
+/** Lighthouse's desktop run on each screen, console screens signed in; scores 0-100. */
+export async function lighthouseRuns(server: Server, screens: readonly { name: string; path: string; signedIn: boolean }[]): Promise<Map<string, LighthouseScores>> {
+  const { port, proc, profile } = await chromiumWithPort();
+  const results = new Map<string, LighthouseScores>();
+  try {
+    let signedIn = false;
+    for (const screen of screens) {
+      if (screen.signedIn && !signedIn) {
+        // The session lives in the profile's cookie and local storage, which Lighthouse keeps
+        // (it empties the HTTP cache and the service workers only).
+        const cdp = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+        const page = await cdp.contexts()[0]!.newPage();
+        await signIn(page, server.url);
+        await page.close();
+        await cdp.close();
+        signedIn = true;
+      }
+      // A trace that could not be recorded (NO_NAVSTART and the like, on a busy machine) is tried
+      // again once; a page that still fails is reported and the others still run.
+      let lhr;
+      for (let attempt = 1; attempt <= 2; attempt += 1) {
+        const run = await lighthouse(`${server.url}${screen.path}`, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'] }, desktopConfig);
+        lhr = run?.lhr;
+        if (lhr && !lhr.runtimeError) break;
+        console.error(`Lighthouse on ${screen.path}, attempt ${attempt}: ${lhr?.runtimeError?.code ?? 'no result'}`);
+      }
+      if (!lhr || lhr.runtimeError) continue;
+      const { categories, audits } = lhr;
+      const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
+      const failing = ['best-practices', 'performance']
+        .flatMap((c) => categories[c]?.auditRefs ?? [])
+        .filter((ref) => ref.weight > 0 && (audits[ref.id]?.score ?? 1) < 0.9)
+        .map((ref) => `${ref.id}: ${audits[ref.id]?.displayValue ?? audits[ref.id]?.score}`);
+      results.set(screen.name, {
+        performance: score('performance'),
+        accessibility: score('accessibility'),
+        bestPractices: score('best-practices'),
+        lcp: Math.round(audits['largest-contentful-paint']?.numericValue ?? 0),
+        tbt: Math.round(audits['total-blocking-time']?.numericValue ?? 0),
+        failing,
+      });
+    }
+  } finally {
+    proc.kill();
+    await new Promise((r) => proc.once('exit', r));
+    rmSync(profile, { recursive: true, force: true });
+  }
+  return results;
+}
+
+const kb = (bytes: number) => Math.round(bytes / 1024);
+
+export async function web(report: Report): Promise<void> {
+  const dist = process.env.BENCH_WEB_DIST;
+  if (!dist) execSync('node scripts/ensure-web-build.mjs', { stdio: 'inherit' });
+  const server = await startServer({ logLevel: 'error', ...(dist ? { webDist: resolve(dist) } : {}) });
+  try {
+    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    try {
+      for (const screen of WEB_SCREENS) {
+        const gzip = await firstLoad(browser, server.url, screen.path, screen.signedIn, 'gzip');
+        const br = await firstLoad(browser, server.url, screen.path, screen.signedIn, 'br');
+        if (!gzip.encodings.has('gzip') || !br.encodings.has('br')) throw new Error(`the assets of ${screen.path} did not come back compressed as asked`);
+        report(`web first load ${screen.name} raw`, kb(gzip.raw), 'KB');
+        report(`web first load ${screen.name} gzip`, kb(gzip.encoded), 'KB');
+        report(`web first load ${screen.name} br`, kb(br.encoded), 'KB');
+        report(`web first load ${screen.name} files`, gzip.files.length, 'files');
+        if (process.env.BENCH_WEB_FILES) {
+          for (const f of [...gzip.files].sort((a, b) => b.encoded - a.encoded)) console.log(`  ${kb(f.encoded)} KB gzip, ${kb(f.raw)} KB raw  ${new URL(f.url).pathname}`);
+        }
+      }
+    } finally {
+      await browser.close();
+    }
+    if (process.env.BENCH_WEB_LIGHTHOUSE === '0') return;
+    const scores = await lighthouseRuns(server, WEB_SCREENS);
+    for (const [name, s] of scores) {
+      report(`web lighthouse ${name} performance`, s.performance, 'score');
+      report(`web lighthouse ${name} accessibility`, s.accessibility, 'score');
+      report(`web lighthouse ${name} best-practices`, s.bestPractices, 'score');
+      report(`web lighthouse ${name} LCP`, s.lcp, 'ms');
+      report(`web lighthouse ${name} TBT`, s.tbt, 'ms');
+      for (const f of s.failing) console.log(`  lighthouse ${name}: ${f}`);
+    }
+  } finally {
+    await server.close();
+  }
+}

@@ -1,0 +1,76 @@
+// The login page's first load in Chromium against the built app on the real server (issue 23):
+// no chart library, no map library and only the language in use come down; switching language
+// fetches the other language's texts and shows them at once, with no raw message key.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startServer, type Server, withBrowser } from './harness.ts';
+
+const en = JSON.parse(readFileSync('apps/web/src/locales/en.json', 'utf8')) as Record<string, string>;
+const zh = JSON.parse(readFileSync('apps/web/src/locales/zh.json', 'utf8')) as Record<string, string>;
+
+// Texts found only in what each part brings: Leaflet's map class, ECharts' renderer name, and a
+// sentence of each language's messages.
+const LEAFLET = 'leaflet-container';
+const ECHARTS = 'zrender';
+const EN_TEXT = en['app.subtitle']!;
+const ZH_TEXT = zh['app.subtitle']!;
+
+let server: Server;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+/** Keeps the body of every script and JSON answer the page receives. */
+function recordBodies(page: Page): string[] {
+  const bodies: string[] = [];
+  page.on('response', (r) => {
+    if (!/\.js$|\/api\/|\/iot-cloud-auth\//.test(new URL(r.url()).pathname)) return;
+    r.text().then(
+      (text) => bodies.push(text),
+      () => undefined,
+    );
+  });
+  return bodies;
+}
+
+async function openLogin(page: Page): Promise<void> {
+  await page.goto(`${server.url}/login`);
+  await page.locator('#login-submit').waitFor();
+  await page.waitForLoadState('networkidle');
+}
+
+describe('the login page first load', () => {
+  it('brings neither charts nor maps, and only English for an English browser', async () => {
+    await withBrowser('en-US', async ({ page }) => {
+      const bodies = recordBodies(page);
+      await openLogin(page);
+      await expect.poll(() => bodies.some((b) => b.includes(EN_TEXT))).toBe(true);
+      expect(await page.getByTestId('product-title').textContent()).toBe(en['app.title']);
+      expect(bodies.filter((b) => b.includes(LEAFLET))).toHaveLength(0);
+      expect(bodies.filter((b) => b.includes(ECHARTS))).toHaveLength(0);
+      expect(bodies.filter((b) => b.includes(ZH_TEXT))).toHaveLength(0);
+
+      // Chinese is fetched on the switch, and the page speaks it without a raw key in between.
+      await page.getByTestId('lang-zh').click();
+      await expect.poll(() => page.getByTestId('product-title').textContent()).toBe(zh['app.title']);
+      expect(bodies.some((b) => b.includes(ZH_TEXT))).toBe(true);
+      expect(await page.locator('#login-submit').textContent()).toContain(zh['login.submit'] ?? '');
+      expect(await page.locator('body').innerText()).not.toMatch(/\b(app|login|lang|common)\.[a-zA-Z]+/);
+    });
+  });
+
+  it('brings only Chinese for a Chinese browser', async () => {
+    await withBrowser('zh-CN', async ({ page }) => {
+      const bodies = recordBodies(page);
+      await openLogin(page);
+      await expect.poll(() => bodies.some((b) => b.includes(ZH_TEXT))).toBe(true);
+      expect(await page.getByTestId('product-title').textContent()).toBe(zh['app.title']);
+      expect(bodies.filter((b) => b.includes(EN_TEXT))).toHaveLength(0);
+      expect(bodies.filter((b) => b.includes(LEAFLET) || b.includes(ECHARTS))).toHaveLength(0);
+    });
+  });
+});
