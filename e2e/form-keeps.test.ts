@@ -1,9 +1,11 @@
 // Forms keep what was typed (issue 22 item 6), with a real keyboard in both languages:
 // a planned start typed with seconds and Enter stays in the field (the picker read it) and does
 // not submit the form; Esc on a filled drawer asks before the input is lost, and only "Discard"
-// closes it.
+// closes it. An untouched drawer or dialog closes at once (the policy drawer asked: filling a form
+// marks its fields touched in antd), and the guard is on the forms of every feature: the device
+// dialog, the push rule drawer and the user dialog here besides the task and policy drawers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, signInAs, startServer, type Browser, type Server } from './harness.ts';
+import { launchBrowser, screenshot, signInAs, startServer, type Browser, type Server } from './harness.ts';
 
 let server: Server;
 beforeAll(async () => {
@@ -15,6 +17,14 @@ const TEXT = {
   'en-US': { keep: 'Keep editing', discard: 'Discard', title: 'Discard your changes?' },
   'zh-CN': { keep: '继续编辑', discard: '放弃', title: '放弃修改？' },
 } as const;
+
+/** Forms of other features: where they open, the button, a text field in them. */
+const FORMS = [
+  { name: 'device dialog', path: '/view/deviceManage/devices', open: '[data-testid=device-new]', field: '#device-form_name' },
+  { name: 'push rule drawer', path: '/view/alarm/push', open: '[data-testid=push-rule-new]', field: '#push_name' },
+  { name: 'user dialog', path: '/view/system/users', open: '[data-testid=user-new]', field: '.user-form-modal #name' },
+  { name: 'policy drawer', path: '/view/alarm/policy?type=102', open: '[data-testid=policy-new]', field: '#policy_name' },
+] as const;
 
 describe('forms keep what was typed', () => {
   for (const locale of ['en-US', 'zh-CN'] as const) {
@@ -60,6 +70,54 @@ describe('forms keep what was typed', () => {
         await page.keyboard.press('Escape');
         await page.locator('.discard-confirm').getByRole('button', { name: text.discard }).click();
         await expect.poll(() => page.locator('#policy_name').isVisible()).toBe(false);
+      } finally {
+        await b.close();
+      }
+    });
+
+    it(`closes an untouched form at once and asks before a changed one closes, in every feature (${locale})`, async () => {
+      const b: Browser = await launchBrowser({ locale });
+      const text = TEXT[locale];
+      try {
+        const { page } = b;
+        await signInAs(page, server);
+        const confirm = page.locator('.discard-confirm');
+        for (const form of FORMS) {
+          await page.goto(`${server.url}${form.path}`);
+          const field = page.locator(form.field);
+          // Untouched: Esc closes it, nothing asked.
+          await page.locator(form.open).click();
+          await field.waitFor();
+          await page.keyboard.press('Escape');
+          await expect.poll(() => field.isVisible(), { message: `${form.name} closes untouched` }).toBe(false);
+          expect(await confirm.count(), form.name).toBe(0);
+          // Clicked into but not changed: still closes at once.
+          await page.locator(form.open).click();
+          await field.click();
+          await page.keyboard.press('Escape');
+          await expect.poll(() => field.isVisible(), { message: `${form.name} closes unchanged` }).toBe(false);
+          expect(await confirm.count(), form.name).toBe(0);
+          // Changed: Esc asks in the language; "Keep editing" keeps the text, "Discard" closes.
+          await page.locator(form.open).click();
+          await field.fill('Typed before Esc');
+          await page.keyboard.press('Escape');
+          await confirm.waitFor();
+          expect(await confirm.textContent(), form.name).toContain(text.title);
+          await confirm.getByRole('button', { name: text.keep }).click();
+          await expect.poll(() => confirm.count()).toBe(0);
+          expect(await field.inputValue(), form.name).toBe('Typed before Esc');
+          await page.keyboard.press('Escape');
+          await confirm.getByRole('button', { name: text.discard }).click();
+          await expect.poll(() => field.isVisible(), { message: `${form.name} closes on Discard` }).toBe(false);
+          if (form.name === 'device dialog') await screenshot(page, `form-keeps-closed-${locale}`);
+        }
+        // The confirmation itself, over a changed push rule drawer.
+        await page.goto(`${server.url}/view/alarm/push`);
+        await page.locator('[data-testid=push-rule-new]').click();
+        await page.locator('#push_name').fill('Night shift');
+        await page.keyboard.press('Escape');
+        await confirm.waitFor();
+        await screenshot(page, `form-keeps-confirm-${locale}`);
       } finally {
         await b.close();
       }

@@ -2,7 +2,7 @@
 // closes (Esc, the mask, the close button, Cancel), and Enter in a date or select picker works the
 // picker instead of submitting the form with the picker's value dropped; typed dates are read in
 // every format people write them.
-import { useCallback, type KeyboardEvent } from 'react';
+import { createElement, useCallback, useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { App, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
 
@@ -41,14 +41,49 @@ export function formKeys(close: () => void): (e: KeyboardEvent<HTMLElement>) => 
 }
 
 /**
- * `close` guarded: when the form has changes since it was filled, ask first (in the user's
- * language) and close only when the user agrees to lose them.
+ * The form's values as compared: an empty text, null and undefined alike (typed and cleared is no
+ * change); an option's React label and anything met twice (a cycle) left out.
  */
-export function useGuardedClose(form: FormInstance, close: () => void): () => void {
+function snapshot(form: FormInstance): string {
+  const seen = new WeakSet<object>();
+  return JSON.stringify(form.getFieldsValue(true), (_key, v: unknown) => {
+    if (v === '' || v === null || typeof v === 'function') return undefined;
+    if (typeof v === 'object') {
+      if (seen.has(v) || '$$typeof' in v) return undefined;
+      seen.add(v);
+    }
+    return v;
+  });
+}
+
+/**
+ * `close` guarded: when the form's values differ from what they were when the user first touched
+ * the opened drawer or dialog (a key, a pointer, a focus or an input anywhere, before it acts), ask first in the
+ * user's language and close only when the user agrees to lose them; an untouched or unchanged
+ * form closes at once. The values are compared, not antd's "touched" flags: filling a form with
+ * setFieldsValue marks every field filled as touched, so a drawer just opened asked too.
+ */
+export function useGuardedClose(form: FormInstance, close: () => void, open: boolean): () => void {
   const { t } = useTranslation();
   const { modal } = App.useApp();
+  const baseline = useRef<string | null>(null);
+  useEffect(() => {
+    if (!open) return;
+    // Each opening starts afresh; the form is filled by then (in effects) or while the user looks.
+    baseline.current = null;
+    const take = () => {
+      baseline.current ??= snapshot(form);
+    };
+    // Ahead of any handler (capture): a pointer, a key, a field focused or filled in (autofill, a
+    // pasted or dropped text) anywhere, before the form's values change.
+    const events = ['pointerdown', 'keydown', 'focusin', 'input'] as const;
+    for (const type of events) document.addEventListener(type, take, true);
+    return () => {
+      for (const type of events) document.removeEventListener(type, take, true);
+    };
+  }, [open, form]);
   return useCallback(() => {
-    if (!form.isFieldsTouched()) {
+    if (baseline.current === null || baseline.current === snapshot(form)) {
       close();
       return;
     }
@@ -62,4 +97,12 @@ export function useGuardedClose(form: FormInstance, close: () => void): () => vo
       onOk: close,
     });
   }, [form, close, modal, t]);
+}
+
+/**
+ * A dialog's modalRender that answers its keys (formKeys): antd gives Esc to the top-most portal
+ * only, and a closed dialog rendered ahead of time (forceRender) may be that one.
+ */
+export function guardedModalRender(keys: (e: KeyboardEvent<HTMLElement>) => void): (node: ReactNode) => ReactNode {
+  return (node) => createElement('div', { onKeyDown: keys }, node);
 }

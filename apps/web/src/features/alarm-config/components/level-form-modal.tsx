@@ -13,6 +13,7 @@ import { useRevalidateOnLanguage } from '../../../lib/form.ts';
 import { useLang } from '../../../lib/language.ts';
 import { schemaRule } from '../../../lib/schema-rule.ts';
 import { useSaveLevel } from '../api/level-save.ts';
+import { formKeys, guardedModalRender, useGuardedClose } from '../../../components/form-guard.ts';
 
 export type LevelFormTarget = { mode: 'create'; orgId?: string } | { mode: 'edit'; row: LevelRow };
 
@@ -60,6 +61,9 @@ export function LevelFormModal({ target, open, onClose, afterClose }: LevelFormM
   const { t } = useTranslation();
   const lang = useLang();
   const [form] = Form.useForm<LevelFormValues>();
+  // Esc, the mask, the close button or Cancel on a changed form ask first (issue 22 item 6).
+  const guardedClose = useGuardedClose(form, onClose, open);
+  const keys = formKeys(guardedClose);
   const save = useSaveLevel();
   const orgChoice = useOrgChoice();
   const [failure, setFailure] = useState<string | null>(null);
@@ -109,7 +113,8 @@ export function LevelFormModal({ target, open, onClose, afterClose }: LevelFormM
       okButtonProps={{ ...{ 'data-testid': 'level-form-submit' } }}
       confirmLoading={save.isPending}
       onOk={() => void submit()}
-      onCancel={onClose}
+      onCancel={guardedClose}
+      modalRender={guardedModalRender(keys)}
       afterClose={() => {
         form.resetFields();
         setFailure(null);

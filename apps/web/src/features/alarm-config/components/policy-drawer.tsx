@@ -49,7 +49,7 @@ export function PolicyDrawer({ target, open, onClose, afterClose }: PolicyDrawer
   const [addType, setAddType] = useState<AlarmType>('temp_high');
   const creating = target?.mode === 'create';
   // Esc, the mask, the close button or Cancel on a filled form ask first.
-  const guardedClose = useGuardedClose(form, onClose);
+  const guardedClose = useGuardedClose(form, onClose, open);
 
   const scope = (Form.useWatch('scope', form) as PolicyFormValues['scope'] | undefined) ?? 'all';
   const watchedOrg = Form.useWatch('orgId', form) as string | undefined;

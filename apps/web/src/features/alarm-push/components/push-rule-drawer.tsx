@@ -26,6 +26,7 @@ import { LevelPicker, PolicyPicker, useOrgScope } from './pickers.tsx';
 import { buildPushBody, emptyRule, newStep, ruleToForm, storedWebhookUrls, type FormIssue, type IssueText, type PushFormValues, type StepValues } from './push-form-model.ts';
 import { StepCard } from './step-card.tsx';
 import { TemplateFields } from './template-fields.tsx';
+import { formKeys, useGuardedClose } from '../../../components/form-guard.ts';
 
 export type PushRuleTarget = { mode: 'create'; orgId?: string } | { mode: 'edit'; row: PushRuleRow };
 
@@ -57,6 +58,9 @@ export function PushRuleDrawer({ target, open, onClose, afterClose }: PushRuleDr
   const translate = t as unknown as Translate;
   const lang = useLang();
   const [form] = Form.useForm<PushFormValues>();
+  // Esc, the mask, the close button or Cancel on a changed form ask first (issue 22 item 6).
+  const guardedClose = useGuardedClose(form, onClose, open);
+  const keys = formKeys(guardedClose);
   const save = useSavePushRule();
   const { data: me } = useInfo();
   const { data: tree } = useOrgTree(usePermission()('org:read'));
@@ -148,7 +152,8 @@ export function PushRuleDrawer({ target, open, onClose, afterClose }: PushRuleDr
       title={creating ? t('alarmPush.rule.newTitle') : t('alarmPush.rule.editTitle')}
       className="push-rule-drawer"
       forceRender
-      onClose={onClose}
+      onClose={guardedClose}
+      onKeyDown={keys}
       afterOpenChange={(visible) => {
         if (visible) return;
         form.resetFields();

@@ -9,6 +9,7 @@ import { apiErrorText } from '../../../lib/api-error.ts';
 import { useLang } from '../../../lib/language.ts';
 import { useAssignAlarm } from '../api/alarm-assign.ts';
 import { DIALOG_OVER_DRAWER_Z } from '../../../lib/layers.ts';
+import { formKeys, guardedModalRender, useGuardedClose } from '../../../components/form-guard.ts';
 
 export interface AssignAlarmModalProps {
   /** The alarm to assign; null keeps the dialog closed. */
@@ -22,6 +23,9 @@ export function AssignAlarmModal({ alarm, onCancel, onAssigned }: AssignAlarmMod
   const lang = useLang();
   const { message } = App.useApp();
   const [form] = Form.useForm<{ userId: string | null }>();
+  // Esc, the mask, the close button or Cancel on a changed form ask first (issue 22 item 6).
+  const guardedClose = useGuardedClose(form, onCancel, !!alarm);
+  const keys = formKeys(guardedClose);
   const assign = useAssignAlarm();
   const [failure, setFailure] = useState<string | null>(null);
 
@@ -52,7 +56,8 @@ export function AssignAlarmModal({ alarm, onCancel, onAssigned }: AssignAlarmMod
       okButtonProps={{ id: 'alarm-assign-submit' }}
       confirmLoading={assign.isPending}
       onOk={() => void submit()}
-      onCancel={onCancel}
+      onCancel={guardedClose}
+      modalRender={guardedModalRender(keys)}
       afterClose={() => {
         form.resetFields();
         setFailure(null);

@@ -9,6 +9,7 @@ import { useRevalidateOnLanguage } from '../../../lib/form.ts';
 import { useLang } from '../../../lib/language.ts';
 import { useCloseAlarm } from '../api/alarm-close.ts';
 import { DIALOG_OVER_DRAWER_Z } from '../../../lib/layers.ts';
+import { formKeys, guardedModalRender, useGuardedClose } from '../../../components/form-guard.ts';
 
 /** The server's limit of a close reason. */
 export const CLOSE_REASON_MAX = 500;
@@ -29,6 +30,9 @@ export function CloseAlarmModal({ alarm, onCancel, onClosed }: CloseAlarmModalPr
   const lang = useLang();
   const { message } = App.useApp();
   const [form] = Form.useForm<CloseValues>();
+  // Esc, the mask, the close button or Cancel on a changed form ask first (issue 22 item 6).
+  const guardedClose = useGuardedClose(form, onCancel, !!alarm);
+  const keys = formKeys(guardedClose);
   const close = useCloseAlarm();
   const [failure, setFailure] = useState<string | null>(null);
   useRevalidateOnLanguage(form);
@@ -62,7 +66,8 @@ export function CloseAlarmModal({ alarm, onCancel, onClosed }: CloseAlarmModalPr
       okButtonProps={{ danger: true, id: 'alarm-close-submit' }}
       confirmLoading={close.isPending}
       onOk={() => void submit()}
-      onCancel={onCancel}
+      onCancel={guardedClose}
+      modalRender={guardedModalRender(keys)}
       afterClose={() => {
         form.resetFields();
         setFailure(null);

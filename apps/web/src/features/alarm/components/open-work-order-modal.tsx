@@ -13,6 +13,7 @@ import { useLang } from '../../../lib/language.ts';
 import { useOpenWorkOrder } from '../api/alarm-work-order.ts';
 import { useAlarmTexts } from './use-alarm-texts.ts';
 import { DIALOG_OVER_DRAWER_Z } from '../../../lib/layers.ts';
+import { formKeys, guardedModalRender, useGuardedClose } from '../../../components/form-guard.ts';
 
 export const WORK_ORDER_TITLE_MAX = 100;
 
@@ -41,6 +42,9 @@ export function OpenWorkOrderModal({ alarm, onCancel, onOpened }: OpenWorkOrderM
   const texts = useAlarmTexts();
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
+  // Esc, the mask, the close button or Cancel on a changed form ask first (issue 22 item 6).
+  const guardedClose = useGuardedClose(form, onCancel, !!alarm);
+  const keys = formKeys(guardedClose);
   const open = useOpenWorkOrder();
   const [failure, setFailure] = useState<string | null>(null);
 
@@ -85,7 +89,8 @@ export function OpenWorkOrderModal({ alarm, onCancel, onOpened }: OpenWorkOrderM
       okButtonProps={{ id: 'alarm-work-order-submit' }}
       confirmLoading={open.isPending}
       onOk={() => void submit()}
-      onCancel={onCancel}
+      onCancel={guardedClose}
+      modalRender={guardedModalRender(keys)}
       afterClose={() => {
         form.resetFields();
         setFailure(null);

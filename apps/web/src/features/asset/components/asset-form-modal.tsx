@@ -16,6 +16,7 @@ import { schemaRule } from '../../../lib/schema-rule.ts';
 import { useSaveAsset } from '../api/asset-save.ts';
 import { assetConfig, assetFormFields, type AssetView, type FormFieldDef } from './asset-kinds.ts';
 import { OrgSelect, useOrgChoice } from '../../../components/org-select.tsx';
+import { formKeys, guardedModalRender, useGuardedClose } from '../../../components/form-guard.ts';
 
 /** The asset a new one is created in (a cold room's warehouse). */
 export interface AssetParent {
@@ -81,6 +82,9 @@ export function AssetFormModal({ kind, target, open, onClose, afterClose }: Asse
   const label = useLabel();
   const lang = useLang();
   const [form] = Form.useForm<AssetFormValues>();
+  // Esc, the mask, the close button or Cancel on a changed form ask first (issue 22 item 6).
+  const guardedClose = useGuardedClose(form, onClose, open);
+  const keys = formKeys(guardedClose);
   const save = useSaveAsset();
   const [failure, setFailure] = useState<string | null>(null);
   const orgChoice = useOrgChoice();
@@ -160,7 +164,8 @@ export function AssetFormModal({ kind, target, open, onClose, afterClose }: Asse
       okButtonProps={{ ...{ 'data-testid': 'asset-form-submit' } }}
       confirmLoading={save.isPending}
       onOk={() => void submit()}
-      onCancel={onClose}
+      onCancel={guardedClose}
+      modalRender={guardedModalRender(keys)}
       afterClose={() => {
         form.resetFields();
         setFailure(null);

@@ -15,6 +15,7 @@ import type { DeviceView } from '../api/devices.ts';
 import { useCreateDevice, useUpdateDevice } from '../api/device-save.ts';
 import { OrgSelect, useOrgChoice } from '../../../components/org-select.tsx';
 import { PROTOCOL_OPTIONS } from './protocols.ts';
+import { formKeys, guardedModalRender, useGuardedClose } from '../../../components/form-guard.ts';
 
 export type DeviceFormTarget = { mode: 'create' } | { mode: 'edit'; row: DeviceView };
 
@@ -44,6 +45,9 @@ export function DeviceFormModal({ target, open, onClose, afterClose, onCreated }
   const { t } = useTranslation();
   const lang = useLang();
   const [form] = Form.useForm<DeviceFormValues>();
+  // Esc, the mask, the close button or Cancel on a changed form ask first (issue 22 item 6).
+  const guardedClose = useGuardedClose(form, onClose, open);
+  const keys = formKeys(guardedClose);
   const create = useCreateDevice();
   const update = useUpdateDevice();
   const [failure, setFailure] = useState<string | null>(null);
@@ -104,7 +108,8 @@ export function DeviceFormModal({ target, open, onClose, afterClose, onCreated }
       okButtonProps={{ id: 'device-form-submit' }}
       confirmLoading={create.isPending || update.isPending}
       onOk={() => void submit()}
-      onCancel={onClose}
+      onCancel={guardedClose}
+      modalRender={guardedModalRender(keys)}
       afterClose={() => {
         form.resetFields();
         setFailure(null);

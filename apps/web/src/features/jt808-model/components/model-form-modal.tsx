@@ -11,6 +11,7 @@ import { ITEM_CHANNELS, ITEM_LAYOUTS, MAX_MODEL_ITEMS, modelBodySchema, type Mod
 import { apiErrorCode, apiErrorText } from '../../../lib/api-error.ts';
 import { useLang } from '../../../lib/language.ts';
 import { useSaveModel } from '../api/model-save.ts';
+import { formKeys, guardedModalRender, useGuardedClose } from '../../../components/form-guard.ts';
 
 export type ModelFormTarget = { mode: 'create' } | { mode: 'edit'; row: ModelRow };
 
@@ -28,6 +29,9 @@ export function ModelFormModal({ target, open, onClose, afterClose }: ModelFormM
   const { t } = useTranslation();
   const lang = useLang();
   const [form] = Form.useForm<FormValues>();
+  // Esc, the mask, the close button or Cancel on a changed form ask first (issue 22 item 6).
+  const guardedClose = useGuardedClose(form, onClose, open);
+  const keys = formKeys(guardedClose);
   const save = useSaveModel();
   const [failure, setFailure] = useState<string | null>(null);
 
@@ -79,7 +83,8 @@ export function ModelFormModal({ target, open, onClose, afterClose }: ModelFormM
       okButtonProps={{ ...{ 'data-testid': 'model-form-submit' } }}
       confirmLoading={save.isPending}
       onOk={() => void submit()}
-      onCancel={onClose}
+      onCancel={guardedClose}
+      modalRender={guardedModalRender(keys)}
       afterClose={() => {
         form.resetFields();
         setFailure(null);

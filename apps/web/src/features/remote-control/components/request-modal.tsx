@@ -24,6 +24,7 @@ import { useRevalidateOnLanguage } from '../../../lib/form.ts';
 import { useLang } from '../../../lib/language.ts';
 import { useRequestCommand } from '../api/command-request.ts';
 import { searchDevices } from '../api/device-options.ts';
+import { formKeys, guardedModalRender, useGuardedClose } from '../../../components/form-guard.ts';
 
 interface RequestValues {
   deviceRef?: string;
@@ -80,6 +81,9 @@ export function RequestModal({ open, onClose }: { open: boolean; onClose: () => 
   const lang = useLang();
   const { message } = App.useApp();
   const [form] = Form.useForm<RequestValues>();
+  // Esc, the mask, the close button or Cancel on a changed form ask first (issue 22 item 6).
+  const guardedClose = useGuardedClose(form, onClose, open);
+  const keys = formKeys(guardedClose);
   const kind = Form.useWatch('kind', form) ?? 'report_interval';
   const deviceRef = Form.useWatch('deviceRef', form);
   // The protocols of the devices the picker found, by row id: they decide the commands offered.
@@ -120,7 +124,8 @@ export function RequestModal({ open, onClose }: { open: boolean; onClose: () => 
       okButtonProps={{ ...{ 'data-testid': 'rc-request-submit' } }}
       confirmLoading={create.isPending}
       onOk={() => void submit()}
-      onCancel={onClose}
+      onCancel={guardedClose}
+      modalRender={guardedModalRender(keys)}
       afterClose={() => {
         form.resetFields();
         setFailure(null);

@@ -36,6 +36,7 @@ import {
   type ScheduleFormValues,
 } from './schedule-model.ts';
 import { SubjectField } from './subject-field.tsx';
+import { formKeys, guardedModalRender, useGuardedClose } from '../../../components/form-guard.ts';
 
 export type ScheduleFormTarget = { mode: 'create' } | { mode: 'edit'; row: ScheduleRow };
 
@@ -53,6 +54,9 @@ export function ScheduleFormModal({ target, open, onClose, afterClose }: Schedul
   const { t } = useTranslation();
   const lang = useLang();
   const [form] = Form.useForm<ScheduleFormValues>();
+  // Esc, the mask, the close button or Cancel on a changed form ask first (issue 22 item 6).
+  const guardedClose = useGuardedClose(form, onClose, open);
+  const keys = formKeys(guardedClose);
   const save = useSaveSchedule();
   const [failure, setFailure] = useState<string | null>(null);
   const kind = (Form.useWatch('kind', form) ?? 'alarm') as ScheduleKind;
@@ -118,7 +122,8 @@ export function ScheduleFormModal({ target, open, onClose, afterClose }: Schedul
       okButtonProps={{ id: 'rs-form-submit', 'data-testid': 'rs-form-submit' } as Record<string, string>}
       confirmLoading={save.isPending}
       onOk={() => void submit()}
-      onCancel={onClose}
+      onCancel={guardedClose}
+      modalRender={guardedModalRender(keys)}
       // The modal is rendered ahead of time, so autoFocus would fire once at page load: focus on each opening.
       afterOpenChange={(visible) => {
         if (visible) document.getElementById('rs-name')?.focus();

@@ -11,6 +11,7 @@ import { useLang } from '../../../lib/language.ts';
 import { schemaRule } from '../../../lib/schema-rule.ts';
 import { useCreateOrg } from '../api/org-create.ts';
 import { useUpdateOrg } from '../api/org-update.ts';
+import { formKeys, guardedModalRender, useGuardedClose } from '../../../components/form-guard.ts';
 
 /** Adding under `parent`, or renaming `org`. */
 export type OrgFormTarget = { mode: 'create'; parent: OrgNode } | { mode: 'rename'; org: OrgNode };
@@ -33,6 +34,9 @@ export function OrgFormModal({ target, open, onClose, afterClose, onSaved }: Org
   const { t } = useTranslation();
   const lang = useLang();
   const [form] = Form.useForm<OrgFormValues>();
+  // Esc, the mask, the close button or Cancel on a changed form ask first (issue 22 item 6).
+  const guardedClose = useGuardedClose(form, onClose, open);
+  const keys = formKeys(guardedClose);
   const create = useCreateOrg();
   const update = useUpdateOrg();
   const [failure, setFailure] = useState<string | null>(null);
@@ -74,7 +78,8 @@ export function OrgFormModal({ target, open, onClose, afterClose, onSaved }: Org
       okButtonProps={{ id: 'org-form-submit' }}
       confirmLoading={create.isPending || update.isPending}
       onOk={() => void submit()}
-      onCancel={onClose}
+      onCancel={guardedClose}
+      modalRender={guardedModalRender(keys)}
       afterClose={() => {
         form.resetFields();
         setFailure(null);

@@ -15,6 +15,7 @@ import { useRole } from '../api/role-detail.ts';
 import { useUpdateRole } from '../api/role-update.ts';
 import { MenuGrants } from './menu-grants.tsx';
 import { OrgSelect } from '../../../components/org-select.tsx';
+import { formKeys, useGuardedClose } from '../../../components/form-guard.ts';
 
 export type RoleFormTarget = { mode: 'create'; orgId?: string } | { mode: 'edit'; role: RoleRow };
 
@@ -40,6 +41,9 @@ export function RoleDrawer({ target, open, onClose, afterClose }: RoleDrawerProp
   const { t } = useTranslation();
   const lang = useLang();
   const [form] = Form.useForm<RoleFormValues>();
+  // Esc, the mask, the close button or Cancel on a changed form ask first (issue 22 item 6).
+  const guardedClose = useGuardedClose(form, onClose, open);
+  const keys = formKeys(guardedClose);
   const grantables = useGrantables(lang, open);
   const editId = target?.mode === 'edit' ? target.role.id : undefined;
   // The stored grants, fresh: the list row may be older than another administrator's change.
@@ -93,7 +97,8 @@ export function RoleDrawer({ target, open, onClose, afterClose }: RoleDrawerProp
       title={creating ? t('system.roles.newTitle') : t('system.roles.editTitle')}
       className="role-drawer"
       forceRender
-      onClose={onClose}
+      onClose={guardedClose}
+      onKeyDown={keys}
       afterOpenChange={(visible) => {
         if (visible) return;
         form.resetFields();

@@ -17,6 +17,7 @@ import { useCreateUser } from '../api/user-create.ts';
 import { useUpdateUser } from '../api/user-update.ts';
 import { OrgSelect } from '../../../components/org-select.tsx';
 import { assignableRoles } from './org-tree-model.ts';
+import { formKeys, guardedModalRender, useGuardedClose } from '../../../components/form-guard.ts';
 
 export type UserFormTarget = { mode: 'create'; orgId?: string } | { mode: 'edit'; user: UserRow };
 
@@ -46,6 +47,9 @@ export function UserFormModal({ target, open, onClose, afterClose, onCreated }: 
   const { t } = useTranslation();
   const lang = useLang();
   const [form] = Form.useForm<UserFormValues>();
+  // Esc, the mask, the close button or Cancel on a changed form ask first (issue 22 item 6).
+  const guardedClose = useGuardedClose(form, onClose, open);
+  const keys = formKeys(guardedClose);
   const create = useCreateUser();
   const update = useUpdateUser();
   const [failure, setFailure] = useState<string | null>(null);
@@ -122,7 +126,8 @@ export function UserFormModal({ target, open, onClose, afterClose, onCreated }: 
       okButtonProps={{ id: 'user-form-submit' }}
       confirmLoading={create.isPending || update.isPending}
       onOk={() => void submit()}
-      onCancel={onClose}
+      onCancel={guardedClose}
+      modalRender={guardedModalRender(keys)}
       afterClose={() => {
         form.resetFields();
         setFailure(null);

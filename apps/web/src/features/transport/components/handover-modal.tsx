@@ -14,6 +14,7 @@ import { useRevalidateOnLanguage } from '../../../lib/form.ts';
 import { useLang } from '../../../lib/language.ts';
 import { DIALOG_OVER_DRAWER_Z } from '../../../lib/layers.ts';
 import { useHandoverTask } from '../api/task-handover.ts';
+import { formKeys, guardedModalRender, useGuardedClose } from '../../../components/form-guard.ts';
 
 /** The shared schema's limits (taskHandoverSchema). */
 const PARTY_MAX = 64;
@@ -56,6 +57,9 @@ export function HandoverModal({ task, onClose }: { task: HandoverTarget | null; 
   const { message } = App.useApp();
   const handover = useHandoverTask();
   const [form] = Form.useForm<HandoverValues>();
+  // Esc, the mask, the close button or Cancel on a changed form ask first (issue 22 item 6).
+  const guardedClose = useGuardedClose(form, onClose, !!task);
+  const keys = formKeys(guardedClose);
   const [failure, setFailure] = useState<string | null>(null);
   useRevalidateOnLanguage(form);
 
@@ -105,7 +109,8 @@ export function HandoverModal({ task, onClose }: { task: HandoverTarget | null; 
       okButtonProps={{ ...{ 'data-testid': 'tt-handover-submit' } }}
       confirmLoading={handover.isPending}
       onOk={onEnter}
-      onCancel={onClose}
+      onCancel={guardedClose}
+      modalRender={guardedModalRender(keys)}
       afterClose={() => {
         form.resetFields();
         setFailure(null);

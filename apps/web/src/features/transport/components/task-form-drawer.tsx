@@ -61,7 +61,7 @@ export function TaskFormDrawer({ target, open, onClose, afterClose, onSaved, for
   const carrierKind = (Form.useWatch('carrierKind', form) ?? 'vehicle') as CarrierKind;
   useRevalidateOnLanguage(form);
   const editing = target?.mode === 'edit' ? target.row : null;
-  const guardedClose = useGuardedClose(form, onClose);
+  const guardedClose = useGuardedClose(form, onClose, open);
   const { data: me } = useInfo();
   // The organisation the task is for: the one picked, the edited task's, else the caller's.
   const orgId = (Form.useWatch('orgId', form) as string | undefined) || editing?.orgId || me?.orgId;

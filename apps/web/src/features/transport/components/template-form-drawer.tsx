@@ -38,7 +38,7 @@ export function TemplateFormDrawer({ target, open, onClose, afterClose }: Templa
   const [opening, setOpening] = useState(0);
   useRevalidateOnLanguage(form);
   const editing = target?.mode === 'edit' ? target.row : null;
-  const guardedClose = useGuardedClose(form, onClose);
+  const guardedClose = useGuardedClose(form, onClose, open);
   const { data: me } = useInfo();
   // The organisation the template is for: the one picked, the edited template's, else the caller's.
   const orgId = (Form.useWatch('orgId', form) as string | undefined) || editing?.orgId || me?.orgId;

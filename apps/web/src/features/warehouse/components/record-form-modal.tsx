@@ -15,6 +15,7 @@ import { useLang } from '../../../lib/language.ts';
 import { DIALOG_OVER_DRAWER_Z } from '../../../lib/layers.ts';
 import type { PlaceNode } from '../api/places.ts';
 import { useSaveRecord } from '../api/record-save.ts';
+import { formKeys, guardedModalRender, useGuardedClose } from '../../../components/form-guard.ts';
 
 export type RecordFormTarget = { mode: 'create'; direction: WarehouseDirection } | { mode: 'edit'; row: RecordRow };
 
@@ -65,6 +66,9 @@ export function RecordFormModal({
   const lang = useLang();
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
+  // Esc, the mask, the close button or Cancel on a changed form ask first (issue 22 item 6).
+  const guardedClose = useGuardedClose(form, onClose, open);
+  const keys = formKeys(guardedClose);
   const save = useSaveRecord();
   const [failure, setFailure] = useState<string | null>(null);
   useRevalidateOnLanguage(form);
@@ -114,7 +118,8 @@ export function RecordFormModal({
       cancelText={t('common.cancel')}
       confirmLoading={save.isPending}
       onOk={() => void submit()}
-      onCancel={onClose}
+      onCancel={guardedClose}
+      modalRender={guardedModalRender(keys)}
       afterClose={() => {
         form.resetFields();
         setFailure(null);

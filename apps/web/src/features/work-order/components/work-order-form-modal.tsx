@@ -25,6 +25,7 @@ import { useCreateWorkOrder } from '../api/work-order-create.ts';
 import { useUpdateWorkOrder } from '../api/work-order-update.ts';
 import { personText } from './work-order-model.ts';
 import { DIALOG_OVER_DRAWER_Z } from '../../../lib/layers.ts';
+import { formKeys, guardedModalRender, useGuardedClose } from '../../../components/form-guard.ts';
 
 export type WorkOrderFormTarget = { mode: 'create' } | { mode: 'edit'; row: WorkOrderRow };
 
@@ -64,6 +65,9 @@ export function WorkOrderFormModal({ target, open, onClose, afterClose, onSaved,
   const lang = useLang();
   const { message } = App.useApp();
   const [form] = Form.useForm<FormValues>();
+  // Esc, the mask, the close button or Cancel on a changed form ask first (issue 22 item 6).
+  const guardedClose = useGuardedClose(form, onClose, open);
+  const keys = formKeys(guardedClose);
   const create = useCreateWorkOrder();
   const update = useUpdateWorkOrder();
   const orgChoice = useOrgChoice();
@@ -134,7 +138,8 @@ export function WorkOrderFormModal({ target, open, onClose, afterClose, onSaved,
       okButtonProps={{ ...{ 'data-testid': 'wo-form-submit' } }}
       confirmLoading={create.isPending || update.isPending}
       onOk={() => void submit()}
-      onCancel={onClose}
+      onCancel={guardedClose}
+      modalRender={guardedModalRender(keys)}
       afterOpenChange={(visible) => {
         if (visible) titleRef.current?.focus();
       }}
