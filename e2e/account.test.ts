@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { captchas } from '../apps/server/src/db/schema.ts';
 import { createTenantUser } from '../apps/server/src/test/fixtures.ts';
-import { screenshot, startServer, type Server, withBrowser } from './harness.ts';
+import { chooseUserMenu, screenshot, startServer, type Server, withBrowser } from './harness.ts';
 
 const LANDING = '/view/deviceManage/realTimeMonitoring';
 let server: Server;
@@ -110,8 +110,7 @@ describe('change password from the user menu (Chinese)', () => {
       await signIn(page, u.account, u.password);
       await page.locator('#change-password-later').click();
       await page.waitForURL(`**${LANDING}`);
-      await page.locator('[data-testid=user-menu]').click();
-      await page.locator('[data-testid=change-password]').click();
+      await chooseUserMenu(page, 'change-password');
       await page.waitForURL('**/view/login/confirmPassword');
       expect(await page.title()).toBe('物联网云平台');
 
@@ -142,8 +141,7 @@ describe('product service selection', () => {
     await withBrowser('en-US', async ({ page, context }) => {
       await signIn(page, 'demo', 'Demo@2026');
       await page.waitForURL(`**${LANDING}`);
-      await page.locator('[data-testid=user-menu]').click();
-      await page.locator('[data-testid=my-services]').click();
+      await chooseUserMenu(page, 'my-services');
       await page.waitForURL('**/view/login/productService');
       await page.locator('[data-testid=service-transport]').waitFor();
       expect(await page.locator('[data-testid=screen-title]').textContent()).toBe('My Services');

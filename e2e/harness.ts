@@ -151,6 +151,29 @@ export async function withBrowser(locale: string, fn: (b: Browser) => Promise<vo
   }
 }
 
+/**
+ * Picks an entry of the header's user menu and waits for what it does (the page it opens, or the
+ * logout question). On a machine at load 15-20 a click now and then lands beside the popup
+ * (the click log of withBrowser shows it on <body>, which closes the menu): the menu is then
+ * opened and the entry picked again, up to three times. A real defect fails all three.
+ */
+export async function chooseUserMenu(page: Page, entry: 'my-services' | 'change-password' | 'logout'): Promise<void> {
+  const done = async () => {
+    if (entry === 'logout') return (await page.locator('.logout-confirm').count()) > 0;
+    const path = new URL(page.url()).pathname;
+    return path === (entry === 'my-services' ? '/view/login/productService' : '/view/login/confirmPassword');
+  };
+  const item = page.locator(`[data-testid=${entry}]`);
+  for (let attempt = 1; ; attempt++) {
+    if (!(await item.isVisible())) await page.locator('[data-testid=user-menu]').click();
+    await item.click();
+    const until = Date.now() + 10_000;
+    while (Date.now() < until && !(await done())) await new Promise((r) => setTimeout(r, 100));
+    if (await done()) return;
+    if (attempt === 3) throw new Error(`the user menu's ${entry} did nothing, three times (page at ${page.url()})`);
+  }
+}
+
 /** Signs in on the login page (admin by default) and waits for the console. */
 export async function signInAs(page: Page, server: Server, account = 'admin', password = ADMIN_PASSWORD): Promise<void> {
   await page.goto(`${server.url}/login`);

@@ -4,7 +4,7 @@
 // socket quietly; a bookmarked address of another scenario's screen opens it in that scenario.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page, WebSocket } from 'playwright-core';
-import { ADMIN_PASSWORD, DEMO_PASSWORD, screenshot, startServer, type Server, withBrowser } from './harness.ts';
+import { ADMIN_PASSWORD, chooseUserMenu, DEMO_PASSWORD, screenshot, startServer, type Server, withBrowser } from './harness.ts';
 
 const LANDING = '/view/deviceManage/realTimeMonitoring';
 /** A condition awaited on a loaded machine: menus and screens may take seconds to arrive. */
@@ -42,8 +42,7 @@ function recordAddresses(context: BrowserContext): string[] {
 }
 
 async function openService(page: Page, context: BrowserContext, key: string): Promise<Page> {
-  await page.locator('[data-testid=user-menu]').click();
-  await page.locator('[data-testid=my-services]').click();
+  await chooseUserMenu(page, 'my-services');
   await page.waitForURL('**/view/login/productService');
   const tile = page.locator(`[data-testid=service-${key}]`);
   await tile.waitFor();
@@ -157,8 +156,7 @@ async function logoutQuietly(locale: 'en-US' | 'zh-CN', times: number) {
       slow = true;
       // The live socket is open and the screen polls, as a user who has looked at it for a while.
       await poll(() => sockets.size).toBeGreaterThan(0);
-      await page.locator('[data-testid=user-menu]').click();
-      await page.locator('[data-testid=logout]').click();
+      await chooseUserMenu(page, 'logout');
       await page.locator('.logout-confirm .ant-btn-primary').click();
       await page.waitForURL((u) => u.pathname === '/login');
       await page.locator('#login-submit').waitFor();

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Page, Route } from 'playwright-core';
 import { sessions } from '../apps/server/src/db/schema.ts';
-import { DEMO_PASSWORD, screenshot, startServer, type Server, withBrowser } from './harness.ts';
+import { chooseUserMenu, DEMO_PASSWORD, screenshot, startServer, type Server, withBrowser } from './harness.ts';
 
 const LANDING = '/view/deviceManage/realTimeMonitoring';
 let server: Server;
@@ -68,8 +68,7 @@ describe('sign in and out', () => {
       await page.waitForURL(/\/view\/alarm\/query\?pid=102-monitor-alarm/);
 
       const token = await tokenOf(page);
-      await page.locator('[data-testid=user-menu]').click();
-      await page.locator('[data-testid=logout]').click();
+      await chooseUserMenu(page, 'logout');
       await page.locator('.logout-confirm .ant-btn-primary').click();
       await page.waitForURL((u) => u.pathname === '/login');
       // The server no longer accepts the token, and the console asks to sign in again.
@@ -114,8 +113,7 @@ describe('sign in and out', () => {
       await page.locator('[data-testid=lang-zh]').click();
       await expect.poll(() => page.locator('[data-testid=nav-menu]').textContent()).toContain('监控告警管理');
 
-      await page.locator('[data-testid=user-menu]').click();
-      await page.locator('[data-testid=logout]').click();
+      await chooseUserMenu(page, 'logout');
       // Ant Design's own buttons speak Chinese too.
       const confirm = page.locator('.logout-confirm');
       await confirm.waitFor();
