@@ -60,12 +60,20 @@ const packBackend: BackendModule = {
   },
 };
 
-function applyLang(lang: Lang): void {
-  saveLang(lang);
-  dayjs.locale(lang === 'zh' ? 'zh-cn' : 'en');
+function applyPageLang(lang: Lang): void {
   document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
   document.title = PRODUCT_TITLE[lang];
 }
+
+function applyLang(lang: Lang): void {
+  saveLang(lang);
+  dayjs.locale(lang === 'zh' ? 'zh-cn' : 'en');
+  applyPageLang(lang);
+}
+
+// The page's title and language are known before the language's chunk arrives: set at once, so
+// the tab, a bookmark and a screen reader never see the other language's title meanwhile.
+applyPageLang(initialLang());
 
 i18next.on('languageChanged', (lng) => applyLang(lng === 'zh' ? 'zh' : 'en'));
 
