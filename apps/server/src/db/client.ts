@@ -164,6 +164,11 @@ export async function openDatabase(target: DbTarget): Promise<Database> {
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
+  // Nor may a checked-out one: the pool listens to a client only while it is idle, and a client
+  // in a transaction that waits between two statements (an alarm batch holding its locks, say)
+  // emits 'error' when the network drops it, which with no listener ends the process. Its next
+  // statement fails instead ("not queryable"), the transaction rolls back, the pool discards it.
+  pool.on('connect', (client) => void client.on('error', () => undefined));
   const db = drizzlePg(pool, { schema });
   return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end(), ping: () => pingPostgres(target.url) };
 }
