@@ -74,7 +74,8 @@ describe('alarm levels screen', () => {
     expect(first.slice(0, 9)).toEqual(['1', 'urgent', '紧急', 'Urgent', '1', 'Sound on', 'Cold Chain Co', '2', expect.stringMatching(/^2026-03-01 \d\d:30:00$/)]);
     expect(cells(rows(root)[2]!)[5]).toBe('Silent');
     const swatch = rows(root)[0]!.querySelector<HTMLElement>('[data-testid=level-code] .ant-tag')!;
-    expect(swatch.style.background).toBe('rgb(245, 34, 45)');
+    // The level's #f5222d, darkened until its white code reads at 4.5:1 (lib/color tagColoursOn).
+    expect(swatch.style.background).toBe('rgb(220, 31, 40)');
     expect(byTestId(root, 'level-new')).not.toBeNull();
   });
 
