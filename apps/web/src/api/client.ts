@@ -58,7 +58,8 @@ function progressTemplate(): string {
   return `<div class="bar" role="progressbar" aria-label="${name}"><div class="peg"></div></div>`;
 }
 
-NProgress.configure({ showSpinner: false, barSelector: '.bar', template: progressTemplate() });
+// The template is set at each start (below): at import the language's texts may not be in yet.
+NProgress.configure({ showSpinner: false, barSelector: '.bar' });
 
 let inFlight = 0;
 let batchReported = false;
