@@ -13,11 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { AxeResults } from 'axe-core';
 import type { MenuItem } from '@iotc/shared/auth';
-import { demoDevices, seedDemoFleet } from '../apps/server/src/db/seed-demo.ts';
-import { seedDemoTransport } from '../apps/server/src/db/seed-demo-transport.ts';
-import { seedDemoWarehouse } from '../apps/server/src/db/seed-demo-warehouse.ts';
 import { menuHref, menuLeaves } from '../apps/web/src/lib/menu.ts';
-import { ADMIN_PASSWORD, screenshot, signInAs, startServer, withBrowser, type Server } from './harness.ts';
+import { apiToken, screenshot, seedDemoData, signInAs, startServer, withBrowser, type Server } from './harness.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -39,19 +36,8 @@ let screens: { start: string; paths: { href: string; name: Record<Locale, string
 
 beforeAll(async () => {
   server = await startServer();
-  const db = server.app.database.db;
-  await seedDemoFleet(db);
-  const fleet = await demoDevices(db);
-  await seedDemoTransport(db, { tasks: server.app.transportTasks, templates: server.app.transportTemplates }, fleet);
-  await seedDemoWarehouse(db);
-
-  const login = await server.app.inject({
-    method: 'POST',
-    url: '/iot-cloud-auth/auth/v1/login',
-    headers: { 'content-type': 'application/json' },
-    payload: JSON.stringify({ account: 'admin', password: ADMIN_PASSWORD }),
-  });
-  const token = (login.json() as { data: { token: string } }).data.token;
+  await seedDemoData(server, { warehouse: true });
+  const token = await apiToken(server);
   const loadMenu = async (type: number, language: string) => {
     const res = await server.app.inject({
       method: 'POST',

@@ -9,6 +9,9 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig, type AppConfig } from '../apps/server/src/config.ts';
 import { TEST_RATE_LIMITS } from '../apps/server/src/test/harness.ts';
+import { demoDevices, seedDemoFleet } from '../apps/server/src/db/seed-demo.ts';
+import { seedDemoTransport } from '../apps/server/src/db/seed-demo-transport.ts';
+import { seedDemoWarehouse } from '../apps/server/src/db/seed-demo-warehouse.ts';
 
 export const ADMIN_PASSWORD = 'Admin#2026';
 export const DEMO_PASSWORD = 'Demo@2026';
@@ -50,6 +53,32 @@ export async function startServer(overrides: Partial<AppConfig> = {}): Promise<S
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The demo's data as `npm start` seeds it: the fleet, then the transport tasks and templates
+ * (the recogniser starts and ends them from the readings), and, with `warehouse`, the warehouse
+ * records. Answers the fleet.
+ */
+export async function seedDemoData(server: Server, opts: { warehouse?: boolean; beforeWarehouse?: (fleet: Awaited<ReturnType<typeof demoDevices>>) => Promise<void> } = {}) {
+  const db = server.app.database.db;
+  await seedDemoFleet(db);
+  const fleet = await demoDevices(db);
+  await seedDemoTransport(db, { tasks: server.app.transportTasks, templates: server.app.transportTemplates }, fleet);
+  await opts.beforeWarehouse?.(fleet);
+  if (opts.warehouse) await seedDemoWarehouse(db);
+  return fleet;
+}
+
+/** A token of `account` (admin by default), signed in through the API. */
+export async function apiToken(server: Server, account = 'admin', password = ADMIN_PASSWORD): Promise<string> {
+  const res = await server.app.inject({
+    method: 'POST',
+    url: '/iot-cloud-auth/auth/v1/login',
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify({ account, password }),
+  });
+  return (res.json() as { data: { token: string } }).data.token;
 }
 
 /** A call to the API as a signed-in user (inject, JSON body): the envelope's data; any answer but 200 throws with its message. */

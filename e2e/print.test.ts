@@ -7,19 +7,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
-import { demoDevices, seedDemoFleet } from '../apps/server/src/db/seed-demo.ts';
-import { seedDemoTransport } from '../apps/server/src/db/seed-demo-transport.ts';
 import { alarmLevels, alarms } from '../apps/server/src/db/schema.ts';
-import { signInAs, startServer, type Server, withBrowser } from './harness.ts';
+import { seedDemoData, signInAs, startServer, type Server, withBrowser } from './harness.ts';
 
 const ALARMS = 5;
 let server: Server;
 beforeAll(async () => {
   server = await startServer();
   const db = server.app.database.db;
-  await seedDemoFleet(db);
-  const fleet = await demoDevices(db);
-  await seedDemoTransport(db, { tasks: server.app.transportTasks, templates: server.app.transportTemplates }, fleet);
+  const fleet = await seedDemoData(server);
   const [level] = await db.select().from(alarmLevels).where(eq(alarmLevels.orgId, fleet[0]!.orgId));
   for (let i = 0; i < ALARMS; i++) {
     const at = new Date(Date.now() - (i + 1) * 3_600_000);

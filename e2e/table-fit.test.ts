@@ -8,11 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { AlarmRow } from '@iotc/shared/alarm';
 import type { Page as Paged } from '@iotc/shared/envelope';
-import { demoDevices, rekey, seedDemoFleet } from '../apps/server/src/db/seed-demo.ts';
-import { seedDemoTransport } from '../apps/server/src/db/seed-demo-transport.ts';
-import { seedDemoWarehouse } from '../apps/server/src/db/seed-demo-warehouse.ts';
+import { rekey } from '../apps/server/src/db/seed-demo.ts';
 import { storeBackfill } from '../apps/server/src/sim/demo.ts';
-import { ADMIN_PASSWORD, apiCall, screenshot, signInAs, startServer, withBrowser, type Server } from './harness.ts';
+import { apiCall, apiToken, screenshot, seedDemoData, signInAs, startServer, withBrowser, type Server } from './harness.ts';
 
 /**
  * The main tables: the screen's address and the id its DataTable carries (a prefix: some add the
@@ -50,21 +48,15 @@ const api = <T>(method: 'GET' | 'POST', url: string, body?: unknown) => apiCall<
 beforeAll(async () => {
   server = await startServer();
   const db = server.app.database.db;
-  await seedDemoFleet(db);
-  const fleet = await demoDevices(db);
-  // As the demo's start does: tasks first (the recogniser starts and ends them from the readings), a few past hours, the warehouse records.
-  await seedDemoTransport(db, { tasks: server.app.transportTasks, templates: server.app.transportTemplates }, fleet);
-  await storeBackfill(fleet, { intake: server.app.intake, items: server.app.jt808Models }, { hours: 4, stepMs: 600_000, now: Date.now() });
-  await server.app.readings.flushed();
-  await seedDemoWarehouse(db);
-
-  const res = await server.app.inject({
-    method: 'POST',
-    url: '/iot-cloud-auth/auth/v1/login',
-    headers: { 'content-type': 'application/json' },
-    payload: JSON.stringify({ account: 'admin', password: ADMIN_PASSWORD }),
+  // As the demo's start does: tasks first, a few past hours, the warehouse records.
+  const fleet = await seedDemoData(server, {
+    warehouse: true,
+    beforeWarehouse: async (f) => {
+      await storeBackfill(f, { intake: server.app.intake, items: server.app.jt808Models }, { hours: 4, stepMs: 600_000, now: Date.now() });
+      await server.app.readings.flushed();
+    },
   });
-  token = (res.json() as { data: { token: string } }).data.token;
+  token = await apiToken(server);
   const demoOrg = fleet[0]!.orgId;
   await api('POST', '/api/iot/v2/push-rules', {
     name: 'Duty mail',
