@@ -1,5 +1,6 @@
 // Web storage helper of the spec (section 4): every value is saved wrapped with its data type
 // and save time, so it reads back as the type it was written with.
+import { useSyncExternalStore } from 'react';
 
 /** The kinds of value the helper restores; anything else is saved as an object. */
 export type StoredDataType = 'string' | 'number' | 'boolean' | 'object';
@@ -111,4 +112,29 @@ export function getAll(session?: boolean): StoredEntry[] {
 export function clearAll(session?: boolean): void {
   if (session !== false) window.sessionStorage.clear();
   if (session !== true) window.localStorage.clear();
+}
+
+/**
+ * A value kept in local storage under `key` and shared by every component: read once at start
+ * through `parse` (what was saved, or null), written back on each change, and re-rendering the
+ * components that `use` it when it changes.
+ */
+export function storedValue<T>(key: string, parse: (saved: unknown) => T) {
+  const listeners = new Set<() => void>();
+  let current = parse(getItem(key));
+  const get = (): T => current;
+  const subscribe = (listener: () => void) => {
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
+  };
+  return {
+    get,
+    set(next: T): void {
+      if (Object.is(next, current)) return;
+      current = next;
+      setItem(key, next);
+      for (const notify of [...listeners]) notify();
+    },
+    use: (): T => useSyncExternalStore(subscribe, get),
+  };
 }

@@ -1,7 +1,6 @@
 // The colour theme (default or red, spec section 1 and 4, and dark), kept in local storage and
 // shared by every screen through a tiny store.
-import { useSyncExternalStore } from 'react';
-import { getItem, setItem } from './storage.ts';
+import { storedValue } from './storage.ts';
 
 export const THEMES = ['default-theme', 'red-theme', 'dark-theme'] as const;
 export type ThemeName = (typeof THEMES)[number];
@@ -25,32 +24,8 @@ export function isDarkTheme(theme: ThemeName): boolean {
   return theme === 'dark-theme';
 }
 
-const KEY = 'theme';
-const listeners = new Set<() => void>();
+const theme = storedValue<ThemeName>('theme', (saved) => THEMES.find((t) => t === saved) ?? 'default-theme');
 
-function read(): ThemeName {
-  const saved = getItem(KEY);
-  return THEMES.find((t) => t === saved) ?? 'default-theme';
-}
-
-let current: ThemeName = read();
-
-export function getTheme(): ThemeName {
-  return current;
-}
-
-export function setTheme(theme: ThemeName): void {
-  if (theme === current) return;
-  current = theme;
-  setItem(KEY, theme);
-  for (const notify of listeners) notify();
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-export function useThemeName(): ThemeName {
-  return useSyncExternalStore(subscribe, getTheme);
-}
+export const getTheme = theme.get;
+export const setTheme = theme.set;
+export const useThemeName = theme.use;

@@ -2,35 +2,15 @@
 // at most one a second. Browsers keep audio blocked until the user has interacted with the
 // page; until then a beep is skipped without a word, and the first click or key press lets
 // later ones play. The user can mute it from the header; the choice stays in local storage.
-import { useSyncExternalStore } from 'react';
-import { getItem, setItem } from '../../lib/storage.ts';
+import { storedValue } from '../../lib/storage.ts';
 
 export const BEEP_GAP_MS = 1000;
-const MUTED_KEY = 'alarmSoundMuted';
-const mutedListeners = new Set<() => void>();
-let muted = getItem(MUTED_KEY) === true;
+const mutedSetting = storedValue('alarmSoundMuted', (saved) => saved === true);
 
-export function isAlarmSoundMuted(): boolean {
-  return muted;
-}
-
-export function setAlarmSoundMuted(next: boolean): void {
-  if (next === muted) return;
-  muted = next;
-  setItem(MUTED_KEY, next);
-  for (const notify of [...mutedListeners]) notify();
-}
-
+export const isAlarmSoundMuted = mutedSetting.get;
+export const setAlarmSoundMuted = mutedSetting.set;
 /** Whether alarms are silent, re-rendering the caller when that changes. */
-export function useAlarmSoundMuted(): boolean {
-  return useSyncExternalStore(
-    (listener) => {
-      mutedListeners.add(listener);
-      return () => void mutedListeners.delete(listener);
-    },
-    isAlarmSoundMuted,
-  );
-}
+export const useAlarmSoundMuted = mutedSetting.use;
 const FREQUENCY_HZ = 880;
 const LENGTH_S = 0.25;
 const VOLUME = 0.2;
@@ -72,7 +52,7 @@ export class AlarmSound {
 
   /** Plays the beep unless muted, one played within BEEP_GAP_MS or audio is still blocked; whether it played. */
   beep(): boolean {
-    if (muted) return false;
+    if (isAlarmSoundMuted()) return false;
     const at = this.now();
     if (at - this.last < BEEP_GAP_MS) return false;
     const ctx = this.context();
