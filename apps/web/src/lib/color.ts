@@ -7,6 +7,11 @@ function channels(color: string): [number, number, number] | null {
   return m ? [parseInt(m[1]!, 16), parseInt(m[2]!, 16), parseInt(m[3]!, 16)] : null;
 }
 
+/** The colour with each channel at `keep` of its value (mixed with black), as #rrggbb. */
+function shade(c: [number, number, number], keep: number): string {
+  return `#${c.map((v) => Math.round(v * keep).toString(16).padStart(2, '0')).join('')}`;
+}
+
 /** WCAG relative luminance of #rrggbb colour channels. */
 function luminance([r, g, b]: [number, number, number]): number {
   const [lr, lg, lb] = [r, g, b].map((v) => {
@@ -47,7 +52,7 @@ export function tagColoursOn(color: string): { background: string; color: string
   const c = channels(color);
   if (!c || contrastRatio(text === '#fff' ? '#ffffff' : DARK_TEXT, color) >= 4.5) return { background: color, color: text };
   for (let keep = 0.95; keep > 0; keep -= 0.05) {
-    const hex = `#${c.map((v) => Math.round(v * keep).toString(16).padStart(2, '0')).join('')}`;
+    const hex = shade(c, keep);
     if (contrastRatio('#ffffff', hex) >= 4.5) return { background: hex, color: '#fff' };
   }
   return { background: '#000000', color: '#fff' };
@@ -58,7 +63,7 @@ export function textShadeOf(color: string): string {
   const c = channels(color);
   if (!c) return color;
   for (let keep = 1; keep > 0; keep -= 0.05) {
-    const hex = `#${c.map((v) => Math.round(v * keep).toString(16).padStart(2, '0')).join('')}`;
+    const hex = shade(c, keep);
     if (contrastRatio(hex, '#ffffff') >= 5.5) return hex;
   }
   return '#000000';
