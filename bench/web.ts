@@ -19,7 +19,7 @@ import { createInterface } from 'node:readline';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
-import { ADMIN_PASSWORD, CHROMIUM_ARGS, startServer, type Server } from '../e2e/harness.ts';
+import { ADMIN_PASSWORD, CHROMIUM_ARGS, signInAs, startServer, type Server } from '../e2e/harness.ts';
 
 type Report = (name: string, value: number, unit: string) => void;
 
@@ -50,16 +50,6 @@ const READ_ENTRIES = `(() => {
   return out;
 })()`;
 
-/** Signs in on the login page of `page` (ticking 'stay logged in' so other tabs of the profile share the session). */
-export async function signIn(page: Page, url: string): Promise<void> {
-  await page.goto(`${url}/login`);
-  await page.locator('#account').fill('admin');
-  await page.locator('#password').fill(ADMIN_PASSWORD);
-  await page.locator('#period').check();
-  await page.locator('#login-submit').click();
-  await page.waitForURL((u) => u.pathname.startsWith('/view'));
-}
-
 /** Waits until the screen is drawn and the network has been quiet for a while. */
 async function settled(page: Page, signedIn: boolean): Promise<void> {
   await page.waitForLoadState('networkidle', { timeout: 60_000 });
@@ -77,7 +67,7 @@ export async function firstLoad(browser: Browser, url: string, path: string, sig
   try {
     await context.addInitScript(() => performance.setResourceTimingBufferSize(2000));
     const page = await context.newPage();
-    if (signedIn) await signIn(page, url);
+    if (signedIn) await signInAs(page, { url }, 'admin', ADMIN_PASSWORD, { week: true });
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.clearBrowserCache');
     const encodings = new Set<string>();
@@ -142,7 +132,7 @@ export async function lighthouseRuns(server: Server, screens: readonly { name: s
         // (it empties the HTTP cache and the service workers only).
         const cdp = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
         const page = await cdp.contexts()[0]!.newPage();
-        await signIn(page, server.url);
+        await signInAs(page, server, 'admin', ADMIN_PASSWORD, { week: true });
         await page.close();
         await cdp.close();
         signedIn = true;

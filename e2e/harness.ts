@@ -204,10 +204,18 @@ export async function chooseUserMenu(page: Page, entry: 'my-services' | 'change-
 }
 
 /** Signs in on the login page (admin by default) and waits for the console. */
-export async function signInAs(page: Page, server: Server, account = 'admin', password = ADMIN_PASSWORD): Promise<void> {
+export async function signInAs(
+  page: Page,
+  server: Pick<Server, 'url'>,
+  account = 'admin',
+  password = ADMIN_PASSWORD,
+  opts: { week?: boolean } = {},
+): Promise<void> {
   await page.goto(`${server.url}/login`);
   await page.locator('#account').fill(account);
   await page.locator('#password').fill(password);
+  // "Stay logged in for a week": the token in a cookie, which every tab of the profile shares.
+  if (opts.week) await page.locator('#period').check();
   await page.locator('#login-submit').click();
   await page.waitForURL((u) => u.pathname.startsWith('/view'));
 }
