@@ -12,6 +12,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import { PRODUCT_TITLE } from '@iotc/shared/i18n';
 import type { AppConfig } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
+import { partitionJob } from './db/partitions.ts';
 import { databaseAvailability, type DatabaseAvailability } from './db/availability.ts';
 import { seed, type SeedResult } from './db/seed.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -340,6 +341,13 @@ export async function buildApp(
   const whileUp = (job: () => void) => () => {
     if (!availability.down) job();
   };
+  // The readings table's month partitions, created ahead one node at a time (db/partitions.ts).
+  const partitions = partitionJob(database.db, {
+    shouldRun: () => !availability.down,
+    onError: jobFailed('readings partitions failed'),
+    onCreated: (months) => app.log.info({ months }, 'readings partitions created'),
+  });
+  app.addHook('onClose', () => partitions.stop());
   const readings = readingStore(database.db, {
     availability,
     concurrency: database.kind === 'postgres' ? 3 : 1,

@@ -51,6 +51,8 @@ export const LOCKS = {
   ledger: 72_401,
   /** The seed and the demo fleet at start: nodes starting together on one database take turns. */
   seed: 72_501,
+  /** Creating and dropping the readings table's month partitions (db/partitions.ts). */
+  partitions: 72_601,
 } as const;
 
 export async function tryXactLock(q: Executor, key: number): Promise<boolean> {

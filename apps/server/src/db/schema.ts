@@ -320,7 +320,11 @@ export const devices = pgTable(
   (t) => [index('devices_org_idx').on(t.orgId)],
 );
 
-/** Every accepted report: raw blocks and decoded values side by side; one row per device and device time. */
+/**
+ * Every accepted report: raw blocks and decoded values side by side; one row per device and device time.
+ * Range-partitioned by `time` (migration 0025; drizzle-kit does not express it): one partition per
+ * UTC month, telemetry_pYYYY_MM, and telemetry_default for a month without one (db/partitions.ts).
+ */
 export const telemetry = pgTable(
   'telemetry',
   {
