@@ -89,7 +89,7 @@ import { faultRoutes } from './modules/fault/routes.ts';
 import { workOrderService } from './modules/work-order/service.ts';
 import { trackService } from './modules/track/service.ts';
 import { trackRoutes } from './modules/track/routes.ts';
-import { archiveTick } from './modules/track/archive.ts';
+import { archiveTick } from './modules/archive/job.ts';
 import { shipmentService } from './modules/report/shipment.ts';
 import { productionService } from './modules/report/production.ts';
 import { reportRoutes } from './modules/report/routes.ts';
@@ -425,9 +425,9 @@ export async function buildApp(
   await app.register(assetRoutes, { service: assetService(database.db, audit.record) });
   await app.register(faultRoutes, { faults: faultService(database.db) });
   await app.register(trackRoutes, { tracks: trackService(database.db) });
-  // The position archive: closed days packed per device for fast month-long reads (one node at a
-  // time; modules/track/archive.ts). Again at once while a backlog remains, else every
-  // TRACK_ARCHIVE_SECONDS (0: not on this node).
+  // The readings archive: each device's closed days packed, every column, for small storage and
+  // fast month-long reads (one node at a time; modules/archive/job.ts). Again at once while a
+  // backlog remains, else every ARCHIVE_SECONDS (0: not on this node).
   let archiving: Promise<unknown> | undefined;
   let archiveStopped = false;
   const archiveRun = () => {
@@ -436,12 +436,12 @@ export async function buildApp(
       .then((r) => {
         if (r.ran && !r.caughtUp) setImmediate(whileUp(archiveRun));
       })
-      .catch(jobFailed('track archive failed'))
+      .catch(jobFailed('readings archive failed'))
       .finally(() => {
         archiving = undefined;
       });
   };
-  const archiveTicker = config.trackArchiveMs > 0 ? setInterval(whileUp(archiveRun), config.trackArchiveMs) : undefined;
+  const archiveTicker = config.archiveMs > 0 ? setInterval(whileUp(archiveRun), config.archiveMs) : undefined;
   archiveTicker?.unref();
   app.addHook('onClose', async () => {
     archiveStopped = true;

@@ -94,7 +94,7 @@ export const envSchema = z.object({
   /** How often the ledger signs a new tree head (when it grew), in seconds. */
   LEDGER_CHECKPOINT_SECONDS: z.coerce.number().int().min(5).max(86_400).default(60),
   /** How often the position archive's job looks for closed days to pack, in seconds; 0 turns it off on this node. */
-  TRACK_ARCHIVE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  ARCHIVE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   /**
    * The ledger's name in its tree heads; default: the name of its signer key, else
    * iot-cloud-console/<host name>. Several nodes on one database must use the same.
@@ -215,7 +215,7 @@ export interface AppConfig {
   /** The ledger: how often a tree head is signed; its origin and signer key when set (else from DATA_DIR). */
   ledgerCheckpointMs: number;
   /** The position archive's job interval; 0: not run on this node. */
-  trackArchiveMs: number;
+  archiveMs: number;
   ledgerOrigin?: string;
   ledgerSignerKey?: string;
   demoSimulator: boolean;
@@ -289,7 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     },
     routingUrl: e.ROUTING_URL,
     ledgerCheckpointMs: e.LEDGER_CHECKPOINT_SECONDS * 1000,
-    trackArchiveMs: e.TRACK_ARCHIVE_SECONDS * 1000,
+    archiveMs: e.ARCHIVE_SECONDS * 1000,
     ledgerOrigin: e.LEDGER_ORIGIN,
     ledgerSignerKey: e.LEDGER_SIGNER_KEY,
     demoSimulator: e.DEMO_SIMULATOR,

@@ -100,7 +100,7 @@ describe('the data folder lock', () => {
 describe('a second server on one DATA_DIR', () => {
   const startServer = (dataDir: string) => {
     const child = spawn(process.execPath, ['--import', 'tsx', main], {
-      env: embeddedServerEnv(dataDir, { LOG_LEVEL: 'warn', TRACK_ARCHIVE_SECONDS: '0' }),
+      env: embeddedServerEnv(dataDir, { LOG_LEVEL: 'warn', ARCHIVE_SECONDS: '0' }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(child);

@@ -353,23 +353,34 @@ export const telemetry = pgTable(
 );
 
 /**
- * The position archive (modules/track/archive.ts): each device's usable fixes of one closed UTC
- * day packed into one value (time, latitude, longitude, speed, LBS flag as columns), so that a
- * month of history reads as 30 values instead of hundreds of thousands of rows. Rebuilt when a
- * reading of that day arrives late; the rows in `telemetry` stay the record.
+ * The readings archive (modules/archive): each device's readings of one closed UTC day packed
+ * into one value, every column kept (pack.ts), so that a month of history reads as 30 values
+ * instead of hundreds of thousands of rows and takes a few bytes a reading. `data` holds all but
+ * the raw reports, which are in `raw`, so that curves and tracks never read those. A reading that
+ * arrives late for a packed day marks its pack stale (readers then merge the pack with that day's
+ * rows, the pack winning on a repeated time) until the job packs the day again.
  */
-export const trackDays = pgTable(
-  'track_days',
+export const readingDays = pgTable(
+  'reading_days',
   {
     deviceRef: uuid('device_ref').notNull(),
     day: date('day', { mode: 'string' }).notNull(),
+    /** The organisation of the day's readings (the last one's, when the device moved that day). */
     orgId: uuid('org_id').notNull(),
-    points: integer('points').notNull(),
+    readings: integer('readings').notNull(),
+    firstTime: timestamp('first_time', { withTimezone: true }).notNull(),
+    lastTime: timestamp('last_time', { withTimezone: true }).notNull(),
+    /** The earliest and latest time received among the readings: the ledger finds a minute's readings by these. */
+    receivedFrom: timestamp('received_from', { withTimezone: true }).notNull(),
+    receivedTo: timestamp('received_to', { withTimezone: true }).notNull(),
     data: bytea('data').notNull(),
+    raw: bytea('raw').notNull(),
     /** Readings received up to this time are in the pack (set a little early, so that none committing late is assumed in). */
     packedAt: timestamp('packed_at', { withTimezone: true }).notNull(),
+    /** A reading of this day arrived after the pack was made: readers merge the day's rows in. */
+    stale: boolean('stale').notNull().default(false),
   },
-  (t) => [primaryKey({ name: 'track_days_pk', columns: [t.deviceRef, t.day] })],
+  (t) => [primaryKey({ name: 'reading_days_pk', columns: [t.deviceRef, t.day] }), index('reading_days_org_day_idx').on(t.orgId, t.day)],
 );
 
 /**
@@ -377,7 +388,7 @@ export const trackDays = pgTable(
  * received before `receivedMark` looked at; `lease` names the node's run holding the job until
  * `leaseUntil`.
  */
-export const trackArchiveState = pgTable('track_archive_state', {
+export const readingArchiveState = pgTable('reading_archive_state', {
   id: integer('id').primaryKey(),
   closedThrough: date('closed_through', { mode: 'string' }),
   receivedMark: timestamp('received_mark', { withTimezone: true }),

@@ -13,7 +13,7 @@ import { rowsOf, type Db, type Executor } from '../db/client.ts';
 import { isUnavailable, UnavailableError, type DatabaseAvailability } from '../db/availability.ts';
 import { uuidList } from '../db/list.ts';
 import type { deviceStates, telemetry } from '../db/schema.ts';
-import { dropStalePacks } from '../modules/track/archive.ts';
+import { markStalePacks } from '../modules/archive/job.ts';
 
 export type Reading = typeof telemetry.$inferInsert & { time: Date; deviceRef: string; acc: boolean | null };
 
@@ -190,8 +190,8 @@ export function readingStore(
         inserted.push(e);
       }
       const readings = inserted.map((e) => e.r);
-      // A reading of a closed day makes that day's packed track stale (modules/track/archive.ts).
-      await dropStalePacks(tx, readings, receivedAt);
+      // A reading of a closed day makes that day's pack stale (modules/archive/job.ts).
+      await markStalePacks(tx, readings, receivedAt);
       const states = foldStates(readings, receivedAt);
       if (silenceAfterMs !== undefined && states.length) {
         const since = receivedAt.getTime() - silenceAfterMs;

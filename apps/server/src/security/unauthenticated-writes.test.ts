@@ -32,7 +32,7 @@ beforeAll(async () => {
     rateLimits: defaults.rateLimits,
     intakeAuthFailuresPerIp: defaults.intakeAuthFailuresPerIp,
     ledgerCheckpointMs: 86_400_000,
-    trackArchiveMs: 0,
+    archiveMs: 0,
     alarmTickMs: 3_600_000,
   });
 });

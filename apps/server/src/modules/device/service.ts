@@ -11,7 +11,7 @@ import { MAX_EXPORT_ROWS, type ExportFormat } from '@iotc/shared/list';
 import type { Db } from '../../db/client.ts';
 import { CURRENT_BINDING } from '../../db/devices.ts';
 import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable } from '../../db/list.ts';
-import { assets, deviceBindings, devices, deviceStates, orgs, telemetry, trackDays } from '../../db/schema.ts';
+import { assets, deviceBindings, devices, deviceStates, orgs, telemetry, readingDays } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
 import { bodyOf, readWorkbook, templateWorkbook, type SheetColumn } from '../../lib/sheet.ts';
 import type { ClientMeta } from '../../plugins/auth.ts';
@@ -243,7 +243,7 @@ export function deviceService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
       await db.transaction(async (tx) => {
         // Readings carry no foreign key (see the schema); the rest goes with the device.
         await tx.delete(telemetry).where(eq(telemetry.deviceRef, id));
-        await tx.delete(trackDays).where(eq(trackDays.deviceRef, id));
+        await tx.delete(readingDays).where(eq(readingDays.deviceRef, id));
         await tx.delete(devices).where(eq(devices.id, id));
       });
       await record(caller, before.orgId, 'device_delete', before.deviceId, meta);

@@ -10,17 +10,19 @@
 // of readings. The client asks again for the window it zooms into.
 //
 // The summary (trips, stops, statistics, alarm markers) needs the shape of the whole range: the
-// whole closed days come in full from the position archive (archive.ts); any other span is read
+// whole closed days come in full from the readings archive (modules/archive); any other span is read
 // in full when it has at most SUMMARY_FULL_POINTS readings, else one per bucket of at least
 // SUMMARY_BUCKET_S seconds; then the trip detection of packages/shared/src/trips.ts runs.
-import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, lt } from 'drizzle-orm';
 import { detectTrips } from '@iotc/shared/trips';
 import { MAX_TRACK_DAYS, SUMMARY_BUCKET_S, type TrackAnswer, type TrackPoints, type TrackQuery, type TrackSummary } from '@iotc/shared/track';
-import { rowsOf, type Db } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { orgTree } from '../../db/list.ts';
 import { alarmLevels, alarms, devices, transportTaskDevices, transportTasks } from '../../db/schema.ts';
 import { AppError } from '../../plugins/errors.ts';
-import { isUsableFix, readFixes, type Fixes } from './archive.ts';
+import { isUsableFix, readFixes, type Fixes } from '../archive/fixes.ts';
+import { firstPerBucket, readPackRows } from '../archive/reader.ts';
+import type { PackRow } from '../archive/pack.ts';
 import type { Caller } from '../auth/service.ts';
 import type { Lang } from '@iotc/shared/i18n';
 
@@ -50,21 +52,26 @@ interface RawPoint {
 }
 
 // The sensor values the curves need, out of the decoded JSON (packages/shared/src/sensors.ts).
-const SENSOR_COLUMNS = sql.raw(`(sensors->>'temperature')::float8 as temp, (sensors->>'humidity')::float8 as humidity,
-  case sensors->>'door' when 'open' then 1 when 'closed' then 0 end as door`);
+const numeric = (v: unknown): number | null => {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
+  return null;
+};
 
-type Row = { time: Date | string; lat: number | null; lon: number | null; positioning: string | null; speed: number | null; temp: number | null; humidity: number | null; door: number | null };
-
-const toPoint = (r: Row): RawPoint => ({
-  t: (r.time instanceof Date ? r.time : new Date(r.time)).getTime(),
-  lat: r.lat === null ? null : Number(r.lat),
-  lon: r.lon === null ? null : Number(r.lon),
-  positioning: r.positioning,
-  speed: r.speed === null ? null : Number(r.speed),
-  temp: r.temp === null ? null : Number(r.temp),
-  humidity: r.humidity === null ? null : Number(r.humidity),
-  door: r.door === null ? null : Number(r.door),
-});
+/** A reading as a point; its sensors parsed only here, for the readings kept. */
+const toPoint = (p: PackRow): RawPoint => {
+  const s = p.sensors === '' ? {} : (JSON.parse(p.sensors) as Record<string, unknown>);
+  return {
+    t: Math.floor(p.timeUs / 1000),
+    lat: p.lat,
+    lon: p.lon,
+    positioning: p.positioning,
+    speed: p.speed,
+    temp: numeric(s.temperature),
+    humidity: numeric(s.humidity),
+    door: s.door === 'open' ? 1 : s.door === 'closed' ? 0 : null,
+  };
+};
 
 function columns(points: RawPoint[]): TrackPoints {
   const usable = (p: RawPoint) => p.lat !== null && p.lon !== null && Number.isFinite(p.lat) && Number.isFinite(p.lon) && !(p.lat === 0 && p.lon === 0);
@@ -122,30 +129,12 @@ export function trackService(db: Db) {
 
   /** Up to `limit` readings of the range in time order. */
   async function firstReadings(ref: string, from: Date, to: Date, limit: number, withSensors: boolean): Promise<RawPoint[]> {
-    const sensorCols = withSensors ? SENSOR_COLUMNS : sql.raw('null::float8 as temp, null::float8 as humidity, null::int as door');
-    const rows = rowsOf<Row>(
-      await db.execute(sql`select time, lat, lon, positioning, speed, ${sensorCols}
-        from telemetry where device_ref = ${ref} and time >= ${from.toISOString()}::timestamptz and time < ${to.toISOString()}::timestamptz
-        order by time limit ${limit}`),
-    );
-    return rows.map(toPoint);
+    return (await readPackRows(db, ref, { from: from.getTime(), to: to.getTime() }, { sensors: withSensors, limit })).map(toPoint);
   }
 
-  /** The first reading of each of `buckets` equal slices of the range: one index probe per slice. */
+  /** The first reading of each of `buckets` equal slices of the range. */
   async function bucketed(ref: string, from: Date, to: Date, bucketMs: number, withSensors: boolean): Promise<RawPoint[]> {
-    const buckets = Math.ceil((to.getTime() - from.getTime()) / bucketMs);
-    const sensorCols = withSensors ? SENSOR_COLUMNS : sql.raw('null::float8 as temp, null::float8 as humidity, null::int as door');
-    const rows = rowsOf<Row>(
-      await db.execute(sql`select p.* from generate_series(0, ${buckets - 1}::int) as g(i)
-        cross join lateral (
-          select time, lat, lon, positioning, speed, ${sensorCols} from telemetry
-          where device_ref = ${ref}
-            and time >= ${from.toISOString()}::timestamptz + g.i * ${`${bucketMs} milliseconds`}::interval
-            and time < least(${from.toISOString()}::timestamptz + (g.i + 1) * ${`${bucketMs} milliseconds`}::interval, ${to.toISOString()}::timestamptz)
-          order by time limit 1
-        ) p order by p.time`),
-    );
-    return rows.map(toPoint);
+    return (await firstPerBucket(db, ref, { from: from.getTime(), to: to.getTime() }, bucketMs, { sensors: withSensors })).map(toPoint);
   }
 
   return {

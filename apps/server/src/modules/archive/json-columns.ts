@@ -1,0 +1,200 @@
+// JSON texts as columns, losslessly: each text (a reading's raw report or decoded sensors, as the
+// database prints its jsonb) is cut into its shape (keys, punctuation, true/false/null, with a
+// marker where a number or a string value stands) and its leaves (the numbers' and string
+// values' own text). Shapes repeat from one reading to the next, so a day's texts keep a handful
+// of them, each stored once; the leaves go in one column per place in a shape, numbers as whole
+// mantissas with their count of decimals, delta-encoded (a temperature that moves by tenths
+// costs a byte or less before compression). Putting the shape's text and the leaves' text back
+// together gives the input byte for byte, whatever its spacing or key order: nothing is parsed
+// and re-printed. A text this cannot cut (not JSON, or holding a marker character) makes the
+// whole column fall back to plain texts.
+import type { ByteReader, ByteWriter } from './bytes.ts';
+
+const NUM = '\u0001';
+const STR = '\u0002';
+const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
+
+const enum Mode {
+  Columns = 0,
+  Plain = 1,
+}
+const enum Kind {
+  Decimal = 0,
+  NumberText = 1,
+  Dictionary = 2,
+  Strings = 3,
+}
+
+interface Cut {
+  shape: string;
+  leaves: string[];
+}
+
+/** Cuts one JSON text into its shape and leaves; null when it cannot. */
+export function cut(text: string): Cut | null {
+  if (text.includes(NUM) || text.includes(STR)) return null;
+  let shape = '';
+  const leaves: string[] = [];
+  let from = 0;
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
+      let j = i + 1;
+      while (j < n && text.charCodeAt(j) !== 34) j += text.charCodeAt(j) === 92 /* \ */ ? 2 : 1;
+      if (j >= n) return null;
+      let k = j + 1;
+      while (k < n && (text.charCodeAt(k) === 32 || text.charCodeAt(k) === 10 || text.charCodeAt(k) === 13 || text.charCodeAt(k) === 9)) k++;
+      if (text.charCodeAt(k) === 58 /* : */) {
+        i = j + 1; // a key: part of the shape
+        continue;
+      }
+      shape += text.slice(from, i) + STR;
+      leaves.push(text.slice(i + 1, j));
+      i = from = j + 1;
+    } else if (c === 45 /* - */ || (c >= 48 && c <= 57)) {
+      NUMBER.lastIndex = i;
+      const m = NUMBER.exec(text);
+      if (!m) return null;
+      shape += text.slice(from, i) + NUM;
+      leaves.push(m[0]);
+      i = from = i + m[0].length;
+    } else i++;
+  }
+  return { shape: shape + text.slice(from), leaves };
+}
+
+/** A number's text as a whole mantissa and its count of decimals, when that gives the text back exactly. */
+function decimalOf(token: string): { m: number; scale: number } | null {
+  const d = DECIMAL.exec(token);
+  if (!d) return null;
+  const digits = d[2]! + (d[3] ?? '');
+  if (digits.length > 15) return null;
+  const m = Number(digits) * (d[1] ? -1 : 1);
+  const scale = d[3]?.length ?? 0;
+  return decimalText(m, scale) === token ? { m, scale } : null;
+}
+
+function decimalText(m: number, scale: number): string {
+  const s = String(Math.abs(m)).padStart(scale + 1, '0');
+  return (m < 0 ? '-' : '') + (scale > 0 ? `${s.slice(0, -scale)}.${s.slice(-scale)}` : s);
+}
+
+function writeColumn(w: ByteWriter, isNumber: boolean, values: string[]) {
+  if (isNumber) {
+    const dec = values.map(decimalOf);
+    if (dec.every((x) => x !== null)) {
+      w.byte(Kind.Decimal);
+      let prev = 0;
+      for (const x of dec as { m: number; scale: number }[]) {
+        w.uvar(x.scale);
+        w.svar(x.m - prev);
+        prev = x.m;
+      }
+      return;
+    }
+    w.byte(Kind.NumberText);
+    for (const v of values) w.string(v);
+    return;
+  }
+  const distinct = new Map<string, number>();
+  for (const v of values) if (!distinct.has(v)) distinct.set(v, distinct.size);
+  if (distinct.size * 2 <= values.length) {
+    w.byte(Kind.Dictionary);
+    w.uvar(distinct.size);
+    for (const v of distinct.keys()) w.string(v);
+    for (const v of values) w.uvar(distinct.get(v)!);
+    return;
+  }
+  w.byte(Kind.Strings);
+  for (const v of values) w.string(v);
+}
+
+function readColumn(r: ByteReader, count: number): string[] {
+  const kind = r.byte();
+  const out = new Array<string>(count);
+  switch (kind) {
+    case Kind.Decimal: {
+      let m = 0;
+      for (let i = 0; i < count; i++) {
+        const scale = r.uvar();
+        m += r.svar();
+        out[i] = decimalText(m, scale);
+      }
+      return out;
+    }
+    case Kind.NumberText:
+    case Kind.Strings:
+      for (let i = 0; i < count; i++) out[i] = r.string();
+      return out;
+    case Kind.Dictionary: {
+      const dict = Array.from({ length: r.uvar() }, () => r.string());
+      for (let i = 0; i < count; i++) out[i] = dict[r.uvar()]!;
+      return out;
+    }
+    default:
+      throw new Error(`unknown JSON column kind ${kind}`);
+  }
+}
+
+/** Writes the texts (one per reading) as columns, or as plain texts when one cannot be cut. */
+export function writeJsonColumn(w: ByteWriter, texts: readonly string[]) {
+  const cuts = texts.map(cut);
+  if (cuts.some((c) => c === null)) {
+    w.byte(Mode.Plain);
+    for (const t of texts) w.string(t);
+    return;
+  }
+  w.byte(Mode.Columns);
+  const shapes = new Map<string, { id: number; rows: Cut[] }>();
+  const ids = new Array<number>(texts.length);
+  (cuts as Cut[]).forEach((c, i) => {
+    let s = shapes.get(c.shape);
+    if (!s) shapes.set(c.shape, (s = { id: shapes.size, rows: [] }));
+    s.rows.push(c);
+    ids[i] = s.id;
+  });
+  w.uvar(shapes.size);
+  for (const shape of shapes.keys()) w.string(shape);
+  for (const id of ids) w.uvar(id);
+  for (const [shape, s] of shapes) {
+    const kinds = [...shape].filter((ch) => ch === NUM || ch === STR);
+    kinds.forEach((k, place) =>
+      writeColumn(
+        w,
+        k === NUM,
+        s.rows.map((row) => row.leaves[place]!),
+      ),
+    );
+  }
+}
+
+/** Reads `count` texts written by writeJsonColumn, byte for byte as they were. */
+export function readJsonColumn(r: ByteReader, count: number): string[] {
+  const mode = r.byte();
+  if (mode === Mode.Plain) return Array.from({ length: count }, () => r.string());
+  if (mode !== Mode.Columns) throw new Error(`unknown JSON column mode ${mode}`);
+  const shapes = Array.from({ length: r.uvar() }, () => r.string());
+  const ids = Array.from({ length: count }, () => r.uvar());
+  const used = new Array<number>(shapes.length).fill(0);
+  for (const id of ids) used[id]!++;
+  // Each shape's text between its markers, and its leaves' columns.
+  const parts = shapes.map((s) => s.split(NUM).flatMap((p) => p.split(STR)));
+  const kinds = shapes.map((s) => [...s].filter((ch) => ch === NUM || ch === STR));
+  const columns = shapes.map((_, id) => kinds[id]!.map(() => readColumn(r, used[id]!)));
+  const next = new Array<number>(shapes.length).fill(0);
+  return ids.map((id) => {
+    const at = next[id]!++;
+    const p = parts[id]!;
+    const k = kinds[id]!;
+    const cols = columns[id]!;
+    let text = p[0]!;
+    for (let j = 0; j < k.length; j++) {
+      const leaf = cols[j]![at]!;
+      text += (k[j] === STR ? `"${leaf}"` : leaf) + p[j + 1]!;
+    }
+    return text;
+  });
+}

@@ -1,0 +1,331 @@
+// The one reader of stored readings (issue 24): everything that reads history (tracks, curves,
+// reports, the GSP record, comparison, exports, the ledger's record checks) reads a device's
+// readings through here, and gets the same answer whether a day is packed (reading_days), still
+// in rows (telemetry), or both.
+//
+// A range is cut into days. A day with a pack that is not stale is read from the pack alone
+// (its rows, if still there, are the same readings). A day with a stale pack (a reading came
+// late) is the pack merged with the day's rows, the pack winning on a repeated time (as the
+// first-stored reading wins when a report is repeated). A day without a pack is read from the
+// rows. Rows and packs are read as the same PackRow (microsecond times, the JSON columns as the
+// database prints them), so both ways give the same values by construction.
+import { sql } from 'drizzle-orm';
+import { rowsOf, type Executor } from '../../db/client.ts';
+import { uuidList } from '../../db/list.ts';
+import { decodePack, packRow, type PackColumns, type PackRow } from './pack.ts';
+
+export const DAY_MS = 86_400_000;
+
+/** The UTC day (YYYY-MM-DD) of an instant. */
+export const dayOf = (ms: number) => new Date(Math.floor(ms / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
+export const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`);
+
+/** A stored reading as every reader gets it, the same from a pack and from a row. */
+export interface Reading {
+  orgId: string;
+  deviceRef: string;
+  /** Device time (the database keeps microseconds; `timeUs` has them). */
+  time: Date;
+  timeUs: number;
+  receivedAt: Date;
+  lat: number | null;
+  lon: number | null;
+  positioning: string | null;
+  network: string | null;
+  speed: number | null;
+  course: number | null;
+  /** Decoded sensor values ({} when not asked for). */
+  sensors: Record<string, unknown>;
+  /** The raw report (only when asked for). */
+  raw?: unknown;
+}
+
+export interface ReadRange {
+  /** Milliseconds: readings at or after. */
+  from: number;
+  /** Milliseconds: readings before (or at, with `toInclusive`). */
+  to: number;
+  toInclusive?: boolean;
+}
+
+export interface ReadOptions {
+  /** Unpack the decoded sensors (default true). */
+  sensors?: boolean;
+  /** Unpack the raw reports (default false). */
+  raw?: boolean;
+  /** Newest first. */
+  desc?: boolean;
+  offset?: number;
+  limit?: number;
+}
+
+/** Microseconds since the epoch, whole, as the database keeps a timestamptz. */
+const US = (col: string) => sql.raw(`(extract(epoch from ${col}) * 1000000)::int8`);
+
+type RowRecord = {
+  org_id: string;
+  t_us: string | number;
+  r_us: string | number;
+  lat: number | string | null;
+  lon: number | string | null;
+  positioning: string | null;
+  network: string | null;
+  speed: number | string | null;
+  course: number | string | null;
+  sensors: string | null;
+  raw: string | null;
+};
+
+const num = (v: number | string | null) => (v === null ? null : Number(v));
+
+const packRowOf = (r: RowRecord): PackRow => ({
+  orgId: r.org_id,
+  timeUs: Number(r.t_us),
+  receivedUs: Number(r.r_us),
+  lat: num(r.lat),
+  lon: num(r.lon),
+  positioning: r.positioning,
+  network: r.network,
+  speed: num(r.speed),
+  course: num(r.course),
+  sensors: r.sensors ?? '',
+  raw: r.raw ?? '',
+});
+
+const ts = (ms: number) => new Date(ms).toISOString();
+
+/** A device's rows of [from, to) (or [from, to]) as PackRows, in time order. */
+export async function readRows(q: Executor, deviceRef: string, r: ReadRange, o: { sensors?: boolean; raw?: boolean } = {}): Promise<PackRow[]> {
+  const rows = rowsOf<RowRecord>(
+    await q.execute(sql`select org_id, ${US('time')} as t_us, ${US('received_at')} as r_us, lat, lon, positioning, network, speed, course,
+        ${o.sensors === false ? sql`null` : sql`sensors::text`} as sensors, ${o.raw ? sql`raw::text` : sql`null`} as raw
+      from telemetry where device_ref = ${deviceRef} and time >= ${ts(r.from)}::timestamptz
+        and ${r.toInclusive ? sql`time <= ${ts(r.to)}::timestamptz` : sql`time < ${ts(r.to)}::timestamptz`}
+      order by time`),
+  );
+  return rows.map(packRowOf);
+}
+
+interface PackMeta {
+  day: string;
+  readings: number;
+  stale: boolean;
+}
+
+/** A stretch of the range read one way: a pack's day (with that day's rows when stale), or rows alone. */
+export type Segment = { kind: 'pack'; meta: PackMeta; from: number; to: number; whole: boolean } | { kind: 'rows'; from: number; to: number };
+
+/** Cuts [from, to) into packed days and row stretches, in time order. */
+export async function plan(q: Executor, deviceRef: string, r: ReadRange): Promise<Segment[]> {
+  const end = r.toInclusive ? r.to + 1 : r.to;
+  if (end <= r.from) return [];
+  const metas = rowsOf<{ day: string; readings: number; stale: boolean }>(
+    await q.execute(sql`select to_char(day, 'YYYY-MM-DD') as day, readings, stale from reading_days
+      where device_ref = ${deviceRef} and day >= ${dayOf(r.from)}::date and day <= ${dayOf(end - 1)}::date order by day`),
+  );
+  const out: Segment[] = [];
+  let cursor = r.from;
+  for (const m of metas) {
+    const start = dayStart(m.day);
+    const from = Math.max(start, r.from);
+    const to = Math.min(start + DAY_MS, end);
+    if (from > cursor) out.push({ kind: 'rows', from: cursor, to: from });
+    out.push({ kind: 'pack', meta: { day: m.day, readings: Number(m.readings), stale: m.stale }, from, to, whole: from === start && to === start + DAY_MS });
+    cursor = to;
+  }
+  if (cursor < end) out.push({ kind: 'rows', from: cursor, to: end });
+  return out;
+}
+
+/** A pack's `data` and, when asked, `raw` (as base64 text: PGlite turns bytea hex into bytes slowly). */
+export async function fetchPack(q: Executor, deviceRef: string, day: string, withRaw: boolean): Promise<{ data: Uint8Array; raw: Uint8Array | null }> {
+  const [p] = rowsOf<{ data: string; raw: string | null }>(
+    await q.execute(sql`select encode(data, 'base64') as data, ${withRaw ? sql`encode(raw, 'base64')` : sql`null`} as raw
+      from reading_days where device_ref = ${deviceRef} and day = ${day}::date`),
+  );
+  if (!p) throw new Error(`the pack of ${deviceRef} on ${day} went away while it was read`);
+  return { data: Buffer.from(p.data, 'base64'), raw: p.raw === null ? null : Buffer.from(p.raw, 'base64') };
+}
+
+/** Merges a day's pack and rows (both in time order): the pack wins on a repeated time. */
+export function mergeDay(packed: PackRow[], rows: PackRow[]): PackRow[] {
+  if (rows.length === 0) return packed;
+  const out: PackRow[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < packed.length || j < rows.length) {
+    const a = packed[i];
+    const b = rows[j];
+    if (b === undefined || (a !== undefined && a.timeUs <= b.timeUs)) {
+      if (b !== undefined && a!.timeUs === b.timeUs) j++;
+      out.push(a!);
+      i++;
+    } else {
+      out.push(b);
+      j++;
+    }
+  }
+  return out;
+}
+
+const packRows = (c: PackColumns, fromUs: number, toUs: number): PackRow[] => {
+  const out: PackRow[] = [];
+  for (let i = 0; i < c.n; i++) if (c.timeUs[i]! >= fromUs && c.timeUs[i]! < toUs) out.push(packRow(c, i));
+  return out;
+};
+
+/** One segment's readings, in time order. */
+export async function materialise(q: Executor, deviceRef: string, s: Segment, o: { sensors?: boolean; raw?: boolean }): Promise<PackRow[]> {
+  if (s.kind === 'rows') return readRows(q, deviceRef, { from: s.from, to: s.to }, o);
+  const p = await fetchPack(q, deviceRef, s.meta.day, o.raw === true);
+  const c = decodePack(p.data, p.raw, { sensors: o.sensors !== false });
+  const packed = packRows(c, s.from * 1000, s.to * 1000);
+  return s.meta.stale ? mergeDay(packed, await readRows(q, deviceRef, { from: s.from, to: s.to }, o)) : packed;
+}
+
+/** How many readings a segment holds; a whole fresh pack says so without being unpacked. */
+async function countOf(q: Executor, deviceRef: string, s: Segment): Promise<number> {
+  if (s.kind === 'pack' && s.whole && !s.meta.stale) return s.meta.readings;
+  if (s.kind === 'rows') {
+    const [c] = rowsOf<{ n: number | string }>(
+      await q.execute(sql`select count(*) as n from telemetry where device_ref = ${deviceRef} and time >= ${ts(s.from)}::timestamptz and time < ${ts(s.to)}::timestamptz`),
+    );
+    return Number(c?.n ?? 0);
+  }
+  return (await materialise(q, deviceRef, s, { sensors: false })).length;
+}
+
+/** A device's readings in the range, packs and rows alike, in time order (or newest first). */
+export async function readPackRows(q: Executor, deviceRef: string, r: ReadRange, o: ReadOptions = {}): Promise<PackRow[]> {
+  const segments = await plan(q, deviceRef, r);
+  if (o.desc) segments.reverse();
+  let skip = o.offset ?? 0;
+  const limit = o.limit ?? Number.POSITIVE_INFINITY;
+  const out: PackRow[] = [];
+  for (const s of segments) {
+    if (out.length >= limit) break;
+    // Whole segments before the offset are skipped by their count, unread.
+    if (skip > 0 && s.kind === 'pack' && s.whole && !s.meta.stale && s.meta.readings <= skip) {
+      skip -= s.meta.readings;
+      continue;
+    }
+    let rows = await materialise(q, deviceRef, s, o);
+    if (o.desc) rows.reverse();
+    if (skip > 0) {
+      const dropped = Math.min(skip, rows.length);
+      rows = rows.slice(dropped);
+      skip -= dropped;
+    }
+    for (const row of rows) {
+      if (out.length >= limit) break;
+      out.push(row);
+    }
+  }
+  return out;
+}
+
+/** The number of a device's readings in the range. */
+export async function countReadings(q: Executor, deviceRef: string, r: ReadRange): Promise<number> {
+  let n = 0;
+  for (const s of await plan(q, deviceRef, r)) n += await countOf(q, deviceRef, s);
+  return n;
+}
+
+/** A PackRow as a Reading: times as dates (to the millisecond, as the database driver gives them), JSON parsed. */
+export function readingOf(deviceRef: string, p: PackRow): Reading {
+  return {
+    orgId: p.orgId,
+    deviceRef,
+    time: new Date(Math.floor(p.timeUs / 1000)),
+    timeUs: p.timeUs,
+    receivedAt: new Date(Math.floor(p.receivedUs / 1000)),
+    lat: p.lat,
+    lon: p.lon,
+    positioning: p.positioning,
+    network: p.network,
+    speed: p.speed,
+    course: p.course,
+    sensors: p.sensors === '' ? {} : (JSON.parse(p.sensors) as Record<string, unknown>),
+    ...(p.raw === '' ? {} : { raw: JSON.parse(p.raw) as unknown }),
+  };
+}
+
+/** A device's readings in the range as Readings (see readPackRows). */
+export async function readReadings(q: Executor, deviceRef: string, r: ReadRange, o: ReadOptions = {}): Promise<Reading[]> {
+  return (await readPackRows(q, deviceRef, r, o)).map((p) => readingOf(deviceRef, p));
+}
+
+/**
+ * The readings of these devices received in [lo, hi) (the ledger's device-minutes), packs and
+ * rows alike: a pack whose received times overlap is unpacked and filtered; a reading in both
+ * is taken once, from the pack.
+ */
+export async function readReceived(q: Executor, deviceRefs: readonly string[], lo: number, hi: number): Promise<Reading[]> {
+  if (deviceRefs.length === 0) return [];
+  const packs = rowsOf<{ device_ref: string; data: string }>(
+    await q.execute(sql`select device_ref, encode(data, 'base64') as data from reading_days
+      where device_ref = any(${uuidList(deviceRefs)}) and received_from < ${ts(hi)}::timestamptz and received_to >= ${ts(lo)}::timestamptz`),
+  );
+  const seen = new Set<string>();
+  const out: Reading[] = [];
+  for (const p of packs) {
+    const c = decodePack(Buffer.from(p.data, 'base64'));
+    for (let i = 0; i < c.n; i++) {
+      const r = c.receivedUs[i]!;
+      if (r < lo * 1000 || r >= hi * 1000) continue;
+      seen.add(`${p.device_ref}|${c.timeUs[i]}`);
+      out.push(readingOf(p.device_ref, packRow(c, i)));
+    }
+  }
+  const rows = rowsOf<RowRecord & { device_ref: string }>(
+    await q.execute(sql`select device_ref, org_id, ${US('time')} as t_us, ${US('received_at')} as r_us, lat, lon, positioning, network, speed, course, sensors::text as sensors, null as raw
+      from telemetry where received_at >= ${ts(lo)}::timestamptz and received_at < ${ts(hi)}::timestamptz and device_ref = any(${uuidList(deviceRefs)})`),
+  );
+  for (const r of rows) {
+    const p = packRowOf(r);
+    if (!seen.has(`${r.device_ref}|${p.timeUs}`)) out.push(readingOf(r.device_ref, p));
+  }
+  return out;
+}
+
+/**
+ * The first reading of each bucket of `bucketMs` counted from `origin`, within the range (rows
+ * only: a row stretch of the plan). One index probe per bucket (a LATERAL subquery with LIMIT 1
+ * over generate_series), so the cost follows the number of buckets, not of readings.
+ */
+export async function firstRowPerBucket(q: Executor, deviceRef: string, r: { from: number; to: number }, origin: number, bucketMs: number, o: { sensors?: boolean } = {}): Promise<PackRow[]> {
+  if (r.to <= r.from) return [];
+  const first = Math.floor((r.from - origin) / bucketMs);
+  const last = Math.floor((r.to - 1 - origin) / bucketMs);
+  const step = `${bucketMs} milliseconds`;
+  const rows = rowsOf<RowRecord>(
+    await q.execute(sql`select p.* from generate_series(${first}::int, ${last}::int) as g(i)
+      cross join lateral (
+        select org_id, ${US('time')} as t_us, ${US('received_at')} as r_us, lat, lon, positioning, network, speed, course,
+          ${o.sensors === false ? sql`null` : sql`sensors::text`} as sensors, null as raw
+        from telemetry
+        where device_ref = ${deviceRef}
+          and time >= greatest(${ts(origin)}::timestamptz + g.i * ${step}::interval, ${ts(r.from)}::timestamptz)
+          and time < least(${ts(origin)}::timestamptz + (g.i + 1) * ${step}::interval, ${ts(r.to)}::timestamptz)
+        order by time limit 1
+      ) p order by p.t_us`),
+  );
+  return rows.map(packRowOf);
+}
+
+/**
+ * The first reading of each bucket of the range (buckets of `bucketMs` from `r.from`), packs and
+ * rows alike, in time order: row stretches by index probes, packed days unpacked and picked.
+ */
+export async function firstPerBucket(q: Executor, deviceRef: string, r: { from: number; to: number }, bucketMs: number, o: { sensors?: boolean } = {}): Promise<PackRow[]> {
+  const picked = new Map<number, PackRow>();
+  const originUs = r.from * 1000;
+  for (const s of await plan(q, deviceRef, r)) {
+    const rows = s.kind === 'rows' ? await firstRowPerBucket(q, deviceRef, s, r.from, bucketMs, o) : await materialise(q, deviceRef, s, o);
+    for (const row of rows) {
+      const b = Math.floor((row.timeUs - originUs) / (bucketMs * 1000));
+      if (!picked.has(b)) picked.set(b, row);
+    }
+  }
+  return [...picked.values()];
+}
