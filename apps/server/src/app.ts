@@ -22,6 +22,7 @@ import { DEVICE_API } from '@iotc/shared/device';
 import type { DestinationStream } from 'pino';
 import { loggerOptions, redactUrl, RequestLog } from './ops/logging.ts';
 import { appMetrics } from './ops/metrics.ts';
+import { databaseNotWritableAlarm, platformAlarmRoutes, platformAlarms } from './ops/platform-alarms.ts';
 import { opsPlugin } from './ops/plugin.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
@@ -329,17 +330,29 @@ export async function buildApp(
   const recognizer = taskRecognizer(database.db, { log: app.log, move: (id, to, at) => transportTasks.recognised(id, to, at) });
   app.decorate('taskRecognizer', recognizer);
   // Database outages: noticed once, the intake refuses cleanly, the end is noticed by a probe.
-  const availability = databaseAvailability(database, { log: app.log });
+  // Writes that fail (disk full, read-only) the same way, with a platform alarm for the administrator.
+  const alarmsOfPlatform = platformAlarms();
+  const availability = databaseAvailability(database, {
+    log: app.log,
+    diskDir: database.kind === 'pglite' && config.dataDir ? config.dataDir : undefined,
+    onWritable: (writable, stats) =>
+      writable ? alarmsOfPlatform.clear('DATABASE_NOT_WRITABLE', new Date(), { refused: stats.refusedWhileUnwritable }) : alarmsOfPlatform.raise(databaseNotWritableAlarm(stats)),
+  });
   app.decorate('availability', availability);
   app.addHook('onClose', async () => availability.close());
+  metrics.watchAvailability(availability.stats);
+  app.health.addCheck('database-writes', () => {
+    if (availability.unwritable) throw new Error(`the database cannot write: ${availability.stats().unwritableCause?.message ?? ''}`);
+  });
+  await app.register(platformAlarmRoutes, { alarms: alarmsOfPlatform });
   /** A background job failed: logged, unless the database is unreachable (the outage is logged once). */
   const jobFailed = (what: string) => (err: unknown) =>
     void availability.failed(err).then((down) => {
       if (!down) app.log.warn({ err }, what);
     });
-  /** Background jobs pause while the database is unreachable, so they neither pile up nor flood the log. */
+  /** Background jobs pause while the database is unreachable or cannot write, so they neither pile up nor flood the log. */
   const whileUp = (job: () => void) => () => {
-    if (!availability.down) job();
+    if (!availability.down && !availability.unwritable) job();
   };
   // The readings table's month partitions, created ahead one node at a time (db/partitions.ts).
   const partitions = partitionJob(database.db, {

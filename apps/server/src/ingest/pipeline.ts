@@ -263,8 +263,10 @@ export function intakePipeline(
         rejected.sort((a, b) => a.index - b.index);
       }
       if (rejected.length) {
-        await db.insert(intakeLog).values(
-          rejected.map((r) => ({ deviceRef: device.id, deviceId: device.deviceId, channel, reason: r.reason, payload: excerpt(reports[r.index]) })),
+        // A log row that cannot be written (disk full) refuses the call as unavailable: it is sent again.
+        await guard(() => db.insert(intakeLog).values(
+            rejected.map((r) => ({ deviceRef: device.id, deviceId: device.deviceId, channel, reason: r.reason, payload: excerpt(reports[r.index]) })),
+          ),
         );
         refused({ deviceRef: device.id, count: rejected.length, at: now(), reason: rejected.at(-1)!.reason });
       }

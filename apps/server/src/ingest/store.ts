@@ -6,7 +6,7 @@
 // watches the store learns the changed states and, for the devices that may have been silent,
 // when they had last been heard of before.
 // Durability: nothing is acknowledged before its transaction; while the database is unreachable
-// (db/availability.ts) submissions are refused at once, and at most `maxWaiting` readings wait
+// or cannot write (db/availability.ts) submissions are refused at once, and at most `maxWaiting` readings wait
 // for a write, past which new submissions are refused too, so memory stays bounded.
 import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db, type Executor } from '../db/client.ts';
@@ -125,7 +125,8 @@ export function readingStore(
    * Stores a batch. A reading the database refuses (a value out of its range, say) must not fail
    * the others it shares the batch with, which may be other devices' and other organisations':
    * a failed transaction is split in halves, each tried on its own, down to the reading that
-   * fails, which alone is answered as failed with its reason. An outage is not split: the whole
+   * fails, which alone is answered as failed with its reason. An outage, or a database that
+   * cannot write (disk full, read-only: told by the error's SQLSTATE), is not split: the whole
    * batch is refused as unavailable (readings committed before it are repeats when resent).
    */
   async function write(batch: Pending[]) {
@@ -228,10 +229,10 @@ export function readingStore(
     });
   }
 
-  /** Refuses a batch as unavailable, its readings counted as refused during the outage. */
+  /** Refuses a batch as unavailable, its readings counted as refused during the outage (or while the database cannot write). */
   function refuseBatch(batch: Pending[], size: number) {
     availability?.refused(size);
-    const err = new UnavailableError('database', true);
+    const err = availability ? availability.refusal(true) : new UnavailableError('database', true);
     for (const p of batch) p.reject(err);
   }
 
@@ -241,8 +242,8 @@ export function readingStore(
       queue = [];
       const size = count(batch);
       waiting = 0;
-      // Found unreachable meanwhile: refused now rather than each write waiting for a time-out.
-      if (availability?.down) {
+      // Found unreachable (or unable to write) meanwhile: refused now rather than each write waiting for a time-out.
+      if (availability?.refusingWrites) {
         refuseBatch(batch, size);
         continue;
       }
@@ -302,9 +303,9 @@ export function readingStore(
     store(readings: Reading[]): Promise<StoreOutcome> {
       if (readings.length === 0) return Promise.resolve({ inserted: 0, failed: [] });
       opts.observe?.received?.(readings);
-      if (availability?.down) {
+      if (availability?.refusingWrites) {
         availability.refused(readings.length);
-        return Promise.reject(new UnavailableError('database', true));
+        return Promise.reject(availability.refusal(true));
       }
       if (waiting + readings.length > maxWaiting) {
         refusedBusy += readings.length;

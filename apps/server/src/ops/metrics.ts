@@ -8,6 +8,7 @@
 // stopped, so one set per app would pile up in a test process.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Channel } from '../ingest/pipeline.ts';
+import type { AvailabilityStats } from '../db/availability.ts';
 
 export const METRIC_PREFIX = 'iotc_';
 
@@ -34,6 +35,7 @@ export function appMetrics() {
   const registers = [registry];
   let queueDepth: () => { waiting: number; writing: number; batches: number } = () => ({ waiting: 0, writing: 0, batches: 0 });
   let wsClients: () => number = () => 0;
+  let availability: (() => AvailabilityStats) | undefined;
 
   const reports = new Counter({
     name: `${METRIC_PREFIX}intake_reports_total`,
@@ -85,6 +87,38 @@ export function appMetrics() {
       this.set(wsClients());
     },
   });
+  new Gauge({
+    name: `${METRIC_PREFIX}database_writable`,
+    help: 'Whether the database can write (0 while writes fail: disk full, read-only, I/O errors, or PGlite below its reserve of free space)',
+    registers,
+    collect() {
+      this.set(availability?.().unwritable ? 0 : 1);
+    },
+  });
+  new Gauge({
+    name: `${METRIC_PREFIX}database_disk_free_bytes`,
+    help: "Free bytes on the file system of PGlite's data directory (absent on PostgreSQL: watch the database server's own)",
+    registers,
+    collect() {
+      const free = availability?.().diskFreeBytes;
+      if (free !== null && free !== undefined) this.set(free);
+    },
+  });
+  // Counters kept by the availability; exported as the growth since the last scrape.
+  let refusedSeen = { unwritable: 0, unreachable: 0 };
+  new Counter({
+    name: `${METRIC_PREFIX}intake_refused_unavailable_total`,
+    help: 'Device reports refused (not acknowledged, 503, not answered) because the database could not write (reason storage) or was unreachable (reason database)',
+    labelNames: ['reason'] as const,
+    registers,
+    collect() {
+      const a = availability?.();
+      if (!a) return;
+      this.labels('storage').inc(a.refusedWhileUnwritable - refusedSeen.unwritable);
+      this.labels('database').inc(a.refusedWhileDown - refusedSeen.unreachable);
+      refusedSeen = { unwritable: a.refusedWhileUnwritable, unreachable: a.refusedWhileDown };
+    },
+  });
   const httpSeconds = new Histogram({
     name: `${METRIC_PREFIX}http_request_duration_seconds`,
     help: 'HTTP requests by method, route pattern and status class (2xx, 4xx ...)',
@@ -129,6 +163,10 @@ export function appMetrics() {
     /** Where the queue gauges read from (the reading store). */
     watchQueue(read: typeof queueDepth) {
       queueDepth = read;
+    },
+    /** Where the database's writability and refusal figures are read from (db/availability.ts). */
+    watchAvailability(read: () => AvailabilityStats) {
+      availability = read;
     },
     /** Where the WebSocket gauge reads from (the live hub). */
     watchClients(read: () => number) {
