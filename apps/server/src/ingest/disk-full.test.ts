@@ -31,7 +31,7 @@ import { jt808Service } from '../modules/jt808/service.ts';
 import { TestTerminal } from '../modules/jt808/test-helpers.ts';
 import { encodeAuthentication, encodeRegistration, decodeRegistrationAnswer, MSG } from '../modules/jt808/messages.ts';
 import { encodeLocation } from '../modules/jt808/location.ts';
-import { PLATFORM_ALARMS_API, type PlatformAlarm } from '../ops/platform-alarms.ts';
+import { PLATFORM_ALARMS_API, type PlatformAlarm } from '@iotc/shared/platform-alarms';
 
 /** Mounts a tmpfs of `size` at a new directory; null (with the reason) where mounting is not permitted. */
 function mountTmpfs(size: string): { dir: string; unmount: () => void } | { error: string } {
@@ -259,7 +259,7 @@ function scenario(name: string, setUp: (lines: Line[]) => Promise<Setup>) {
         expect(await metric('iotc_database_writable ')).toEqual(['iotc_database_writable 0']);
         const refusedMetric = (await metric('iotc_intake_refused_unavailable_total{reason="storage"}'))[0];
         expect(Number(refusedMetric?.split(' ')[1])).toBeGreaterThan(0);
-        const alarms = await call<PlatformAlarm[]>(app, { method: 'GET', url: PLATFORM_ALARMS_API, token: admin });
+        const alarms = await call<PlatformAlarm[]>(app, { method: 'GET', url: PLATFORM_ALARMS_API.list, token: admin });
         expect(alarms.status).toBe(200);
         expect(alarms.body.data).toEqual([expect.objectContaining({ code: 'DATABASE_NOT_WRITABLE', status: 'active', titleZh: expect.stringContaining('数据库无法写入') })]);
         expect(logged(/^database cannot write/)).toHaveLength(1);
@@ -308,7 +308,7 @@ function scenario(name: string, setUp: (lines: Line[]) => Promise<Setup>) {
         expect(logged(/MQTT report failed|reports could not be stored|a reading the database refused/)).toEqual([]);
         expect((await app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
         expect(await metric('iotc_database_writable ')).toEqual(['iotc_database_writable 1']);
-        const after = await call<PlatformAlarm[]>(app, { method: 'GET', url: PLATFORM_ALARMS_API, token: admin });
+        const after = await call<PlatformAlarm[]>(app, { method: 'GET', url: PLATFORM_ALARMS_API.list, token: admin });
         expect(after.body.data).toEqual([expect.objectContaining({ code: 'DATABASE_NOT_WRITABLE', status: 'cleared' })]);
         console.log(
           `${name}: writes failing noticed ${noticedMs} ms after the disk filled, resumed ${resumedMs} ms after space was back; ` +

@@ -2,27 +2,14 @@
 // administrator must act on, such as a database that cannot write. They are held by the server
 // process, not in the database: the condition that raises one may be the database's inability
 // to store anything. GET /api/iot/v2/platform/alarms lists those active now and the last ones
-// that ended (platform administrator only), each in both languages as notices are.
-import type { FastifyPluginAsync } from 'fastify';
+// that ended (platform administrator only), each in both languages as notices are; the console
+// shows the active ones to platform administrators (shared/platform-alarms.ts).
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { envelopeSchema } from '@iotc/shared/envelope';
+import { PLATFORM_ALARMS_API, platformAlarmSchema, type PlatformAlarm } from '@iotc/shared/platform-alarms';
 import { callerOf } from '../plugins/auth.ts';
 import { AppError, ok } from '../plugins/errors.ts';
-
-export const PLATFORM_ALARMS_API = '/api/iot/v2/platform/alarms';
-
-export interface PlatformAlarm {
-  /** What the condition is (one alarm per code at a time). */
-  code: 'DATABASE_NOT_WRITABLE';
-  level: 'important';
-  status: 'active' | 'cleared';
-  titleZh: string;
-  titleEn: string;
-  bodyZh: string;
-  bodyEn: string;
-  startedAt: string;
-  endedAt: string | null;
-  /** Figures of the condition (its cause, reports refused ...). */
-  details: Record<string, unknown>;
-}
 
 /** Ended alarms kept for the administrator to read after the fact. */
 const KEEP_ENDED = 20;
@@ -49,10 +36,17 @@ export function platformAlarms() {
 }
 export type PlatformAlarms = ReturnType<typeof platformAlarms>;
 
-export const platformAlarmRoutes: FastifyPluginAsync<{ alarms: PlatformAlarms }> = async (app, { alarms }) => {
+export const platformAlarmRoutes: FastifyPluginAsyncZod<{ alarms: PlatformAlarms }> = async (app, { alarms }) => {
   app.get(
-    PLATFORM_ALARMS_API,
-    { schema: { tags: ['ops'], summary: 'Alarms of the platform itself, such as a database that cannot write (platform administrator only)' }, preHandler: app.authenticate },
+    PLATFORM_ALARMS_API.list,
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Alarms of the platform itself, such as a database that cannot write: the active ones, then the last ended ones (platform administrator only)',
+        response: { 200: envelopeSchema(z.array(platformAlarmSchema)) },
+      },
+      preHandler: app.authenticate,
+    },
     async (req) => {
       if (!callerOf(req).isPlatformAdmin) throw new AppError(403, 'NO_PERMISSION');
       return ok(alarms.list());

@@ -1,9 +1,9 @@
 // The console frame around every screen of the view host and /view/home: left navigation,
-// header, breadcrumb bar and the screen itself; and, for users who may read alarms, the alarm
-// notifications. Its first focusable element is a link past the navigation to the screen (the
-// main landmark), shown only while it has the keyboard focus. The screen's name (the menu trail's
-// last entry) opens the main landmark as the page's one h1, for screen readers only: the
-// breadcrumb shows it already.
+// header, the platform's active alarms (platform administrators only), breadcrumb bar and the
+// screen itself; and, for users who may read alarms, the alarm notifications. Its first
+// focusable element is a link past the navigation to the screen (the main landmark), shown only
+// while it has the keyboard focus. The screen's name (the menu trail's last entry) opens the
+// main landmark as the page's one h1, for screen readers only: the breadcrumb shows it already.
 import { useState, type MouseEvent } from 'react';
 import { Layout } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +15,7 @@ import { AlarmNotifier } from './alarm-notifier.tsx';
 import { SideNav, useMenuTrail } from './side-nav.tsx';
 import { HeaderBar } from './header-bar.tsx';
 import { BreadcrumbBar } from './breadcrumb-bar.tsx';
+import { PlatformAlarmBanner } from './platform-alarm-banner.tsx';
 
 export const MAIN_ID = 'main-content';
 
@@ -46,6 +47,7 @@ export function ConsoleLayout() {
       <SideNav collapsed={collapsed} />
       <Layout className="console-main">
         <HeaderBar collapsed={collapsed} onToggle={() => setCollapsed((c) => !c)} />
+        <PlatformAlarmBanner />
         <BreadcrumbBar trail={trail} extra={extra} />
         <Layout.Content className="console-content" id={MAIN_ID} tabIndex={-1}>
           <h1 className="sr-only" data-testid="page-title">
