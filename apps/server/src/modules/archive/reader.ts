@@ -57,7 +57,27 @@ export interface ReadOptions {
   desc?: boolean;
   offset?: number;
   limit?: number;
+  /** Only the readings this keeps count (before offset and limit). */
+  filter?: (p: PackRow) => boolean;
 }
+
+/** A decoded sensor value as a number, as `(sensors->>key)::float8` reads it; else null. */
+export function sensorNumber(s: Record<string, unknown>, key: string): number | null {
+  const v = s[key];
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
+  return null;
+}
+
+/** A decoded sensor value as text, as `sensors->>key` reads it; else null. */
+export function sensorText(s: Record<string, unknown>, key: string): string | null {
+  const v = s[key];
+  if (v === undefined || v === null) return null;
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+/** A PackRow's decoded sensors ({} when not unpacked). */
+export const sensorsOf = (p: PackRow): Record<string, unknown> => (p.sensors === '' ? {} : (JSON.parse(p.sensors) as Record<string, unknown>));
 
 /** Microseconds since the epoch, whole, as the database keeps a timestamptz. */
 const US = (col: string) => sql.raw(`(extract(epoch from ${col}) * 1000000)::int8`);
@@ -205,11 +225,12 @@ export async function readPackRows(q: Executor, deviceRef: string, r: ReadRange,
   for (const s of segments) {
     if (out.length >= limit) break;
     // Whole segments before the offset are skipped by their count, unread.
-    if (skip > 0 && s.kind === 'pack' && s.whole && !s.meta.stale && s.meta.readings <= skip) {
+    if (skip > 0 && !o.filter && s.kind === 'pack' && s.whole && !s.meta.stale && s.meta.readings <= skip) {
       skip -= s.meta.readings;
       continue;
     }
     let rows = await materialise(q, deviceRef, s, o);
+    if (o.filter) rows = rows.filter(o.filter);
     if (o.desc) rows.reverse();
     if (skip > 0) {
       const dropped = Math.min(skip, rows.length);
@@ -245,7 +266,7 @@ export function readingOf(deviceRef: string, p: PackRow): Reading {
     network: p.network,
     speed: p.speed,
     course: p.course,
-    sensors: p.sensors === '' ? {} : (JSON.parse(p.sensors) as Record<string, unknown>),
+    sensors: sensorsOf(p),
     ...(p.raw === '' ? {} : { raw: JSON.parse(p.raw) as unknown }),
   };
 }
@@ -285,7 +306,8 @@ export async function readReceived(q: Executor, deviceRefs: readonly string[], l
     const p = packRowOf(r);
     if (!seen.has(`${r.device_ref}|${p.timeUs}`)) out.push(readingOf(r.device_ref, p));
   }
-  return out;
+  // By device and device time, whichever way each came.
+  return out.sort((a, b) => (a.deviceRef < b.deviceRef ? -1 : a.deviceRef > b.deviceRef ? 1 : a.timeUs - b.timeUs));
 }
 
 /**

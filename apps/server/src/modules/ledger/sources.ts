@@ -22,6 +22,7 @@ import type { JsonValue } from '@iotc/shared/ledger/canonical-json';
 import { LEAF_VERSION, sensorMinuteRecord, type AlarmRecord, type CustodyRecord, type LedgerRecord, type Reading } from '@iotc/shared/ledger/leaf';
 import { rowsOf, type Executor } from '../../db/client.ts';
 import { uuidList } from '../../db/list.ts';
+import { readReceived } from '../archive/reader.ts';
 
 export interface Candidate {
   ref: string;
@@ -50,37 +51,7 @@ export interface MinuteKey {
   minute: string;
 }
 
-interface ReadingRow {
-  device_ref: string;
-  device_id: string;
-  org_id: string;
-  minute: string;
-  received: string;
-  device_time: string;
-  lat: number | null;
-  lon: number | null;
-  speed: number | null;
-  course: number | null;
-  positioning: string | null;
-  network: string | null;
-  sensors: JsonValue;
-}
-
 export const minuteKey = (deviceRef: string, minute: string) => `${deviceRef}|${minute}`;
-
-function readingOf(r: ReadingRow): Reading {
-  return {
-    time: r.received,
-    deviceTime: r.device_time,
-    lat: r.lat,
-    lon: r.lon,
-    speed: r.speed,
-    course: r.course,
-    positioning: r.positioning,
-    network: r.network,
-    sensors: r.sensors,
-  };
-}
 
 export interface MinuteReadings {
   orgId: string;
@@ -97,20 +68,29 @@ export async function readingsOfMinutes(q: Executor, keys: readonly MinuteKey[])
   const hi = new Date(Math.max(...minutes) + 60_000).toISOString();
   const refs = [...new Set(keys.map((k) => k.deviceRef))];
   const wanted = new Set(keys.map((k) => minuteKey(k.deviceRef, k.minute)));
-  const rows = rowsOf<ReadingRow>(
-    await q.execute(sql`select t.device_ref, d.device_id, t.org_id, ${iso(minuteOf('t.received_at'))} as minute,
-        ${iso('t.received_at')} as received, ${iso('t.time')} as device_time,
-        t.lat, t.lon, t.speed, t.course, t.positioning, t.network, t.sensors
-      from telemetry t join devices d on d.id = t.device_ref
-      where t.received_at >= ${lo}::timestamptz and t.received_at < ${hi}::timestamptz
-        and t.device_ref = any(${uuidList(refs)})`),
+  const ids = new Map(
+    rowsOf<{ id: string; device_id: string }>(await q.execute(sql`select id, device_id from devices where id = any(${uuidList(refs)})`)).map((d) => [d.id, d.device_id]),
   );
-  for (const r of rows) {
-    const k = minuteKey(r.device_ref, r.minute);
+  // Packs and rows alike (modules/archive): a device-minute reads the same either way.
+  for (const r of await readReceived(q, refs, Date.parse(lo), Date.parse(hi))) {
+    const deviceId = ids.get(r.deviceRef);
+    if (deviceId === undefined) continue;
+    const minute = new Date(Math.floor(r.receivedAt.getTime() / 60_000) * 60_000).toISOString();
+    const k = minuteKey(r.deviceRef, minute);
     if (!wanted.has(k)) continue;
     let m = out.get(k);
-    if (!m) out.set(k, (m = { orgId: r.org_id, deviceId: r.device_id, readings: [] }));
-    m.readings.push(readingOf(r));
+    if (!m) out.set(k, (m = { orgId: r.orgId, deviceId, readings: [] }));
+    m.readings.push({
+      time: r.receivedAt.toISOString(),
+      deviceTime: r.time.toISOString(),
+      lat: r.lat,
+      lon: r.lon,
+      speed: r.speed,
+      course: r.course,
+      positioning: r.positioning,
+      network: r.network,
+      sensors: r.sensors as JsonValue,
+    });
   }
   return out;
 }

@@ -2,7 +2,7 @@
 // container for a local day or month (issue 8, item 3): the readings of the devices bound to the
 // asset during the period, recorded by the slot rule of packages/shared/src/gsp-report.ts. As JSON
 // for the screen, a PDF (gsp-pdf.ts) and Excel, in the request's language and time zone.
-import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { Lang } from '@iotc/shared/i18n';
 import {
@@ -19,7 +19,7 @@ import {
   type GspReportQuery,
   type GspSlotRow,
 } from '@iotc/shared/gsp-report';
-import { rowsOf, type Db } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { orgTree } from '../../db/list.ts';
 import { assets, deviceBindings, devices, orgs } from '../../db/schema.ts';
 import type { ExportFile } from '../../lib/export.ts';
@@ -29,6 +29,7 @@ import type { Caller } from '../auth/service.ts';
 import { gspDayCells, gspDayHeaders, gspHeaderLines, gspRowCells, gspSummaryLines } from './gsp-lines.ts';
 import { gspPdf } from './gsp-pdf.ts';
 import { GSP_TEXTS } from './gsp-texts.ts';
+import { readPackRows, sensorNumber, sensorsOf } from '../archive/reader.ts';
 
 const isoRow = (r: GspSlotRow) => ({
   time: new Date(r.start).toISOString(),
@@ -41,13 +42,13 @@ const isoRow = (r: GspSlotRow) => ({
 
 export function gspService(db: Db) {
   async function readingsOf(deviceRef: string, from: Date, to: Date): Promise<GspReading[]> {
-    const rows = rowsOf<{ time: Date | string; temp: number | null; humidity: number | null }>(
-      await db.execute(sql`select time, (sensors->>'temperature')::float8 as temp, (sensors->>'humidity')::float8 as humidity
-        from telemetry where device_ref = ${deviceRef} and time >= ${from.toISOString()}::timestamptz and time < ${to.toISOString()}::timestamptz
-          and (sensors ? 'temperature' or sensors ? 'humidity')
-        order by time`),
-    );
-    return rows.map((r) => ({ t: new Date(r.time).getTime(), temp: r.temp === null ? null : Number(r.temp), humidity: r.humidity === null ? null : Number(r.humidity) }));
+    const out: GspReading[] = [];
+    for (const p of await readPackRows(db, deviceRef, { from: from.getTime(), to: to.getTime() })) {
+      const s = sensorsOf(p);
+      if (!('temperature' in s) && !('humidity' in s)) continue;
+      out.push({ t: Math.floor(p.timeUs / 1000), temp: sensorNumber(s, 'temperature'), humidity: sensorNumber(s, 'humidity') });
+    }
+    return out;
   }
 
   async function report(caller: Caller, q: GspReportQuery, tz: string): Promise<GspReport> {

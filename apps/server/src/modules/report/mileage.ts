@@ -9,13 +9,13 @@
 // come from the same trips. When two devices report for one asset at once (a tracker and a logger)
 // the day's distance is the larger of theirs, and the trips are those of the one that drove
 // farthest, so nothing is counted twice. As JSON, PDF and Excel.
-import { and, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, or } from 'drizzle-orm';
 import type { Lang } from '@iotc/shared/i18n';
 import { distanceM } from '@iotc/shared/alarm-rules';
 import { MAX_REPORT_SUBJECTS, reportRange, type MileageReport, type MileageReportQuery, type MileageReportRow, type ReportRange } from '@iotc/shared/ops-report';
 import { detectTrips, GPS_ERROR_M, TRIP_DEFAULTS } from '@iotc/shared/trips';
-import { rowsOf, type Db } from '../../db/client.ts';
-import { orgTree, tsParam as ts } from '../../db/list.ts';
+import type { Db } from '../../db/client.ts';
+import { orgTree } from '../../db/list.ts';
 import { assets, deviceBindings, orgs } from '../../db/schema.ts';
 import type { ExportFile } from '../../lib/export.ts';
 import { XLSX_TYPE } from '../../lib/sheet.ts';
@@ -23,6 +23,8 @@ import { AppError } from '../../plugins/errors.ts';
 import type { Caller } from '../auth/service.ts';
 import { fileDate, opsPdf, opsXlsx, shortDuration, type OpsDocument } from './ops-pdf.ts';
 import { OPS_TEXTS } from './ops-texts.ts';
+import { readPackRows, sensorsOf } from '../archive/reader.ts';
+import type { PackRow } from '../archive/pack.ts';
 
 const MILEAGE_KINDS = ['vehicle', 'container'] as const;
 /** How far before the period the last odometer reading is looked for. */
@@ -92,27 +94,22 @@ function gpsPerDay(range: ReportRange, fixes: Reading[]): { days: number[]; driv
 }
 
 export function mileageReportService(db: Db) {
+  /** The odometer of a reading when it is a number (`jsonb_typeof(sensors->'mileage') = 'number'`). */
+  const odometer = (p: PackRow) => {
+    const m = sensorsOf(p).mileage;
+    return typeof m === 'number' ? m : null;
+  };
+
   async function readingsOf(deviceRef: string, from: number, to: number): Promise<Reading[]> {
-    const rows = rowsOf<{ time: Date | string; lat: number | null; lon: number | null; positioning: string | null; speed: number | null; mileage: number | null }>(
-      await db.execute(sql`select time, lat, lon, positioning, speed,
-          case when jsonb_typeof(sensors->'mileage') = 'number' then (sensors->>'mileage')::float8 end as mileage
-        from telemetry where device_ref = ${deviceRef} and time >= ${ts(from)} and time < ${ts(to)}
-          and ((lat is not null and lon is not null) or jsonb_typeof(sensors->'mileage') = 'number')
-        order by time limit ${MAX_DEVICE_READINGS}`),
-    );
-    const num = (v: number | null) => (v === null ? null : Number(v));
-    return rows.map((r) => ({ t: new Date(r.time).getTime(), lat: num(r.lat), lon: num(r.lon), lbs: r.positioning === 'LBS', speed: num(r.speed), mileage: num(r.mileage) }));
+    const rows = await readPackRows(db, deviceRef, { from, to }, { limit: MAX_DEVICE_READINGS, filter: (p) => (p.lat !== null && p.lon !== null) || odometer(p) !== null });
+    return rows.map((p) => ({ t: Math.floor(p.timeUs / 1000), lat: p.lat, lon: p.lon, lbs: p.positioning === 'LBS', speed: p.speed, mileage: odometer(p) }));
   }
 
   /** The last odometer reading in [from, to), or null. */
   async function lastOdometer(deviceRef: string, from: number, to: number): Promise<number | null> {
     if (to <= from) return null;
-    const rows = rowsOf<{ m: number | string }>(
-      await db.execute(sql`select (sensors->>'mileage')::float8 as m from telemetry
-        where device_ref = ${deviceRef} and time >= ${ts(from)} and time < ${ts(to)} and jsonb_typeof(sensors->'mileage') = 'number'
-        order by time desc limit 1`),
-    );
-    return rows[0] ? Number(rows[0].m) : null;
+    const [last] = await readPackRows(db, deviceRef, { from, to }, { desc: true, limit: 1, filter: (p) => odometer(p) !== null });
+    return last ? odometer(last) : null;
   }
 
   async function device(range: ReportRange, deviceRef: string, boundAt: number, w0: number, w1: number): Promise<DeviceResult> {

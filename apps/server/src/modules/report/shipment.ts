@@ -4,14 +4,14 @@
 // time) from packages/shared/src/shipment.ts over the task's first device; humidity; distance
 // driven; the task's alarms. As JSON (the screen), as a PDF in the request's language and time
 // zone (pdf.ts), and as Excel with the raw readings.
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { Lang } from '@iotc/shared/i18n';
 import { MAX_SHIPMENT_READINGS, type ShipmentReport } from '@iotc/shared/report';
 import { temperatureStats } from '@iotc/shared/shipment';
 import { plannedPath } from '@iotc/shared/transport-progress';
 import { detectTrips } from '@iotc/shared/trips';
-import { rowsOf, type Db } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { isoOrNull, orgTree } from '../../db/list.ts';
 import { alarmLevels, alarms, assets, devices, orgs, transportTaskDevices, transportTasks } from '../../db/schema.ts';
 import { formatInstant, type ExportFile } from '../../lib/export.ts';
@@ -21,6 +21,7 @@ import type { Caller } from '../auth/service.ts';
 import { shipmentPdf } from './pdf.ts';
 import { REPORT_TEXTS, type ReportTexts } from './texts.ts';
 import { alarmValueNumber, durationText } from '@iotc/shared/format';
+import { readPackRows, sensorNumber, sensorsOf, sensorText } from '../archive/reader.ts';
 
 export interface ShipmentReading {
   t: number;
@@ -54,24 +55,21 @@ interface TaskSettings {
 
 export function shipmentService(db: Db) {
   async function readingsOf(deviceRef: string, from: Date, to: Date): Promise<ShipmentReading[]> {
-    const rows = rowsOf<{ time: Date | string; lat: number | null; lon: number | null; positioning: string | null; speed: number | null; temp: number | null; humidity: number | null; door: string | null; battery: number | null }>(
-      await db.execute(sql`select time, lat, lon, positioning, speed, (sensors->>'temperature')::float8 as temp, (sensors->>'humidity')::float8 as humidity,
-          sensors->>'door' as door, (sensors->>'battery')::float8 as battery
-        from telemetry where device_ref = ${deviceRef} and time >= ${from.toISOString()}::timestamptz and time <= ${to.toISOString()}::timestamptz
-        order by time limit ${MAX_SHIPMENT_READINGS}`),
-    );
-    const num = (v: number | null) => (v === null ? null : Number(v));
-    return rows.map((r) => ({
-      t: new Date(r.time).getTime(),
-      lat: num(r.lat),
-      lon: num(r.lon),
-      positioning: r.positioning,
-      speed: num(r.speed),
-      temp: num(r.temp),
-      humidity: num(r.humidity),
-      door: r.door,
-      battery: num(r.battery),
-    }));
+    const rows = await readPackRows(db, deviceRef, { from: from.getTime(), to: to.getTime(), toInclusive: true }, { limit: MAX_SHIPMENT_READINGS });
+    return rows.map((p) => {
+      const s = sensorsOf(p);
+      return {
+        t: Math.floor(p.timeUs / 1000),
+        lat: p.lat,
+        lon: p.lon,
+        positioning: p.positioning,
+        speed: p.speed,
+        temp: sensorNumber(s, 'temperature'),
+        humidity: sensorNumber(s, 'humidity'),
+        door: sensorText(s, 'door'),
+        battery: sensorNumber(s, 'battery'),
+      };
+    });
   }
 
   async function data(caller: Caller, taskId: string, lang: Lang): Promise<ShipmentData> {

@@ -1,7 +1,7 @@
 // Live state and history of the caller's devices: latest states (paged, counted by status, as
 // map points), stored readings of one device over a time window (paged, as thinned curves, as
 // an export), and its intake log. Every call reads through the caller's organisation tree.
-import { and, asc, count, desc, eq, gte, lte, sql } from 'drizzle-orm';
+import { count, desc, eq } from 'drizzle-orm';
 import type { Page } from '@iotc/shared/envelope';
 import type { ExportFormat } from '@iotc/shared/list';
 import type { Lang } from '@iotc/shared/i18n';
@@ -20,7 +20,9 @@ import type {
 } from '@iotc/shared/live';
 import type { Db } from '../../db/client.ts';
 import { limitOffset, orgTree, toPage } from '../../db/list.ts';
-import { intakeLog, telemetry } from '../../db/schema.ts';
+import { intakeLog } from '../../db/schema.ts';
+import { countReadings, readingOf, readPackRows, sensorsOf } from '../archive/reader.ts';
+import type { PackRow } from '../archive/pack.ts';
 import { exportRows, type ExportColumn, type ExportFile } from '../../lib/export.ts';
 import { AppError } from '../../plugins/errors.ts';
 import type { Caller } from '../auth/service.ts';
@@ -49,20 +51,24 @@ export function telemetryService(db: Db, states: StateReader) {
     return { from, to };
   }
 
-  const inWindow = (ref: string, w: { from: Date; to: Date }) => and(eq(telemetry.deviceRef, ref), gte(telemetry.time, w.from), lte(telemetry.time, w.to));
+  /** The window as the reader takes it: both ends included. */
+  const range = (w: { from: Date; to: Date }) => ({ from: w.from.getTime(), to: w.to.getTime(), toInclusive: true });
 
-  const toRow = (r: typeof telemetry.$inferSelect): TelemetryRow => ({
-    time: r.time.toISOString(),
-    receivedAt: r.receivedAt.toISOString(),
-    lat: r.lat,
-    lon: r.lon,
-    positioning: r.positioning,
-    network: r.network,
-    speed: r.speed,
-    course: r.course,
-    sensors: r.sensors as Sensors,
-    raw: r.raw as Record<string, unknown>,
-  });
+  const toRow = (deviceRef: string, p: PackRow): TelemetryRow => {
+    const r = readingOf(deviceRef, p);
+    return {
+      time: r.time.toISOString(),
+      receivedAt: r.receivedAt.toISOString(),
+      lat: r.lat,
+      lon: r.lon,
+      positioning: r.positioning,
+      network: r.network,
+      speed: r.speed,
+      course: r.course,
+      sensors: r.sensors as Sensors,
+      raw: (r.raw ?? {}) as Record<string, unknown>,
+    };
+  };
 
   return {
     async states(caller: Caller, q: DeviceStateQuery): Promise<Page<DeviceState>> {
@@ -86,35 +92,28 @@ export function telemetryService(db: Db, states: StateReader) {
 
     async history(caller: Caller, q: TelemetryQuery): Promise<Page<TelemetryRow>> {
       const d = await device(caller, q.device);
-      const w = inWindow(d.id, window(q));
-      const [total] = await db.select({ n: count() }).from(telemetry).where(w);
-      const by = q.sort === 'time,asc' ? asc(telemetry.time) : desc(telemetry.time);
+      const r = range(window(q));
+      const total = await countReadings(db, d.id, r);
       const { limit, offset } = limitOffset(q);
-      const rows = await db.select().from(telemetry).where(w).orderBy(by).limit(limit).offset(offset);
-      return toPage(rows.map(toRow), Number(total?.n ?? 0), q);
+      const rows = await readPackRows(db, d.id, r, { desc: q.sort !== 'time,asc', offset, limit, raw: true });
+      return toPage(
+        rows.map((p) => toRow(d.id, p)),
+        total,
+        q,
+      );
     },
 
     /** Curves: every reading when they fit in maxPoints, else every k-th (the last one kept). */
     async series(caller: Caller, q: SeriesQuery): Promise<Series> {
       const d = await device(caller, q.device);
-      const w = inWindow(d.id, window(q));
-      const [counted] = await db.select({ n: count() }).from(telemetry).where(w);
-      const total = Number(counted?.n ?? 0);
+      const all = await readPackRows(db, d.id, range(window(q)));
+      const total = all.length;
       const step = Math.max(1, Math.ceil(total / q.maxPoints));
-      const numbered = db
-        .select({ time: telemetry.time, speed: telemetry.speed, sensors: telemetry.sensors, rn: sql<number>`row_number() over (order by ${telemetry.time})`.as('rn') })
-        .from(telemetry)
-        .where(w)
-        .as('numbered');
-      const rows = await db
-        .select({ time: numbered.time, speed: numbered.speed, sensors: numbered.sensors })
-        .from(numbered)
-        .where(step === 1 ? undefined : sql`(${numbered.rn} - 1) % ${step} = 0 or ${numbered.rn} = ${total}`)
-        .orderBy(asc(numbered.time));
+      const rows = all.filter((_, i) => i % step === 0 || i === total - 1);
       const keys: string[] = [...SENSOR_FIELDS.map((f) => f.key), 'speed'];
       const values: Series['values'] = Object.fromEntries(keys.map((k) => [k, [] as (number | null)[]]));
       for (const r of rows) {
-        const s = r.sensors as Sensors;
+        const s = sensorsOf(r) as Sensors;
         for (const k of keys) {
           const v = k === 'speed' ? r.speed : k === 'door' ? (s.door === undefined ? null : s.door === 'open' ? 1 : 0) : s[k];
           values[k]!.push(typeof v === 'number' ? v : null);
@@ -122,25 +121,25 @@ export function telemetryService(db: Db, states: StateReader) {
       }
       // A sensor the device never reported has no curve.
       for (const k of keys) if (values[k]!.every((v) => v === null)) delete values[k];
-      return { times: rows.map((r) => new Date(r.time).toISOString()), values, total };
+      return { times: rows.map((r) => new Date(Math.floor(r.timeUs / 1000)).toISOString()), values, total };
     },
 
     async export(caller: Caller, q: Omit<TelemetryQuery, 'page' | 'size' | 'sort'>, format: ExportFormat, lang: Lang, timezone: string): Promise<ExportFile> {
       const d = await device(caller, q.device);
-      const rows = await db.select().from(telemetry).where(inWindow(d.id, window(q))).orderBy(asc(telemetry.time)).limit(MAX_EXPORT_ROWS);
-      const sensor = (key: string) => (r: typeof telemetry.$inferSelect) => {
-        const v = (r.sensors as Sensors)[key];
+      const rows = (await readPackRows(db, d.id, range(window(q)), { limit: MAX_EXPORT_ROWS, raw: true })).map((p) => toRow(d.id, p));
+      const sensor = (key: string) => (r: TelemetryRow) => {
+        const v = r.sensors[key];
         return v === undefined ? null : v;
       };
-      const columns: ExportColumn<typeof telemetry.$inferSelect>[] = [
-        { header: { zh: '设备时间', en: 'Device time' }, value: (r) => r.time, width: 20 },
-        { header: { zh: '接收时间', en: 'Received' }, value: (r) => r.receivedAt, width: 20 },
+      const columns: ExportColumn<TelemetryRow>[] = [
+        { header: { zh: '设备时间', en: 'Device time' }, value: (r) => new Date(r.time), width: 20 },
+        { header: { zh: '接收时间', en: 'Received' }, value: (r) => new Date(r.receivedAt), width: 20 },
         { header: { zh: '纬度', en: 'Latitude' }, value: (r) => r.lat },
         { header: { zh: '经度', en: 'Longitude' }, value: (r) => r.lon },
         { header: { zh: '定位方式', en: 'Positioning' }, value: (r) => r.positioning, width: 10 },
         { header: { zh: '速度(km/h)', en: 'Speed (km/h)' }, value: (r) => r.speed, width: 12 },
         ...SENSOR_FIELDS.filter((f) => f.key !== 'door').map((f) => ({ header: SENSOR_HEADERS[f.key]!, value: sensor(f.key), width: 14 })),
-        { header: { zh: '门状态', en: 'Door' }, value: (r) => doorText((r.sensors as Sensors).door, lang), width: 10 },
+        { header: { zh: '门状态', en: 'Door' }, value: (r) => doorText(r.sensors.door, lang), width: 10 },
         { header: { zh: '原始数据', en: 'Raw data' }, value: (r) => JSON.stringify(r.raw), width: 60 },
       ];
       return exportRows({

@@ -21,7 +21,7 @@ import { orgTree } from '../../db/list.ts';
 import { alarmLevels, alarms, devices, transportTaskDevices, transportTasks } from '../../db/schema.ts';
 import { AppError } from '../../plugins/errors.ts';
 import { isUsableFix, readFixes, type Fixes } from '../archive/fixes.ts';
-import { firstPerBucket, readPackRows } from '../archive/reader.ts';
+import { firstPerBucket, readPackRows, sensorNumber, sensorsOf } from '../archive/reader.ts';
 import type { PackRow } from '../archive/pack.ts';
 import type { Caller } from '../auth/service.ts';
 import type { Lang } from '@iotc/shared/i18n';
@@ -51,24 +51,17 @@ interface RawPoint {
   door: number | null;
 }
 
-// The sensor values the curves need, out of the decoded JSON (packages/shared/src/sensors.ts).
-const numeric = (v: unknown): number | null => {
-  if (typeof v === 'number') return v;
-  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
-  return null;
-};
-
 /** A reading as a point; its sensors parsed only here, for the readings kept. */
 const toPoint = (p: PackRow): RawPoint => {
-  const s = p.sensors === '' ? {} : (JSON.parse(p.sensors) as Record<string, unknown>);
+  const s = sensorsOf(p);
   return {
     t: Math.floor(p.timeUs / 1000),
     lat: p.lat,
     lon: p.lon,
     positioning: p.positioning,
     speed: p.speed,
-    temp: numeric(s.temperature),
-    humidity: numeric(s.humidity),
+    temp: sensorNumber(s, 'temperature'),
+    humidity: sensorNumber(s, 'humidity'),
     door: s.door === 'open' ? 1 : s.door === 'closed' ? 0 : null,
   };
 };

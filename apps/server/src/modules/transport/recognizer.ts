@@ -18,6 +18,7 @@ import type { TaskDetection, TaskPlace } from '@iotc/shared/transport';
 import { detectTrips, taskProgress, type Track } from '@iotc/shared/trips';
 import { rowsOf, type Db } from '../../db/client.ts';
 import { batchQueue } from '../../lib/batch-queue.ts';
+import { readPackRows } from '../archive/reader.ts';
 
 export const TASK_DEVICES_CACHE_MS = 5_000;
 /** A task's history is read again only when its device's newest reading is this much newer than at the last read. */
@@ -105,16 +106,12 @@ export function taskRecognizer(db: Db, opts: { log: FastifyBaseLogger; move: Mov
 
   /** The device's GPS/LBS history from `since`, oldest first, at most MAX_HISTORY of the newest readings. */
   async function history(deviceRef: string, since: Date): Promise<Track> {
-    const rows = rowsOf<{ time: Date | string; lat: number; lon: number; positioning: string | null }>(
-      await db.execute(sql`select time, lat, lon, positioning from (
-          select time, lat, lon, positioning from telemetry
-          where device_ref = ${deviceRef} and time >= ${since.toISOString()}::timestamptz and lat is not null and lon is not null
-          order by time desc limit ${MAX_HISTORY}) h order by time`),
-    );
+    const newest = await readPackRows(db, deviceRef, { from: since.getTime(), to: Number.MAX_SAFE_INTEGER / 1000 }, { sensors: false, desc: true, limit: MAX_HISTORY, filter: (p) => p.lat !== null && p.lon !== null });
+    const rows = newest.reverse();
     return {
-      t: Float64Array.from(rows, (r) => new Date(r.time).getTime()),
-      lat: Float64Array.from(rows, (r) => Number(r.lat)),
-      lon: Float64Array.from(rows, (r) => Number(r.lon)),
+      t: Float64Array.from(rows, (r) => Math.floor(r.timeUs / 1000)),
+      lat: Float64Array.from(rows, (r) => r.lat!),
+      lon: Float64Array.from(rows, (r) => r.lon!),
       lbs: Uint8Array.from(rows, (r) => (r.positioning === 'LBS' ? 1 : 0)),
     };
   }
