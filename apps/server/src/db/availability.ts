@@ -50,6 +50,11 @@ export function notWritableCause(err: unknown): { code: string; message: string 
  * four segments leave room for that and for the writes under way when the reserve is reached.
  */
 export const PGLITE_DISK_RESERVE_BYTES = 64 * 1_048_576;
+/**
+ * Free space over the reserve that PGlite's writes wait for once they stopped for want of it, so
+ * that a disk hovering at the reserve does not start and stop them by turns.
+ */
+export const PGLITE_RESUME_MARGIN_BYTES = 16 * 1_048_576;
 /** How long a reading of the free space is used (statfs is cheap; the reserve covers the gap). */
 const DISK_CHECK_MS = 250;
 
@@ -153,14 +158,14 @@ export function databaseAvailability(
   }
   const reserveCause = (free: number) => ({
     code: '53100',
-    message: `${n(Math.floor(free / 1_048_576))} MB free on the database's file system, below the reserve of ${n(Math.floor(reserve / 1_048_576))} MB`,
+    message: `${n(Math.floor(free / 1_048_576))} MB free on the database's file system: writes stop below ${n(Math.floor(reserve / 1_048_576))} MB and resume above ${n(Math.floor((reserve + PGLITE_RESUME_MARGIN_BYTES) / 1_048_576))} MB`,
   });
 
   /** A light write: a table created, one row in it (a new page of a new file), rolled back. */
   async function probeWrite(): Promise<void> {
     if (opts.diskDir) {
       const free = await readDisk();
-      if (free !== null && free < reserve) throw Object.assign(new Error(reserveCause(free).message), { code: '53100' });
+      if (free !== null && free < reserve + PGLITE_RESUME_MARGIN_BYTES) throw Object.assign(new Error(reserveCause(free).message), { code: '53100' });
     }
     const rollback = new Error('write probe: rolled back');
     try {
