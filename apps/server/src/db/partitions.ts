@@ -155,8 +155,8 @@ export interface PartitionInfo {
  * no autovacuum) is counted instead.
  */
 export async function listPartitions(db: Executor): Promise<PartitionInfo[]> {
-  const parts = rowsOf<{ name: string; oid: number; reltuples: number | string; bytes: number | string }>(
-    await db.execute(sql`select c.relname as name, c.oid::int8 as oid, c.reltuples::float8 as reltuples, pg_total_relation_size(c.oid)::int8 as bytes
+  const parts = rowsOf<{ name: string; reltuples: number | string; bytes: number | string }>(
+    await db.execute(sql`select c.relname as name, c.reltuples::float8 as reltuples, pg_total_relation_size(c.oid)::int8 as bytes
       from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'telemetry'::regclass`),
   );
   const out: PartitionInfo[] = [];
