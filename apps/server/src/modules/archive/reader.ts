@@ -351,3 +351,26 @@ export async function firstPerBucket(q: Executor, deviceRef: string, r: { from: 
   }
   return [...picked.values()];
 }
+
+/** The device time (microseconds) of a device's first reading, packs and rows alike; null without one. */
+export async function firstReadingUs(q: Executor, deviceRef: string): Promise<number | null> {
+  const [r] = rowsOf<{ p: string | number | null; r: string | number | null }>(
+    await q.execute(sql`select (select ${US('min(first_time)')} from reading_days where device_ref = ${deviceRef}) as p,
+      (select ${US('min(time)')} from telemetry where device_ref = ${deviceRef}) as r`),
+  );
+  const all = [r?.p, r?.r].filter((v) => v !== null && v !== undefined).map(Number);
+  return all.length ? Math.min(...all) : null;
+}
+
+/** The device time (microseconds) of a device's last reading before `to` (ms), packs and rows alike; null without one. */
+export async function lastReadingUsBefore(q: Executor, deviceRef: string, to: number): Promise<number | null> {
+  const [r] = rowsOf<{ p: string | number | null; r: string | number | null }>(
+    await q.execute(sql`select (select ${US('max(last_time)')} from reading_days where device_ref = ${deviceRef} and last_time < ${ts(to)}::timestamptz) as p,
+      (select ${US('max(time)')} from telemetry where device_ref = ${deviceRef} and time < ${ts(to)}::timestamptz) as r`),
+  );
+  const all = [r?.p, r?.r].filter((v) => v !== null && v !== undefined).map(Number);
+  // The pack of the day `to` falls in may hold readings on both sides of it.
+  const [inside] = await readPackRows(q, deviceRef, { from: dayStart(dayOf(to - 1)), to }, { sensors: false, desc: true, limit: 1 });
+  if (inside) all.push(inside.timeUs);
+  return all.length ? Math.max(...all) : null;
+}

@@ -14,6 +14,7 @@ import { TRACK_API } from '@iotc/shared/track';
 import { REPORT_API } from '@iotc/shared/report';
 import { OPS_REPORT_API } from '@iotc/shared/ops-report';
 import { GSP_REPORT_API } from '@iotc/shared/gsp-report';
+import { COMPARE_API, METRICS_BY_KIND } from '@iotc/shared/compare';
 import { DEMO_PASSWORD, login, testApp, type TestApp } from '../../test/harness.ts';
 import { rowsOf } from '../../db/client.ts';
 import { demoDevices, seedDemoFleet } from '../../db/seed-demo.ts';
@@ -80,6 +81,21 @@ describe('history read from packs answers as from rows', () => {
     const yesterday = new Date(now + 8 * 3600_000 - DAY_MS).toISOString().slice(0, 10);
     for (const a of cold) out.set(`gsp ${a.code}`, await get(`${GSP_REPORT_API.temperature}?assetId=${a.id}&period=day&date=${yesterday}`));
     out.set('mileage', await get(`${OPS_REPORT_API.mileage}?period=week&date=${yesterday}`));
+    // Closed days (the online figures of an open period move with the clock).
+    out.set('online yesterday', await get(`${OPS_REPORT_API.online}?period=day&date=${yesterday}`));
+    out.set('online the day before', await get(`${OPS_REPORT_API.online}?period=day&date=${new Date(now + 8 * 3600_000 - 2 * DAY_MS).toISOString().slice(0, 10)}`));
+    // Comparison of the vehicles, the warehouses and the routes, on every metric, yesterday against the day before.
+    const dayA = today - 8 * 3600_000 - DAY_MS;
+    const period = `aFrom=${new Date(dayA).toISOString()}&aTo=${new Date(dayA + DAY_MS).toISOString()}&bFrom=${new Date(dayA - DAY_MS).toISOString()}&bTo=${new Date(dayA).toISOString()}`;
+    for (const kind of ['vehicle', 'warehouse'] as const) {
+      const ids = rowsOf<{ id: string }>(await db.execute(sql`select a.id from assets a join orgs o on o.id = a.org_id where o.code = 'demo' and a.kind = ${kind} order by a.code limit 6`)).map((a) => a.id);
+      if (ids.length < 2) continue;
+      for (const metric of METRICS_BY_KIND[kind]) out.set(`compare ${kind} ${metric}`, await get(`${COMPARE_API.compare}?kind=${kind}&ids=${ids.join(',')}&metric=${metric}&${period}`));
+    }
+    const routes = (JSON.parse(await get(COMPARE_API.routes)) as { data: { key: string }[] }).data.slice(0, 6).map((r) => r.key);
+    if (routes.length >= 2) {
+      for (const metric of METRICS_BY_KIND.route) out.set(`compare route ${metric}`, await get(`${COMPARE_API.compare}?kind=route&ids=${routes.map(encodeURIComponent).join(',')}&metric=${metric}&${period}`));
+    }
     // The ledger's device-minutes of everything stored.
     const keys = rowsOf<{ device_ref: string; minute: string }>(
       await db.execute(sql`select distinct device_ref, to_char(date_bin('1 minute', received_at, timestamptz '2000-01-01') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as minute from telemetry`),
@@ -95,6 +111,8 @@ describe('history read from packs answers as from rows', () => {
     // Not empty answers: readings of several devices over days, tasks that ran, a warehouse.
     expect([...before.keys()].filter((k) => k.startsWith('shipment')).length).toBeGreaterThan(0);
     expect([...before.keys()].filter((k) => k.startsWith('gsp')).length).toBeGreaterThan(0);
+    expect([...before.keys()].filter((k) => k.startsWith('compare')).length).toBeGreaterThan(8);
+    expect((JSON.parse(before.get('online yesterday')!) as { data: { rows: { reports: number }[] } }).data.rows.some((r) => r.reports > 0)).toBe(true);
     const rowsBefore = Number(rowsOf<{ n: string }>(await db.execute(sql`select count(*) as n from telemetry`))[0]!.n);
 
     let r = await archiveTick(db);

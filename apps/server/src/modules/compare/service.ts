@@ -1,6 +1,7 @@
 // Operational data comparison: two to six warehouses, vehicles or routes on one metric over two
-// periods. One SQL query per period computes the metric for all targets at once, bounded by the
-// targets' devices (or the routes' tasks) and the period; the definitions are those written in
+// periods. Metrics of tasks are one SQL query per period for all targets; metrics of readings
+// read the targets' devices' readings of the period through the readings archive's reader (packs
+// and rows alike) and compute in Node. The definitions are those written in
 // packages/shared/src/compare.ts. Targets outside the caller's organisations answer 404.
 import { sql, type SQL } from 'drizzle-orm';
 import type { Lang } from '@iotc/shared/i18n';
@@ -20,11 +21,13 @@ import { orgTree, tsParam as ts } from '../../db/list.ts';
 import { exportRows, formatInstant, type ExportFile } from '../../lib/export.ts';
 import { AppError } from '../../plugins/errors.ts';
 import type { Caller } from '../auth/service.ts';
+import { firstReadingUs, readPackRows, sensorsOf, sensorText } from '../archive/reader.ts';
+import type { PackRow } from '../archive/pack.ts';
 
 const DAY_MS = 86_400_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Longest interval one "door open" reading counts for. */
-const DOOR_CAP = sql`interval '30 minutes'`;
+/** Longest interval one "door open" reading counts for (30 minutes, in microseconds). */
+const DOOR_CAP_US = 30 * 60 * 1_000_000;
 
 interface Period {
   from: Date;
@@ -41,7 +44,11 @@ const round2 = (v: number) => Math.round(v * 100) / 100;
 const num = (v: number | string | null | undefined) => (v === null || v === undefined ? null : Number(v));
 const list = (values: string[], cast: SQL) => sql.join(values.map((v) => sql`${v}${cast}`), sql`, `);
 
-const TEMP = sql`case when jsonb_typeof(t.sensors->'temperature') = 'number' then (t.sensors->>'temperature')::float8 end`;
+/** A reading's temperature when it is a number. */
+const temperatureOf = (r: PackRow): number | null => {
+  const v = sensorsOf(r).temperature;
+  return typeof v === 'number' ? v : null;
+};
 const TASK_AT = sql`coalesce(tt.started_at, tt.planned_start, tt.created_at)`;
 const DELIVERED = sql`tt.status in ('arrived', 'completed')`;
 const FINISHED = sql`coalesce(tt.arrived_at, tt.completed_at)`;
@@ -85,59 +92,112 @@ function targetDevices(ids: string[]): SQL {
     where tg.id in (${list(ids, sql`::uuid`)}))`;
 }
 
-/** The readings of the targets' devices in the period. */
-const readings = (p: Period) => sql`from dev join telemetry t on t.device_ref = dev.device_ref and t.time >= ${ts(p.from)} and t.time < ${ts(p.to)}`;
 
 export function compareService(db: Db) {
   const byTarget = (rows: Raw[]): Values => new Map(rows.map((r) => [r.target, num(r.v)]));
+
+  /** The targets' devices (targetDevices), each with the readings of the period, through the readings archive's reader. */
+  async function targetReadings(ids: string[], p: Period) {
+    const devs = rowsOf<{ target: string; device_ref: string; lo: number | string | null; hi: number | string | null }>(await db.execute(sql`with ${targetDevices(ids)} select * from dev`));
+    const out: { target: string; deviceRef: string; lo: number | null; hi: number | null; readings: PackRow[] }[] = [];
+    for (const d of devs) {
+      out.push({ target: d.target, deviceRef: d.device_ref, lo: num(d.lo), hi: num(d.hi), readings: await readPackRows(db, d.device_ref, { from: p.from.getTime(), to: p.to.getTime() }) });
+    }
+    return out;
+  }
+
+  /** Sums per target: `add(target, value)` then `values(of)` (a target with nothing added is absent). */
+  function perTarget<T>(start: () => T) {
+    const acc = new Map<string, T>();
+    return {
+      get: (target: string) => acc.get(target) ?? acc.set(target, start()).get(target)!,
+      values: (of: (x: T) => number | null): Values => new Map([...acc].map(([k, x]) => [k, of(x)])),
+    };
+  }
 
   async function assetMetric(kind: 'warehouse' | 'vehicle', metric: CompareMetric, ids: string[], p: Period, scope: string[]): Promise<Values> {
     const dev = targetDevices(ids);
     const run = async (q: SQL) => byTarget(rowsOf<Raw>(await db.execute(q)));
     switch (metric) {
-      case 'avgTemp':
-        return run(sql`with ${dev} select dev.target, avg(${TEMP}) as v ${readings(p)} group by dev.target`);
-      case 'compliance': {
-        const ranged = sql`${TEMP} is not null and (dev.lo is not null or dev.hi is not null)`;
-        return run(sql`with ${dev} select dev.target,
-            100.0 * count(*) filter (where ${ranged} and (dev.lo is null or ${TEMP} >= dev.lo) and (dev.hi is null or ${TEMP} <= dev.hi))
-              / nullif(count(*) filter (where ${ranged}), 0) as v
-          ${readings(p)} group by dev.target`);
+      case 'avgTemp': {
+        const acc = perTarget(() => ({ sum: 0, n: 0 }));
+        for (const d of await targetReadings(ids, p)) {
+          const a = acc.get(d.target);
+          for (const r of d.readings) {
+            const v = temperatureOf(r);
+            if (v === null) continue;
+            a.sum += v;
+            a.n++;
+          }
+        }
+        return acc.values((a) => (a.n > 0 ? a.sum / a.n : null));
       }
-      case 'doorOpen':
-        return run(sql`with ${dev}, r as (
-            select dev.target, t.time, t.sensors->>'door' as door,
-              lead(t.time) over (partition by dev.target, dev.device_ref order by t.time) as next
-            ${readings(p)})
-          select target, case when count(door) = 0 then null else
-              coalesce(sum(extract(epoch from least(coalesce(next, ${ts(p.to)}), time + ${DOOR_CAP}) - time)) filter (where door = 'open'), 0) / 60 end as v
-          from r group by target`);
+      case 'compliance': {
+        const acc = perTarget(() => ({ ranged: 0, inside: 0 }));
+        for (const d of await targetReadings(ids, p)) {
+          const a = acc.get(d.target);
+          if (d.lo === null && d.hi === null) continue;
+          for (const r of d.readings) {
+            const v = temperatureOf(r);
+            if (v === null) continue;
+            a.ranged++;
+            if ((d.lo === null || v >= d.lo) && (d.hi === null || v <= d.hi)) a.inside++;
+          }
+        }
+        return acc.values((a) => (a.ranged > 0 ? (100 * a.inside) / a.ranged : null));
+      }
+      case 'doorOpen': {
+        // Each "open" reading counts until the next reading of its device (or the period's end), at most DOOR_CAP.
+        const acc = perTarget(() => ({ doors: 0, openUs: 0 }));
+        const endUs = p.to.getTime() * 1000;
+        for (const d of await targetReadings(ids, p)) {
+          const a = acc.get(d.target);
+          d.readings.forEach((r, i) => {
+            const door = sensorText(sensorsOf(r), 'door');
+            if (door === null) return;
+            a.doors++;
+            if (door !== 'open') return;
+            const next = d.readings[i + 1]?.timeUs ?? endUs;
+            a.openUs += Math.min(next, r.timeUs + DOOR_CAP_US) - r.timeUs;
+          });
+        }
+        return acc.values((a) => (a.doors === 0 ? null : a.openUs / 1_000_000 / 60));
+      }
       case 'alarmRate': {
         // Per 1,000 hours of each device's life in the period: from when it existed (created, or
         // its first reading when that is earlier, as with back-filled history) to the period's end
         // (never past now). A device installed today is not divided by the whole period.
         const end = new Date(Math.min(p.to.getTime(), Date.now()));
         if (end.getTime() <= p.from.getTime()) return new Map();
-        const rows = rowsOf<{ target: string; hours: number | string | null; alarms: number | string }>(
-          await db.execute(sql`with ${dev}, life as (
-              select dev.target, dev.device_ref,
-                greatest(extract(epoch from ${ts(end)}::timestamptz - greatest(${ts(p.from)}::timestamptz, least(d.created_at, coalesce(f.first, d.created_at)))), 0) / 3600.0 as hours
-              from dev join devices d on d.id = dev.device_ref
-              left join lateral (select min(time) as first from telemetry where device_ref = dev.device_ref) f on true)
-            select life.target, sum(life.hours) as hours, coalesce(sum(x.n), 0) as alarms
-            from life cross join lateral (select count(*) as n from alarms al
-              where al.device_ref = life.device_ref and al.started_at >= ${ts(p.from)} and al.started_at < ${ts(p.to)}) x
-            group by life.target`),
+        const rows = rowsOf<{ target: string; device_ref: string; created_us: number | string; alarms: number | string }>(
+          await db.execute(sql`with ${dev}
+            select dev.target, dev.device_ref, (extract(epoch from d.created_at) * 1000000)::int8 as created_us,
+              (select count(*) from alarms al where al.device_ref = dev.device_ref and al.started_at >= ${ts(p.from)} and al.started_at < ${ts(p.to)}) as alarms
+            from dev join devices d on d.id = dev.device_ref`),
         );
-        return new Map(rows.filter((r) => Number(r.hours) > 0).map((r) => [r.target, (Number(r.alarms) / Number(r.hours)) * 1000]));
+        const acc = perTarget(() => ({ hours: 0, alarms: 0 }));
+        for (const r of rows) {
+          const first = await firstReadingUs(db, r.device_ref);
+          const born = Math.min(Number(r.created_us), first ?? Number(r.created_us));
+          const a = acc.get(r.target);
+          a.hours += Math.max(end.getTime() * 1000 - Math.max(p.from.getTime() * 1000, born), 0) / 3_600_000_000;
+          a.alarms += Number(r.alarms);
+        }
+        const v = acc.values((a) => (a.hours > 0 ? (a.alarms / a.hours) * 1000 : null));
+        return new Map([...v].filter(([, x]) => x !== null));
       }
-      case 'mileage':
-        return run(sql`with ${dev}, m as (
-            select dev.target, (array_agg(t.mileage order by t.time desc))[1] - (array_agg(t.mileage order by t.time))[1] as km
-            from dev join lateral (select time, (sensors->>'mileage')::float8 as mileage from telemetry
-              where device_ref = dev.device_ref and time >= ${ts(p.from)} and time < ${ts(p.to)} and jsonb_typeof(sensors->'mileage') = 'number') t on true
-            group by dev.target, dev.device_ref)
-          select target, sum(km) as v from m group by target`);
+      case 'mileage': {
+        // Per device, the last odometer reading of the period less the first; summed per target.
+        const acc = perTarget(() => ({ km: 0, any: false }));
+        for (const d of await targetReadings(ids, p)) {
+          const odo = d.readings.map((r) => sensorsOf(r).mileage).filter((m): m is number => typeof m === 'number');
+          if (odo.length === 0) continue;
+          const a = acc.get(d.target);
+          a.km += odo[odo.length - 1]! - odo[0]!;
+          a.any = true;
+        }
+        return new Map([...acc.values((a) => (a.any ? a.km : null))].filter(([, x]) => x !== null));
+      }
       case 'onTime':
         if (kind !== 'vehicle') return new Map();
         return run(sql`select tt.asset_ref as target, ${onTimeRate} as v from transport_tasks tt
@@ -165,11 +225,24 @@ export function compareService(db: Db) {
               (select count(*) from alarms al where al.task_id = tt.id) as alarms
             from tasks tt where tt.started_at is not null and tt.status <> 'cancelled')
           select target, sum(alarms) * 1000.0 / nullif(sum(hours), 0) as v from ran group by target`);
-      case 'avgTemp':
-        return run(sql`with ${tasks} select tt.target, avg(${TEMP}) as v from tasks tt
-          join transport_task_devices td on td.task_id = tt.id
-          join telemetry t on t.device_ref = td.device_ref and t.time >= tt.started_at and t.time <= ${ranTo}
-          where tt.started_at is not null group by tt.target`);
+      case 'avgTemp': {
+        const ran = rowsOf<{ target: string; device_ref: string; from_ms: number | string; to_ms: number | string }>(
+          await db.execute(sql`with ${tasks} select tt.target, td.device_ref,
+              (extract(epoch from tt.started_at) * 1000)::float8 as from_ms, (extract(epoch from ${ranTo}) * 1000)::float8 as to_ms
+            from tasks tt join transport_task_devices td on td.task_id = tt.id where tt.started_at is not null`),
+        );
+        const acc = perTarget(() => ({ sum: 0, n: 0 }));
+        for (const t of ran) {
+          const a = acc.get(t.target);
+          for (const r of await readPackRows(db, t.device_ref, { from: Number(t.from_ms), to: Number(t.to_ms), toInclusive: true })) {
+            const v = temperatureOf(r);
+            if (v === null) continue;
+            a.sum += v;
+            a.n++;
+          }
+        }
+        return new Map([...acc.values((a) => (a.n > 0 ? a.sum / a.n : null))].filter(([, x]) => x !== null));
+      }
       default:
         return new Map();
     }

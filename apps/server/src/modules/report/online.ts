@@ -2,14 +2,14 @@
 // local day, the time it was online (from each stored report for the offline threshold, or until
 // its next report, whichever is first) over the time counted (the day, from the device's creation
 // and never past now), the outages (gaps past the threshold that began inside the period) and the
-// longest offline stretch. The database does the work with window functions (lead over each
-// device's reports in time order) and returns a handful of numbers per device and day, so a month
-// of many devices never brings their reports into Node. As JSON, PDF and Excel.
+// longest offline stretch. Each device's report times come through the readings archive's one
+// reader (packs and rows alike, times only: no sensors unpacked), in microseconds as the database
+// keeps them, so the figures are the same whichever way the readings are stored. As JSON, PDF and Excel.
 import { eq, sql } from 'drizzle-orm';
 import type { Lang } from '@iotc/shared/i18n';
 import { MAX_REPORT_SUBJECTS, reportRange, type OnlineReport, type OnlineReportQuery, type OnlineReportRow } from '@iotc/shared/ops-report';
 import { rowsOf, type Db } from '../../db/client.ts';
-import { orgTree, tsParam as ts, uuidList as uuids } from '../../db/list.ts';
+import { orgTree, uuidList as uuids } from '../../db/list.ts';
 import { orgs } from '../../db/schema.ts';
 import { formatInstant, type ExportFile } from '../../lib/export.ts';
 import { XLSX_TYPE } from '../../lib/sheet.ts';
@@ -18,6 +18,7 @@ import type { Caller } from '../auth/service.ts';
 import { fileDate, opsPdf, opsXlsx, shortDuration, type OpsDocument } from './ops-pdf.ts';
 import { OPS_TEXTS } from './ops-texts.ts';
 import { percent } from './gsp-lines.ts';
+import { firstReadingUs, lastReadingUsBefore, readPackRows } from '../archive/reader.ts';
 
 const rate = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1_000_000) / 1_000_000 : null);
 const round1 = (v: number) => Math.round(v * 10) / 10;
@@ -26,9 +27,10 @@ interface DeviceRow {
   id: string;
   device_id: string;
   name: string;
-  created_at: Date | string;
+  /** Its creation, or its first stored report when that is earlier (microseconds). */
+  createdUs: number;
   asset: string | null;
-  last_seen: Date | string | null;
+  lastSeenUs: number | null;
 }
 
 export function onlineReportService(db: Db, opts: { offlineAfterMs: number }) {
@@ -38,18 +40,56 @@ export function onlineReportService(db: Db, opts: { offlineAfterMs: number }) {
   async function devicesOf(caller: Caller, q: OnlineReportQuery, to: number): Promise<DeviceRow[]> {
     const scope = await orgTree(db, caller.orgId);
     const ids = q.deviceIds?.length ? [...new Set(q.deviceIds.map((id) => id.toLowerCase()))] : null;
-    const rows = rowsOf<DeviceRow>(
-      // Counted from the device's creation, or from its first stored report when that is earlier
-      // (history uploaded for a device registered afterwards, as the demo's is).
-      await db.execute(sql`select d.id, d.device_id, d.name, least(d.created_at, (select min(t.time) from telemetry t where t.device_ref = d.id)) as created_at,
-          (select b.asset_name from device_bindings b where b.device_ref = d.id and b.unbound_at is null limit 1) as asset,
-          (select max(t.time) from telemetry t where t.device_ref = d.id and t.time < ${ts(to)}) as last_seen
+    const found = rowsOf<{ id: string; device_id: string; name: string; created_us: string | number; asset: string | null }>(
+      await db.execute(sql`select d.id, d.device_id, d.name, (extract(epoch from d.created_at) * 1000000)::int8 as created_us,
+          (select b.asset_name from device_bindings b where b.device_ref = d.id and b.unbound_at is null limit 1) as asset
         from devices d
         where d.org_id = any(${uuids(scope)}) ${ids ? sql`and d.id = any(${uuids(ids)})` : sql``}
         order by d.device_id limit ${MAX_REPORT_SUBJECTS}`),
     );
-    if (ids && rows.length !== ids.length) throw new AppError(404, 'NOT_FOUND');
+    if (ids && found.length !== ids.length) throw new AppError(404, 'NOT_FOUND');
+    // Counted from the device's creation, or from its first stored report when that is earlier
+    // (history uploaded for a device registered afterwards, as the demo's is); packs and rows alike.
+    const rows: DeviceRow[] = [];
+    for (const d of found) {
+      const first = await firstReadingUs(db, d.id);
+      const last = await lastReadingUsBefore(db, d.id, to);
+      rows.push({ id: d.id, device_id: d.device_id, name: d.name, createdUs: Math.min(Number(d.created_us), first ?? Number.POSITIVE_INFINITY), asset: d.asset, lastSeenUs: last });
+    }
     return rows;
+  }
+
+  /** One device's online time per day and its outage figures, from its readings' times (microseconds throughout, as the database keeps them). */
+  async function deviceFigures(d: DeviceRow, range: ReturnType<typeof reportRange>, until: number) {
+    const thrUs = thrS * 1_000_000;
+    const s0 = Math.max(d.createdUs, range.from * 1000);
+    const s1 = until * 1000;
+    // Its reports from one threshold before the period (an earlier report keeps it online into the period).
+    const times = (await readPackRows(db, d.id, { from: range.from - thrS * 1000, to: range.to }, { sensors: false })).map((p) => p.timeUs);
+    const online = range.days.map(() => 0);
+    let reports = 0;
+    let outages = 0;
+    let longest: number | null = null;
+    for (let k = 0; k < times.length; k++) {
+      const t = times[k]!;
+      const next = k + 1 < times.length ? times[k + 1]! : null;
+      // Online from each report for the threshold, or until the next report, whichever is first.
+      const e = Math.min(next ?? t + thrUs, t + thrUs);
+      range.days.forEach((day, i) => {
+        const d0 = day.from * 1000;
+        const d1 = day.to * 1000;
+        if (!(t < d1 && e > d0)) return;
+        const span = Math.min(e, d1, s1) - Math.max(t, d0, s0);
+        if (span > 0) online[i]! += span;
+      });
+      if (t >= range.from * 1000) reports++;
+      // Offline stretches after a report: [time + threshold, next report (or the end)).
+      const gapEnd = next ?? s1;
+      if (gapEnd > t + thrUs && t + thrUs >= s0 && t + thrUs < s1) outages++;
+      const stretch = Math.min(gapEnd, s1) - Math.max(t + thrUs, s0);
+      if (stretch > 0) longest = Math.max(longest ?? 0, stretch);
+    }
+    return { online: online.map((us) => us / 1_000_000), reports, firstUs: times.length ? times[0]! : null, outages, longestS: longest === null ? 0 : longest / 1_000_000 };
   }
 
   async function report(caller: Caller, q: OnlineReportQuery, tz: string): Promise<OnlineReport> {
@@ -71,64 +111,20 @@ export function onlineReportService(db: Db, opts: { offlineAfterMs: number }) {
     };
     if (list.length === 0) return empty;
 
-    const thr = sql`(${thrS}::float8 * interval '1 second')`;
-    const days = sql.join(
-      range.days.map((d, i) => sql`(${i}::int, ${ts(d.from)}, ${ts(d.to)})`),
-      sql`, `,
-    );
-    // dev: each device's counted span [s0, s1); r: its reports from one threshold before the
-    // period (an earlier report keeps it online into the period), each with the next one.
-    const base = sql`dev as (
-        select id, greatest(least(created_at, (select min(t.time) from telemetry t where t.device_ref = devices.id)), ${ts(range.from)}) as s0, ${ts(until)}::timestamptz as s1
-        from devices where id = any(${uuids(list.map((d) => d.id))})),
-      r as (
-        select t.device_ref, t.time, lead(t.time) over (partition by t.device_ref order by t.time) as next
-        from telemetry t
-        where t.device_ref = any(${uuids(list.map((d) => d.id))}) and t.time >= ${ts(range.from)} - ${thr} and t.time < ${ts(range.to)}),
-      w as (
-        select r.device_ref, r.time, r.next, dev.s0, dev.s1, least(coalesce(r.next, r.time + ${thr}), r.time + ${thr}) as e
-        from r join dev on dev.id = r.device_ref)`;
-    const [perDay, stats] = await Promise.all([
-      // The windows [time, e) of one device do not overlap (e is at most the next report): their union is their sum.
-      db.execute(sql`with ${base}, days(i, d0, d1) as (values ${days})
-        select w.device_ref, days.i,
-          sum(extract(epoch from least(w.e, days.d1, w.s1) - greatest(w.time, days.d0, w.s0))) as online
-        from w join days on w.time < days.d1 and w.e > days.d0
-        where least(w.e, days.d1, w.s1) > greatest(w.time, days.d0, w.s0)
-        group by 1, 2`),
-      // Offline stretches after a report: [time + threshold, next report (or the end)).
-      db.execute(sql`with ${base}
-        select w.device_ref,
-          count(*) filter (where w.time >= ${ts(range.from)}) as reports,
-          min(w.time) as first_t,
-          count(*) filter (where coalesce(w.next, w.s1) > w.time + ${thr} and w.time + ${thr} >= w.s0 and w.time + ${thr} < w.s1) as outages,
-          max(extract(epoch from least(coalesce(w.next, w.s1), w.s1) - greatest(w.time + ${thr}, w.s0)))
-            filter (where least(coalesce(w.next, w.s1), w.s1) > greatest(w.time + ${thr}, w.s0)) as longest
-        from w group by 1`),
-    ]);
-    const online = new Map<string, number[]>();
-    for (const r of rowsOf<{ device_ref: string; i: number | string; online: number | string }>(perDay)) {
-      let arr = online.get(r.device_ref);
-      if (!arr) online.set(r.device_ref, (arr = range.days.map(() => 0)));
-      arr[Number(r.i)] = Number(r.online);
-    }
-    const statOf = new Map(
-      rowsOf<{ device_ref: string; reports: number | string; first_t: Date | string | null; outages: number | string; longest: number | string | null }>(stats).map((r) => [r.device_ref, r]),
-    );
+    const figures = new Map<string, Awaited<ReturnType<typeof deviceFigures>>>();
+    for (const d of list) figures.set(d.id, await deviceFigures(d, range, until));
 
     const dayOnline = range.days.map(() => 0);
     const dayExpected = range.days.map(() => 0);
     const rows: OnlineReportRow[] = list.map((d) => {
-      const created = new Date(d.created_at).getTime();
-      const s0 = Math.max(created, range.from);
-      const st = statOf.get(d.id);
-      const on = online.get(d.id) ?? range.days.map(() => 0);
+      const s0 = Math.max(Math.floor(d.createdUs / 1000), range.from);
+      const f = figures.get(d.id)!;
       let onlineS = 0;
       let expectedS = 0;
       const days = range.days.map((day, i) => {
         const exp = Math.max(0, Math.min(day.to, until) - Math.max(day.from, s0)) / 1000;
         if (exp <= 0) return null;
-        const o = Math.min(on[i]!, exp);
+        const o = Math.min(f.online[i]!, exp);
         onlineS += o;
         expectedS += exp;
         dayOnline[i]! += o;
@@ -136,7 +132,7 @@ export function onlineReportService(db: Db, opts: { offlineAfterMs: number }) {
         return rate(o, exp);
       });
       // Offline from the start of the counted span until the first report (none: all of it).
-      const first = st?.first_t ? new Date(st.first_t).getTime() : null;
+      const first = f.firstUs === null ? null : Math.floor(f.firstUs / 1000);
       const head = until > s0 ? Math.max(0, Math.min(first ?? until, until) - s0) / 1000 : 0;
       return {
         deviceId: d.device_id,
@@ -146,10 +142,10 @@ export function onlineReportService(db: Db, opts: { offlineAfterMs: number }) {
         onlineS: round1(onlineS),
         expectedS: round1(expectedS),
         rate: rate(onlineS, expectedS),
-        outages: Number(st?.outages ?? 0),
-        longestOutageS: round1(Math.max(head, Number(st?.longest ?? 0))),
-        reports: Number(st?.reports ?? 0),
-        lastSeenAt: d.last_seen ? new Date(d.last_seen).toISOString() : null,
+        outages: f.outages,
+        longestOutageS: round1(Math.max(head, f.longestS)),
+        reports: f.reports,
+        lastSeenAt: d.lastSeenUs === null ? null : new Date(Math.floor(d.lastSeenUs / 1000)).toISOString(),
       };
     });
     const totalOnline = dayOnline.reduce((s, v) => s + v, 0);
