@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { HANDOVER_READING_WINDOW_MS } from '@iotc/shared/warehouse';
 import { rowsOf, type Executor } from '../../db/client.ts';
+import { readPackRows, sensorsOf } from '../archive/reader.ts';
 
 export interface HandoverReading {
   temperature: number | null;
@@ -16,23 +17,27 @@ export interface HandoverReading {
 
 export async function readingAt(db: Executor, roomId: string, at: Date): Promise<HandoverReading | null> {
   const since = new Date(at.getTime() - HANDOVER_READING_WINDOW_MS);
-  const rows = rowsOf<{ temperature: number | string | null; humidity: number | string | null; time: Date | string; device_id: string }>(
-    await db.execute(sql`
-      select case when jsonb_typeof(t.sensors->'temperature') = 'number' then (t.sensors->>'temperature')::float8 end as temperature,
-             case when jsonb_typeof(t.sensors->'humidity') = 'number' then (t.sensors->>'humidity')::float8 end as humidity,
-             t.time, b.device_id
-      from device_bindings b
-      join telemetry t on t.device_ref = b.device_ref
-      where b.asset_ref = ${roomId}::uuid
-        and (b.unbound_at is null or b.unbound_at > ${at.toISOString()}::timestamptz)
-        and t.time <= ${at.toISOString()}::timestamptz
-        and t.time >= ${since.toISOString()}::timestamptz
-        and (jsonb_typeof(t.sensors->'temperature') = 'number' or jsonb_typeof(t.sensors->'humidity') = 'number')
-      order by t.time desc
-      limit 1`),
+  const sensors = rowsOf<{ device_ref: string; device_id: string }>(
+    await db.execute(sql`select b.device_ref, b.device_id from device_bindings b
+      where b.asset_ref = ${roomId}::uuid and b.device_ref is not null and (b.unbound_at is null or b.unbound_at > ${at.toISOString()}::timestamptz)`),
   );
-  const r = rows[0];
-  if (!r) return null;
-  const num = (v: number | string | null) => (v === null ? null : Number(v));
-  return { temperature: num(r.temperature), humidity: num(r.humidity), time: new Date(r.time), deviceId: r.device_id };
+  const number = (v: unknown) => (typeof v === 'number' ? v : null);
+  let best: HandoverReading | null = null;
+  let bestUs = -Infinity;
+  for (const b of sensors) {
+    // The sensor's newest reading with a temperature or a humidity, packs and rows alike (modules/archive).
+    const [p] = await readPackRows(db, b.device_ref, { from: since.getTime(), to: at.getTime(), toInclusive: true }, {
+      desc: true,
+      limit: 1,
+      filter: (r) => {
+        const s = sensorsOf(r);
+        return number(s.temperature) !== null || number(s.humidity) !== null;
+      },
+    });
+    if (!p || p.timeUs <= bestUs) continue;
+    const s = sensorsOf(p);
+    bestUs = p.timeUs;
+    best = { temperature: number(s.temperature), humidity: number(s.humidity), time: new Date(Math.floor(p.timeUs / 1000)), deviceId: b.device_id };
+  }
+  return best;
 }
