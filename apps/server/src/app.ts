@@ -340,7 +340,7 @@ export async function buildApp(
   });
   app.decorate('availability', availability);
   app.addHook('onClose', async () => availability.close());
-  metrics.watchAvailability(availability.stats);
+  metrics.watchAvailability(availability.stats, database.kind === 'pglite' && config.dataDir ? availability.checkDisk : undefined);
   app.health.addCheck('database-writes', () => {
     if (availability.unwritable) throw new Error(`the database cannot write: ${availability.stats().unwritableCause?.message ?? ''}`);
   });

@@ -222,6 +222,8 @@ function scenario(name: string, setUp: (lines: Line[]) => Promise<Setup>) {
         await expect.poll(() => acked.size, { timeout: 10_000 }).toBeGreaterThan(DEVICES * 5);
         expect((await app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
         expect(await metric('iotc_database_writable ')).toEqual(['iotc_database_writable 1']);
+        // PGlite's free space is exported (PostgreSQL's disk is the database server's to watch).
+        expect(await metric('iotc_database_disk_free_bytes ')).toHaveLength(s.app.database.kind === 'pglite' ? 1 : 0);
 
         // The disk fills to the brim; the devices keep reporting until writes fail.
         const filledAt = Date.now();
@@ -259,6 +261,7 @@ function scenario(name: string, setUp: (lines: Line[]) => Promise<Setup>) {
         expect(ready.statusCode).toBe(503);
         expect(ready.json().checks['database-writes']).toMatchObject({ ok: false });
         expect(await metric('iotc_database_writable ')).toEqual(['iotc_database_writable 0']);
+        if (s.app.database.kind === 'pglite') expect(await metric('iotc_database_disk_free_bytes ')).toEqual(['iotc_database_disk_free_bytes 0']);
         const refusedMetric = (await metric('iotc_intake_refused_unavailable_total{reason="storage"}'))[0];
         expect(Number(refusedMetric?.split(' ')[1])).toBeGreaterThan(0);
         const alarms = await call<PlatformAlarm[]>(app, { method: 'GET', url: PLATFORM_ALARMS_API.list, token: admin });

@@ -95,15 +95,6 @@ export function appMetrics() {
       this.set(availability?.().unwritable ? 0 : 1);
     },
   });
-  new Gauge({
-    name: `${METRIC_PREFIX}database_disk_free_bytes`,
-    help: "Free bytes on the file system of PGlite's data directory (absent on PostgreSQL: watch the database server's own)",
-    registers,
-    collect() {
-      const free = availability?.().diskFreeBytes;
-      if (free !== null && free !== undefined) this.set(free);
-    },
-  });
   // Counters kept by the availability; exported as the growth since the last scrape.
   let refusedSeen = { unwritable: 0, unreachable: 0 };
   new Counter({
@@ -164,9 +155,21 @@ export function appMetrics() {
     watchQueue(read: typeof queueDepth) {
       queueDepth = read;
     },
-    /** Where the database's writability and refusal figures are read from (db/availability.ts). */
-    watchAvailability(read: () => AvailabilityStats) {
+    /** Where the database's writability and refusal figures are read from, and (PGlite) its free disk space, read at each scrape (db/availability.ts). */
+    watchAvailability(read: () => AvailabilityStats, readDisk?: () => Promise<number | null>) {
       availability = read;
+      // Only where there is a disk to watch: on PostgreSQL it is the database server's.
+      if (readDisk && !registry.getSingleMetric(`${METRIC_PREFIX}database_disk_free_bytes`)) {
+        new Gauge({
+          name: `${METRIC_PREFIX}database_disk_free_bytes`,
+          help: "Free bytes on the file system of PGlite's data directory, read at each scrape (PGlite's writes stop below a reserve of 64 MB)",
+          registers,
+          async collect() {
+            const free = await readDisk();
+            if (free !== null) this.set(free);
+          },
+        });
+      }
     },
     /** Where the WebSocket gauge reads from (the live hub). */
     watchClients(read: () => number) {
