@@ -1,5 +1,5 @@
 // Benchmarks. Each figure is printed on a line of its own as `bench: <name> = <value> <unit>`.
-// `npm run bench -- --only <area>` runs one area. Areas: auth, list, table, intake, jt808, alarm, monitor, track, ledger, soak, web.
+// `npm run bench -- --only <area>` runs one area. Areas: auth, list, table, intake, jt808, alarm, monitor, track, storage, ledger, soak, web.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +16,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { createPgDatabase } from '../apps/server/src/test/harness.ts';
+import { rowsOf } from '../apps/server/src/db/client.ts';
 import { addOrgUser } from '../apps/server/src/test/fixtures.ts';
 import { alarmLevels, alarmPolicies, devices, orgs } from '../apps/server/src/db/schema.ts';
 import { ruleSchema } from '@iotc/shared/alarm';
@@ -24,7 +25,8 @@ import { rangeNodes, rootFromReader, verifyConsistency, verifyInclusion } from '
 import { readNodes as readLedgerNodes } from '../apps/server/src/modules/ledger/repo.ts';
 import { verifyLedger } from '../apps/server/src/modules/ledger/cli.ts';
 import { detectTrips } from '@iotc/shared/trips';
-import { archiveTick } from '../apps/server/src/modules/archive/job.ts';
+import { archiveTick, removePackedRows } from '../apps/server/src/modules/archive/job.ts';
+import { dropMonth } from '../apps/server/src/db/partitions.ts';
 import { fixesOf, readFixes } from '../apps/server/src/modules/archive/fixes.ts';
 import { readRows } from '../apps/server/src/modules/archive/reader.ts';
 import { startMqtt } from '../apps/server/src/ingest/mqtt.ts';
@@ -1108,7 +1110,116 @@ interface LoadResult {
   latency: { p50: number; p99: number; missing: number };
 }
 
-const areas: Record<string, () => Promise<void>> = { auth, list, table, intake, jt808, alarm, monitor, track, ledger, soak, web: () => web(report) };
+/**
+ * Storage (issue 24): BENCH_STORAGE_DEVICES devices (100 on PostgreSQL, 10 on PGlite) x 30 days at
+ * one report every 10 s, each a simulated reefer van's real JSON report (position, sensor blocks)
+ * stored through the intake pipeline (decoded, raw and decoded kept; loading not timed). Figures:
+ * bytes per reading as rows (the partitions' tables and indexes) and as packs (the values, and
+ * `reading_days` with its index and TOAST), the packing rate, one device's month of curves and
+ * track summary read through the API from rows and then from packs with the rows removed, and
+ * dropping a month's partition of rows.
+ */
+async function storage() {
+  const { app, engine, close } = await benchApp({ ARCHIVE_SECONDS: '0' });
+  const DEVICES = Number(process.env.BENCH_STORAGE_DEVICES ?? (engine === 'postgres' ? 100 : 10));
+  const DAYS = Number(process.env.BENCH_STORAGE_DAYS ?? 30);
+  const STEP = 10_000;
+  try {
+    const db = app.database.db;
+    const [demo] = await db.select().from(orgs).where(eq(orgs.code, 'demo'));
+    const today = Math.floor(Date.now() / 86_400_000) * 86_400_000;
+    const start = today - DAYS * 86_400_000;
+    const fleet: ReportingDevice[] = [];
+    for (let d = 0; d < DEVICES; d++) {
+      const [dev] = await db.insert(devices).values({ orgId: demo!.id, deviceId: `BENCH-STORE-${d}`, name: `bench reefer ${d}`, secretHash: hashSecret('bench-store-secret') }).returning();
+      fleet.push({ id: dev!.id, orgId: demo!.id, deviceId: dev!.deviceId });
+    }
+    const loadStarted = performance.now();
+    const sims = fleet.map((f, k) => createDevice({ deviceId: f.deviceId, seed: 1000 + k, kind: 'vehicle' }));
+    // A day at a time for all devices together, as the intake leaves them.
+    for (let day = start; day < today; day += 86_400_000) {
+      await Promise.all(
+        fleet.map(async (f, k) => {
+          const reports = [];
+          for (let t = day; t < day + 86_400_000; t += STEP) reports.push(step(sims[k]!, t));
+          for (let i = 0; i < reports.length; i += 500) await app.intake.ingest(f, reports.slice(i, i + 500), 'mqtt');
+        }),
+      );
+    }
+    await app.readings.flushed();
+    await db.execute(sql`vacuum analyze telemetry`);
+    const readings = Number(rowsOf<{ n: string }>(await db.execute(sql`select count(*) as n from telemetry`))[0]!.n);
+    report(`storage.${engine}.load_${DEVICES}_devices_${DAYS}_days`, Math.round(performance.now() - loadStarted), 'ms');
+    report(`storage.${engine}.readings`, readings, 'readings');
+    const rowBytes = Number(
+      rowsOf<{ b: string }>(await db.execute(sql`select coalesce(sum(pg_total_relation_size(i.inhrelid)), 0) as b from pg_inherits i where i.inhparent = 'telemetry'::regclass`))[0]!.b,
+    );
+    report(`storage.${engine}.row_bytes_per_reading`, rowBytes / readings, 'bytes');
+
+    const packStarted = performance.now();
+    let packed = 0;
+    for (;;) {
+      const r = await archiveTick(db, { limit: 1_000_000 });
+      packed += r.readings;
+      if (r.caughtUp) break;
+    }
+    const packMs = performance.now() - packStarted;
+    // Nothing else stores while the bench runs: every pack holds all its day's rows, however
+    // recently they were received (the job leaves a minute's overlap for a live intake).
+    await db.execute(sql`update reading_days set packed_at = now()`);
+    report(`storage.${engine}.pack_rate`, Math.round(packed / (packMs / 1000)), 'readings/s');
+    const [sizes] = rowsOf<{ data: string; raw: string; n: string; total: string }>(
+      await db.execute(sql`select sum(octet_length(data)) as data, sum(octet_length(raw)) as raw, sum(readings) as n, pg_total_relation_size('reading_days') as total from reading_days`),
+    );
+    report(`storage.${engine}.pack_bytes_per_reading`, (Number(sizes!.data) + Number(sizes!.raw)) / Number(sizes!.n), 'bytes');
+    report(`storage.${engine}.pack_raw_bytes_per_reading`, Number(sizes!.raw) / Number(sizes!.n), 'bytes');
+    report(`storage.${engine}.pack_table_bytes_per_reading`, Number(sizes!.total) / Number(sizes!.n), 'bytes');
+    report(`storage.${engine}.rows_to_packs_ratio`, rowBytes / Number(sizes!.total), 'x');
+
+    await addOrgUser(db, { orgId: demo!.id, account: 'bench-store', password: app.seedResult.demo!.password, roleCodes: ['org_admin'] });
+    const login = await app.inject({ method: 'POST', url: '/iot-cloud-auth/auth/v1/login', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ account: 'bench-store', password: app.seedResult.demo!.password }) });
+    const token = (login.json() as { data: { token: string } }).data.token;
+    const timed = async (url: string) => {
+      const runs: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const t0 = performance.now();
+        const res = await app.inject({ method: 'GET', url, headers: { access_token: token } });
+        runs.push(performance.now() - t0);
+        if (res.statusCode !== 200) throw new Error(`${url} answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
+      }
+      return runs.sort((a, b) => a - b)[1]!;
+    };
+    const dev = fleet[0]!.id;
+    const from = new Date(start).toISOString();
+    const to = new Date(today).toISOString();
+    const curves = `/api/iot/v2/telemetry/series?device=${dev}&from=${from}&to=${new Date(today - 1).toISOString()}&maxPoints=2000`;
+    const summary = `/api/iot/v2/tracks/summary?deviceId=${dev}&from=${from}&to=${to}`;
+    // From rows: the packs out of the way for a moment.
+    await db.execute(sql`alter table reading_days rename to reading_days_aside`);
+    await db.execute(sql`create table reading_days (like reading_days_aside including all)`);
+    report(`storage.${engine}.month_curves_from_rows`, Math.round(await timed(curves)), 'ms');
+    report(`storage.${engine}.month_summary_from_rows`, Math.round(await timed(summary)), 'ms');
+    await db.execute(sql`drop table reading_days`);
+    await db.execute(sql`alter table reading_days_aside rename to reading_days`);
+    let removed = 0;
+    for (const f of fleet) removed += await removePackedRows(db, f.id, new Date(today).toISOString().slice(0, 10));
+    report(`storage.${engine}.rows_removed_after_packing`, removed, 'rows');
+    report(`storage.${engine}.month_curves_from_packs`, Math.round(await timed(curves)), 'ms');
+    report(`storage.${engine}.month_summary_from_packs`, Math.round(await timed(summary)), 'ms');
+
+    // Dropping the oldest month's partition (its rows are in packs).
+    const month = new Date(start).toISOString().slice(0, 7);
+    if (month < new Date(today).toISOString().slice(0, 7)) {
+      const t0 = performance.now();
+      await dropMonth(db, month);
+      report(`storage.${engine}.drop_month_partition`, Math.round(performance.now() - t0), 'ms');
+    } else console.log(`storage: the readings start in this month (${month}); no closed month to drop`);
+  } finally {
+    await close();
+  }
+}
+
+const areas: Record<string, () => Promise<void>> = { auth, list, table, intake, jt808, alarm, monitor, track, storage, ledger, soak, web: () => web(report) };
 if (only && !areas[only]) {
   console.error(`unknown bench area "${only}"; areas: ${Object.keys(areas).join(', ')}`);
   process.exit(2);
