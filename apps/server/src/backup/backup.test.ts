@@ -423,6 +423,34 @@ describe.skipIf(!process.env.DATABASE_URL)('backup and restore on PostgreSQL', {
     expect((await snapshot(app)).counts).toEqual(before.counts);
   });
 
+  it('restores over partitioned readings in one transaction: a statement failing midway changes nothing', async () => {
+    await app?.close();
+    app = undefined;
+    /** Runs statements on a connection of its own, closed after (a restore refuses while others are connected). */
+    const query = async (text: string) => {
+      const c = new pg.Client({ connectionString: dbs[1]!.url });
+      await c.connect();
+      try {
+        return (await c.query(text)).rows;
+      } finally {
+        await c.end();
+      }
+    };
+    const state = async () =>
+      (await query(`select (select count(*)::int from telemetry) as readings, (select count(*)::int from pg_inherits where inhparent = 'telemetry'::regclass) as partitions`))[0];
+    // The target's readings are partitioned by month (migration 0025); a view in the way makes the drop of the table fail.
+    await query(`insert into telemetry (org_id, device_ref, time, raw, sensors) values (gen_random_uuid(), gen_random_uuid(), now(), '{}', '{}')`);
+    await query('create view readings_in_the_way as select * from telemetry');
+    const was = await state();
+    expect(was.partitions).toBeGreaterThanOrEqual(4);
+    const target = { backupDir: backup.path, env: { DATA_DIR: join(root, 'b'), DATABASE_URL: dbs[1]!.url }, force: true };
+    await refused(restoreBackup(target), /psql failed \(exit code 3\): .*cannot drop table public\.telemetry because other objects depend on it.*the database is as it was/);
+    expect(await state()).toEqual(was);
+    await query('drop view readings_in_the_way');
+    await restoreBackup(target);
+    expect((await state()).readings).toBe(before.counts.telemetry);
+  });
+
   it('refuses a dump pg_restore cannot read, leaving the empty database empty', async () => {
     const empty = await createPgDatabase(base);
     dbs.push(empty);

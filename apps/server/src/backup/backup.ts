@@ -19,6 +19,7 @@
 // unless forced, and then moves (PGlite) or first dumps (PostgreSQL) what was there into
 // DATA_DIR/before-restore-<time>/.
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import { chmodSync, copyFileSync, createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -191,6 +192,86 @@ async function runTool(tool: 'pg_dump' | 'pg_restore', pgBin: string | undefined
       else fail(new BackupError(`${tool} failed (exit code ${code}): ${stderr.trim().split('\n').slice(-5).join(' | ') || 'no message'}`));
     });
   });
+}
+
+/** Constraints a table inherits from its parent (a partition's key), as `table|constraint` the way pg_dump names them. */
+async function inheritedConstraints(url: string): Promise<Set<string>> {
+  const client = await connect(url);
+  try {
+    const r = await client.query<{ t: string; c: string }>(
+      `select quote_ident(n.nspname) || '.' || quote_ident(c.relname) as t, quote_ident(k.conname) as c
+       from pg_constraint k join pg_class c on c.oid = k.conrelid join pg_namespace n on n.oid = c.relnamespace where k.coninhcount > 0`,
+    );
+    return new Set(r.rows.map((x) => `${x.t}|${x.c}`));
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/**
+ * pg_restore --clean over a database with partitioned tables (the readings, migration 0025):
+ * its script drops each partition's key on its own (`ALTER TABLE ONLY <partition> DROP
+ * CONSTRAINT`) before the tables, which PostgreSQL refuses for a constraint the partition
+ * inherits; it goes with its table, dropped further on. So pg_restore writes the script, those
+ * statements are left out, and psql runs the rest in one transaction, stopping at the first
+ * error. A pg_restore that fails ends psql before the end of its input: nothing is committed.
+ */
+async function restoreOverPartitions(pgBin: string | undefined, url: string, dumpFile: string, inherited: Set<string>): Promise<void> {
+  const u = new URL(url);
+  const password = decodeURIComponent(u.password);
+  u.password = '';
+  const env = { ...process.env, ...(password ? { PGPASSWORD: password } : {}) };
+  const bin = (tool: string) => (pgBin ? join(pgBin, tool) : tool);
+  const run = (tool: string, args: string[], stdio: ('ignore' | 'pipe')[]) => {
+    const child = spawn(bin(tool), args, { env, stdio: stdio as ['ignore' | 'pipe', 'ignore' | 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => {
+      stderr = (stderr + d.toString()).slice(-4000);
+    });
+    const exited = new Promise<number>((done, fail) => {
+      child.on('error', (e: NodeJS.ErrnoException) =>
+        fail(e.code === 'ENOENT' ? new BackupError(`${bin(tool)} was not found: install the PostgreSQL client tools (e.g. apt-get install postgresql-client), or give their folder with --pg-bin`) : e),
+      );
+      child.on('close', (code) => done(code ?? 1));
+    });
+    const failed = (code: number) => new BackupError(`${tool} failed (exit code ${code}): ${stderr.trim().split('\n').slice(-5).join(' | ') || 'no message'}`);
+    return { child, exited, failed };
+  };
+  const psql = run('psql', ['--no-psqlrc', '--quiet', '--single-transaction', '--set=ON_ERROR_STOP=1', `--dbname=${u.toString()}`], ['pipe', 'ignore']);
+  const restore = run('pg_restore', ['--no-owner', '--no-acl', '--clean', '--if-exists', '--file=-', dumpFile], ['ignore', 'pipe']);
+  psql.child.stdin!.on('error', () => undefined); // psql stopped at an error: told by its exit code
+  let psqlDone = false;
+  const psqlExit = psql.exited.finally(() => {
+    psqlDone = true;
+  });
+  psqlExit.catch(() => undefined);
+  const skip = /^ALTER TABLE IF EXISTS ONLY (\S+) DROP CONSTRAINT IF EXISTS (\S+);$/;
+  const out = restore.child.stdout!;
+  out.setEncoding('utf8');
+  let rest = '';
+  try {
+    for await (const chunk of out as AsyncIterable<string>) {
+      if (psqlDone) break;
+      const lines = (rest + chunk).split('\n');
+      rest = lines.pop()!;
+      const kept = lines.filter((line) => {
+        const m = line.startsWith('ALTER TABLE IF EXISTS ONLY ') ? skip.exec(line) : null;
+        return !(m && inherited.has(`${m[1]}|${m[2]}`));
+      });
+      if (kept.length && !psql.child.stdin!.write(kept.join('\n') + '\n')) await Promise.race([once(psql.child.stdin!, 'drain'), psqlExit]);
+    }
+  } finally {
+    if (psqlDone) restore.child.kill();
+  }
+  const restoreCode = await restore.exited;
+  if (restoreCode !== 0 && !psqlDone) {
+    psql.child.kill();
+    await psqlExit.catch(() => undefined);
+    throw restore.failed(restoreCode);
+  }
+  if (!psqlDone) psql.child.stdin!.end(rest);
+  const psqlCode = await psqlExit;
+  if (psqlCode !== 0) throw psql.failed(psqlCode);
 }
 
 // ---- backup ----
@@ -511,14 +592,18 @@ async function restoreInto(t: Target, opts: RestoreOptions): Promise<RestoreResu
       if (objects.length) await runTool('pg_dump', opts.pgBin, url, ['--format=custom', `--file=${join(aside, 'database.pgdump')}`]);
     }
     try {
-      await runTool('pg_restore', opts.pgBin, url, [
-        '--no-owner',
-        '--no-acl',
-        '--single-transaction',
-        '--exit-on-error',
-        ...(objects.length ? ['--clean', '--if-exists'] : []),
-        join(backupDir, manifest.database.file),
-      ]);
+      const inherited = objects.length ? await inheritedConstraints(url) : new Set<string>();
+      if (inherited.size) await restoreOverPartitions(opts.pgBin, url, join(backupDir, manifest.database.file), inherited);
+      else {
+        await runTool('pg_restore', opts.pgBin, url, [
+          '--no-owner',
+          '--no-acl',
+          '--single-transaction',
+          '--exit-on-error',
+          ...(objects.length ? ['--clean', '--if-exists'] : []),
+          join(backupDir, manifest.database.file),
+        ]);
+      }
     } catch (e) {
       if (!(e instanceof BackupError)) throw e;
       throw new BackupError(`${e.message}. The restore ran in one transaction: the database is as it was.`);
