@@ -380,7 +380,12 @@ export const readingDays = pgTable(
     /** A reading of this day arrived after the pack was made: readers merge the day's rows in. */
     stale: boolean('stale').notNull().default(false),
   },
-  (t) => [primaryKey({ name: 'reading_days_pk', columns: [t.deviceRef, t.day] }), index('reading_days_org_day_idx').on(t.orgId, t.day)],
+  (t) => [
+    primaryKey({ name: 'reading_days_pk', columns: [t.deviceRef, t.day] }),
+    index('reading_days_org_day_idx').on(t.orgId, t.day),
+    // The ledger reads a device's readings received in a recent minute: only packs that received one since.
+    index('reading_days_received_idx').on(t.deviceRef, t.receivedTo),
+  ],
 );
 
 /**

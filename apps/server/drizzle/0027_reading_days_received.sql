@@ -1,0 +1,1 @@
+CREATE INDEX "reading_days_received_idx" ON "reading_days" USING btree ("device_ref","received_to");
