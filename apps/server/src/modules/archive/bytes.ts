@@ -109,6 +109,15 @@ export class ByteReader {
     return v;
   }
 
+  /** Where the reader is, to come back to with `seek`. */
+  get position(): number {
+    return this.at;
+  }
+
+  seek(at: number) {
+    this.at = at;
+  }
+
   get ended(): boolean {
     return this.at >= this.buf.length;
   }

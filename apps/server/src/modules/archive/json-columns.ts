@@ -198,3 +198,130 @@ export function readJsonColumn(r: ByteReader, count: number): string[] {
     return text;
   });
 }
+
+/** Where a top-level key's value sits in a shape: a leaf (by index), a literal, or something nested. */
+type Slot = { leaf: number } | { literal: unknown } | { nested: true };
+
+/** The top-level keys of an object shape and where their values are (the last one wins, as JSON.parse does). */
+function slotsOf(shape: string): Map<string, Slot> | null {
+  const slots = new Map<string, Slot>();
+  let i = 0;
+  const n = shape.length;
+  while (i < n && shape[i] !== '{' && shape[i] !== '[' && shape[i] !== NUM && shape[i] !== STR) i++;
+  if (shape[i] !== '{') return null;
+  let depth = 0;
+  let leaf = 0;
+  let key: string | null = null;
+  let valueAt = -1;
+  for (; i < n; i++) {
+    const c = shape[i]!;
+    if (c === '"') {
+      let j = i + 1;
+      while (j < n && shape[j] !== '"') j += shape[j] === '\\' ? 2 : 1;
+      if (depth === 1 && key === null) key = JSON.parse(shape.slice(i, j + 1)) as string;
+      i = j;
+    } else if (c === ':' && depth === 1) valueAt = i + 1;
+    else if (c === NUM || c === STR) {
+      if (depth === 1 && key !== null) {
+        slots.set(key, { leaf });
+        key = null;
+      }
+      leaf++;
+    } else if (c === '{' || c === '[') {
+      if (depth === 1 && key !== null) {
+        slots.set(key, { nested: true });
+        key = null;
+      }
+      depth++;
+    } else if (c === '}' || c === ']') depth--;
+    else if (depth === 1 && key !== null && valueAt >= 0 && /[tfn]/.test(c)) {
+      const word = /^(true|false|null)/.exec(shape.slice(i))?.[1];
+      if (word) {
+        slots.set(key, { literal: JSON.parse(word) as unknown });
+        key = null;
+        i += word.length - 1;
+      }
+    }
+  }
+  return slots;
+}
+
+/** A column's values as JSON.parse gives them (numbers, strings), without printing the texts. */
+function readColumnValues(r: ByteReader, count: number, wanted: boolean): unknown[] | null {
+  const kind = r.byte();
+  const out: unknown[] | null = wanted ? new Array<unknown>(count) : null;
+  const str = (t: string) => (t.includes('\\') ? (JSON.parse(`"${t}"`) as string) : t);
+  switch (kind) {
+    case Kind.Decimal: {
+      let m = 0;
+      for (let i = 0; i < count; i++) {
+        const scale = r.uvar();
+        m += r.svar();
+        if (out) out[i] = m / 10 ** scale;
+      }
+      return out;
+    }
+    case Kind.NumberText:
+      for (let i = 0; i < count; i++) {
+        const t = r.string();
+        if (out) out[i] = JSON.parse(t) as number;
+      }
+      return out;
+    case Kind.Strings:
+      for (let i = 0; i < count; i++) {
+        const t = r.string();
+        if (out) out[i] = str(t);
+      }
+      return out;
+    case Kind.Dictionary: {
+      const dict = Array.from({ length: r.uvar() }, () => str(r.string()));
+      for (let i = 0; i < count; i++) {
+        const v = dict[r.uvar()];
+        if (out) out[i] = v;
+      }
+      return out;
+    }
+    default:
+      throw new Error(`unknown JSON column kind ${kind}`);
+  }
+}
+
+/**
+ * The values of some top-level keys of each text written by writeJsonColumn, as
+ * `JSON.parse(text)[key]` gives them (undefined when absent), without printing the texts: what a
+ * curve or a report of a few sensor values needs. Null when a key holds something nested in some
+ * shape (the caller then parses the texts).
+ */
+export function readJsonFields(r: ByteReader, count: number, keys: readonly string[]): Map<string, unknown[]> | null {
+  const mode = r.byte();
+  if (mode === Mode.Plain) {
+    const texts = Array.from({ length: count }, () => r.string());
+    return new Map(keys.map((k) => [k, texts.map((t) => (JSON.parse(t) as Record<string, unknown> | null)?.[k])]));
+  }
+  if (mode !== Mode.Columns) throw new Error(`unknown JSON column mode ${mode}`);
+  const shapes = Array.from({ length: r.uvar() }, () => r.string());
+  const ids = Array.from({ length: count }, () => r.uvar());
+  const used = new Array<number>(shapes.length).fill(0);
+  for (const id of ids) used[id]!++;
+  const slots = shapes.map(slotsOf);
+  for (const s of slots) for (const k of keys) if (s && (s.get(k) as { nested?: true } | undefined)?.nested) return null;
+  const leavesOf = (shape: string) => [...shape].filter((ch) => ch === NUM || ch === STR).length;
+  const columns = shapes.map((shape, id) => {
+    const want = new Set<number>();
+    for (const k of keys) {
+      const slot = slots[id]?.get(k);
+      if (slot && 'leaf' in slot) want.add(slot.leaf);
+    }
+    return Array.from({ length: leavesOf(shape) }, (_, leaf) => readColumnValues(r, used[id]!, want.has(leaf)));
+  });
+  const next = new Array<number>(shapes.length).fill(0);
+  const out = new Map(keys.map((k) => [k, new Array<unknown>(count)]));
+  ids.forEach((id, i) => {
+    const at = next[id]!++;
+    for (const k of keys) {
+      const slot = slots[id]?.get(k);
+      out.get(k)![i] = slot === undefined ? undefined : 'leaf' in slot ? columns[id]![slot.leaf]![at] : 'literal' in slot ? slot.literal : undefined;
+    }
+  });
+  return out;
+}

@@ -14,7 +14,7 @@
 // answers, so a pack that would not give the rows back is never written.
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import { ByteReader, ByteWriter } from './bytes.ts';
-import { readJsonColumn, writeJsonColumn } from './json-columns.ts';
+import { readJsonColumn, readJsonFields, writeJsonColumn } from './json-columns.ts';
 
 const VERSION = 2;
 
@@ -31,6 +31,8 @@ export interface PackRow {
   course: number | null;
   sensors: string;
   raw: string;
+  /** Only some top-level sensor values, when those were asked for instead of the text (absent keys left out). */
+  fields?: Record<string, unknown>;
 }
 
 /** A pack's readings as columns, in time order; `sensors` and `raw` only when asked for. */
@@ -47,6 +49,8 @@ export interface PackColumns {
   course: (number | null)[];
   sensors?: string[];
   raw?: string[];
+  /** The values of the sensor keys asked for (`fields`), per reading. */
+  fields?: Map<string, unknown[]>;
 }
 
 const enum Num {
@@ -84,6 +88,8 @@ function unframed(value: Uint8Array): Uint8Array {
 function scaleOf(values: number[]): number | null {
   let scale = 0;
   for (const v of values) {
+    // A negative zero would come back as 0 from the sum of differences.
+    if (Object.is(v, -0)) return null;
     while (scale <= 9) {
       const p = 10 ** scale;
       const m = Math.round(v * p);
@@ -180,8 +186,11 @@ function encodeRaw(rows: readonly PackRow[]): Uint8Array {
   return framed(w.done());
 }
 
-/** Unpacks a pack's `data` (and `raw` when given); `sensors: false` skips the sensors' column. */
-export function decodePack(data: Uint8Array, raw?: Uint8Array | null, opts: { sensors?: boolean } = {}): PackColumns {
+/**
+ * Unpacks a pack's `data` (and `raw` when given); `sensors: false` skips the sensors' column, and
+ * `fields` takes only those top-level sensor values, without printing the texts.
+ */
+export function decodePack(data: Uint8Array, raw?: Uint8Array | null, opts: { sensors?: boolean; fields?: readonly string[] } = {}): PackColumns {
   const r = new ByteReader(unframed(data));
   const n = r.uvar();
   const timeUs = new Float64Array(n);
@@ -202,7 +211,17 @@ export function decodePack(data: Uint8Array, raw?: Uint8Array | null, opts: { se
     positioning: readWords(r, n),
     network: readWords(r, n),
   };
-  if (opts.sensors !== false) out.sensors = readJsonColumn(r, n);
+  if (opts.fields) {
+    const start = r.position;
+    const fields = readJsonFields(r, n, opts.fields);
+    if (fields) out.fields = fields;
+    else {
+      // A key holds something nested: from the texts.
+      r.seek(start);
+      const texts = readJsonColumn(r, n);
+      out.fields = new Map(opts.fields.map((k) => [k, texts.map((t) => (JSON.parse(t) as Record<string, unknown> | null)?.[k])]));
+    }
+  } else if (opts.sensors !== false) out.sensors = readJsonColumn(r, n);
   if (raw) {
     const rr = new ByteReader(unframed(raw));
     const count = rr.uvar();
@@ -217,6 +236,16 @@ export const packCount = (data: Uint8Array) => new ByteReader(unframed(data)).uv
 
 /** The pack's row `i` as a PackRow (sensors and raw as unpacked, else empty). */
 export function packRow(c: PackColumns, i: number): PackRow {
+  const row = baseRow(c, i);
+  if (c.fields) {
+    const fields: Record<string, unknown> = {};
+    for (const [k, values] of c.fields) if (values[i] !== undefined) fields[k] = values[i];
+    row.fields = fields;
+  }
+  return row;
+}
+
+function baseRow(c: PackColumns, i: number): PackRow {
   return {
     orgId: c.orgId[i]!,
     timeUs: c.timeUs[i]!,

@@ -59,6 +59,11 @@ export interface ReadOptions {
   limit?: number;
   /** Only the readings this keeps count (before offset and limit). */
   filter?: (p: PackRow) => boolean;
+  /**
+   * Only these top-level sensor values, in each PackRow's `fields` (its `sensors` text left
+   * empty): packs give them without printing the texts. What curves and reports ask for.
+   */
+  fields?: readonly string[];
 }
 
 /** A decoded sensor value as a number, as `(sensors->>key)::float8` reads it; else null. */
@@ -76,8 +81,17 @@ export function sensorText(s: Record<string, unknown>, key: string): string | nu
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
-/** A PackRow's decoded sensors ({} when not unpacked). */
-export const sensorsOf = (p: PackRow): Record<string, unknown> => (p.sensors === '' ? {} : (JSON.parse(p.sensors) as Record<string, unknown>));
+/** A PackRow's decoded sensors: the fields asked for, else the whole text parsed ({} when not unpacked). */
+export const sensorsOf = (p: PackRow): Record<string, unknown> => p.fields ?? (p.sensors === '' ? {} : (JSON.parse(p.sensors) as Record<string, unknown>));
+
+/** Only the asked-for top-level keys of a sensors text, as a pack gives them (absent keys left out). */
+function pickFields(text: string, keys: readonly string[]): Record<string, unknown> {
+  const all = JSON.parse(text) as Record<string, unknown> | null;
+  const out: Record<string, unknown> = {};
+  if (all === null || typeof all !== 'object') return out;
+  for (const k of keys) if (all[k] !== undefined) out[k] = all[k];
+  return out;
+}
 
 /** Microseconds since the epoch, whole, as the database keeps a timestamptz. */
 const US = (col: string) => sql.raw(`(extract(epoch from ${col}) * 1000000)::int8`);
@@ -115,7 +129,7 @@ const packRowOf = (r: RowRecord): PackRow => ({
 const ts = (ms: number) => new Date(ms).toISOString();
 
 /** A device's rows of [from, to) (or [from, to]) as PackRows, in time order. */
-export async function readRows(q: Executor, deviceRef: string, r: ReadRange, o: { sensors?: boolean; raw?: boolean } = {}): Promise<PackRow[]> {
+export async function readRows(q: Executor, deviceRef: string, r: ReadRange, o: { sensors?: boolean; raw?: boolean; fields?: readonly string[] } = {}): Promise<PackRow[]> {
   const rows = rowsOf<RowRecord>(
     await q.execute(sql`select org_id, ${US('time')} as t_us, ${US('received_at')} as r_us, lat, lon, positioning, network, speed, course,
         ${o.sensors === false ? sql`null` : sql`sensors::text`} as sensors, ${o.raw ? sql`raw::text` : sql`null`} as raw
@@ -123,7 +137,14 @@ export async function readRows(q: Executor, deviceRef: string, r: ReadRange, o: 
         and ${r.toInclusive ? sql`time <= ${ts(r.to)}::timestamptz` : sql`time < ${ts(r.to)}::timestamptz`}
       order by time`),
   );
-  return rows.map(packRowOf);
+  const out = rows.map(packRowOf);
+  if (o.fields) {
+    for (const p of out) {
+      p.fields = pickFields(p.sensors, o.fields);
+      p.sensors = '';
+    }
+  }
+  return out;
 }
 
 interface PackMeta {
@@ -195,10 +216,10 @@ const packRows = (c: PackColumns, fromUs: number, toUs: number): PackRow[] => {
 };
 
 /** One segment's readings, in time order. */
-export async function materialise(q: Executor, deviceRef: string, s: Segment, o: { sensors?: boolean; raw?: boolean }): Promise<PackRow[]> {
+export async function materialise(q: Executor, deviceRef: string, s: Segment, o: { sensors?: boolean; raw?: boolean; fields?: readonly string[] }): Promise<PackRow[]> {
   if (s.kind === 'rows') return readRows(q, deviceRef, { from: s.from, to: s.to }, o);
   const p = await fetchPack(q, deviceRef, s.meta.day, o.raw === true);
-  const c = decodePack(p.data, p.raw, { sensors: o.sensors !== false });
+  const c = decodePack(p.data, p.raw, { sensors: o.sensors !== false, fields: o.fields });
   const packed = packRows(c, s.from * 1000, s.to * 1000);
   return s.meta.stale ? mergeDay(packed, await readRows(q, deviceRef, { from: s.from, to: s.to }, o)) : packed;
 }
@@ -315,7 +336,14 @@ export async function readReceived(q: Executor, deviceRefs: readonly string[], l
  * only: a row stretch of the plan). One index probe per bucket (a LATERAL subquery with LIMIT 1
  * over generate_series), so the cost follows the number of buckets, not of readings.
  */
-export async function firstRowPerBucket(q: Executor, deviceRef: string, r: { from: number; to: number }, origin: number, bucketMs: number, o: { sensors?: boolean } = {}): Promise<PackRow[]> {
+export async function firstRowPerBucket(
+  q: Executor,
+  deviceRef: string,
+  r: { from: number; to: number },
+  origin: number,
+  bucketMs: number,
+  o: { sensors?: boolean; fields?: readonly string[] } = {},
+): Promise<PackRow[]> {
   if (r.to <= r.from) return [];
   const first = Math.floor((r.from - origin) / bucketMs);
   const last = Math.floor((r.to - 1 - origin) / bucketMs);
@@ -332,14 +360,27 @@ export async function firstRowPerBucket(q: Executor, deviceRef: string, r: { fro
         order by time limit 1
       ) p order by p.t_us`),
   );
-  return rows.map(packRowOf);
+  const out = rows.map(packRowOf);
+  if (o.fields) {
+    for (const p of out) {
+      p.fields = pickFields(p.sensors, o.fields);
+      p.sensors = '';
+    }
+  }
+  return out;
 }
 
 /**
  * The first reading of each bucket of the range (buckets of `bucketMs` from `r.from`), packs and
  * rows alike, in time order: row stretches by index probes, packed days unpacked and picked.
  */
-export async function firstPerBucket(q: Executor, deviceRef: string, r: { from: number; to: number }, bucketMs: number, o: { sensors?: boolean } = {}): Promise<PackRow[]> {
+export async function firstPerBucket(
+  q: Executor,
+  deviceRef: string,
+  r: { from: number; to: number },
+  bucketMs: number,
+  o: { sensors?: boolean; fields?: readonly string[] } = {},
+): Promise<PackRow[]> {
   const picked = new Map<number, PackRow>();
   const originUs = r.from * 1000;
   for (const s of await plan(q, deviceRef, r)) {

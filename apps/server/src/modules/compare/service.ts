@@ -101,7 +101,7 @@ export function compareService(db: Db) {
     const devs = rowsOf<{ target: string; device_ref: string; lo: number | string | null; hi: number | string | null }>(await db.execute(sql`with ${targetDevices(ids)} select * from dev`));
     const out: { target: string; deviceRef: string; lo: number | null; hi: number | null; readings: PackRow[] }[] = [];
     for (const d of devs) {
-      out.push({ target: d.target, deviceRef: d.device_ref, lo: num(d.lo), hi: num(d.hi), readings: await readPackRows(db, d.device_ref, { from: p.from.getTime(), to: p.to.getTime() }) });
+      out.push({ target: d.target, deviceRef: d.device_ref, lo: num(d.lo), hi: num(d.hi), readings: await readPackRows(db, d.device_ref, { from: p.from.getTime(), to: p.to.getTime() }, { fields: ['temperature', 'door', 'mileage'] }) });
     }
     return out;
   }
@@ -234,7 +234,7 @@ export function compareService(db: Db) {
         const acc = perTarget(() => ({ sum: 0, n: 0 }));
         for (const t of ran) {
           const a = acc.get(t.target);
-          for (const r of await readPackRows(db, t.device_ref, { from: Number(t.from_ms), to: Number(t.to_ms), toInclusive: true })) {
+          for (const r of await readPackRows(db, t.device_ref, { from: Number(t.from_ms), to: Number(t.to_ms), toInclusive: true }, { fields: ['temperature'] })) {
             const v = temperatureOf(r);
             if (v === null) continue;
             a.sum += v;

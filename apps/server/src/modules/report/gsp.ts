@@ -43,7 +43,7 @@ const isoRow = (r: GspSlotRow) => ({
 export function gspService(db: Db) {
   async function readingsOf(deviceRef: string, from: Date, to: Date): Promise<GspReading[]> {
     const out: GspReading[] = [];
-    for (const p of await readPackRows(db, deviceRef, { from: from.getTime(), to: to.getTime() })) {
+    for (const p of await readPackRows(db, deviceRef, { from: from.getTime(), to: to.getTime() }, { fields: ['temperature', 'humidity'] })) {
       const s = sensorsOf(p);
       if (!('temperature' in s) && !('humidity' in s)) continue;
       out.push({ t: Math.floor(p.timeUs / 1000), temp: sensorNumber(s, 'temperature'), humidity: sensorNumber(s, 'humidity') });

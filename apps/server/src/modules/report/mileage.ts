@@ -101,14 +101,14 @@ export function mileageReportService(db: Db) {
   };
 
   async function readingsOf(deviceRef: string, from: number, to: number): Promise<Reading[]> {
-    const rows = await readPackRows(db, deviceRef, { from, to }, { limit: MAX_DEVICE_READINGS, filter: (p) => (p.lat !== null && p.lon !== null) || odometer(p) !== null });
+    const rows = await readPackRows(db, deviceRef, { from, to }, { limit: MAX_DEVICE_READINGS, fields: ['mileage'], filter: (p) => (p.lat !== null && p.lon !== null) || odometer(p) !== null });
     return rows.map((p) => ({ t: Math.floor(p.timeUs / 1000), lat: p.lat, lon: p.lon, lbs: p.positioning === 'LBS', speed: p.speed, mileage: odometer(p) }));
   }
 
   /** The last odometer reading in [from, to), or null. */
   async function lastOdometer(deviceRef: string, from: number, to: number): Promise<number | null> {
     if (to <= from) return null;
-    const [last] = await readPackRows(db, deviceRef, { from, to }, { desc: true, limit: 1, filter: (p) => odometer(p) !== null });
+    const [last] = await readPackRows(db, deviceRef, { from, to }, { desc: true, limit: 1, fields: ['mileage'], filter: (p) => odometer(p) !== null });
     return last ? odometer(last) : null;
   }
 

@@ -55,7 +55,7 @@ interface TaskSettings {
 
 export function shipmentService(db: Db) {
   async function readingsOf(deviceRef: string, from: Date, to: Date): Promise<ShipmentReading[]> {
-    const rows = await readPackRows(db, deviceRef, { from: from.getTime(), to: to.getTime(), toInclusive: true }, { limit: MAX_SHIPMENT_READINGS });
+    const rows = await readPackRows(db, deviceRef, { from: from.getTime(), to: to.getTime(), toInclusive: true }, { limit: MAX_SHIPMENT_READINGS, fields: ['temperature', 'humidity', 'door', 'battery'] });
     return rows.map((p) => {
       const s = sensorsOf(p);
       return {

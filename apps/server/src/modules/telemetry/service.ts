@@ -106,7 +106,7 @@ export function telemetryService(db: Db, states: StateReader) {
     /** Curves: every reading when they fit in maxPoints, else every k-th (the last one kept). */
     async series(caller: Caller, q: SeriesQuery): Promise<Series> {
       const d = await device(caller, q.device);
-      const all = await readPackRows(db, d.id, range(window(q)));
+      const all = await readPackRows(db, d.id, range(window(q)), { fields: SENSOR_FIELDS.map((f) => f.key) });
       const total = all.length;
       const step = Math.max(1, Math.ceil(total / q.maxPoints));
       const rows = all.filter((_, i) => i % step === 0 || i === total - 1);

@@ -51,6 +51,9 @@ interface RawPoint {
   door: number | null;
 }
 
+/** The sensor values the track's curves show. */
+const CURVE_FIELDS = ['temperature', 'humidity', 'door'];
+
 /** A reading as a point; its sensors parsed only here, for the readings kept. */
 const toPoint = (p: PackRow): RawPoint => {
   const s = sensorsOf(p);
@@ -122,12 +125,12 @@ export function trackService(db: Db) {
 
   /** Up to `limit` readings of the range in time order. */
   async function firstReadings(ref: string, from: Date, to: Date, limit: number, withSensors: boolean): Promise<RawPoint[]> {
-    return (await readPackRows(db, ref, { from: from.getTime(), to: to.getTime() }, { sensors: withSensors, limit })).map(toPoint);
+    return (await readPackRows(db, ref, { from: from.getTime(), to: to.getTime() }, { sensors: withSensors, fields: withSensors ? CURVE_FIELDS : undefined, limit })).map(toPoint);
   }
 
   /** The first reading of each of `buckets` equal slices of the range. */
   async function bucketed(ref: string, from: Date, to: Date, bucketMs: number, withSensors: boolean): Promise<RawPoint[]> {
-    return (await firstPerBucket(db, ref, { from: from.getTime(), to: to.getTime() }, bucketMs, { sensors: withSensors })).map(toPoint);
+    return (await firstPerBucket(db, ref, { from: from.getTime(), to: to.getTime() }, bucketMs, { sensors: withSensors, fields: withSensors ? CURVE_FIELDS : undefined })).map(toPoint);
   }
 
   return {

@@ -29,6 +29,7 @@ export async function readingAt(db: Executor, roomId: string, at: Date): Promise
     const [p] = await readPackRows(db, b.device_ref, { from: since.getTime(), to: at.getTime(), toInclusive: true }, {
       desc: true,
       limit: 1,
+      fields: ['temperature', 'humidity'],
       filter: (r) => {
         const s = sensorsOf(r);
         return number(s.temperature) !== null || number(s.humidity) !== null;
