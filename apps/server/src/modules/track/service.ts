@@ -54,7 +54,7 @@ interface RawPoint {
 /** The sensor values the track's curves show. */
 const CURVE_FIELDS = ['temperature', 'humidity', 'door'];
 
-/** A reading as a point; its sensors parsed only here, for the readings kept. */
+/** A reading as a point (its sensors: the curve fields only). */
 const toPoint = (p: PackRow): RawPoint => {
   const s = sensorsOf(p);
   return {
