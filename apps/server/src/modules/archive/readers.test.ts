@@ -23,7 +23,8 @@ import { seedDemoWarehouse } from '../../db/seed-demo-warehouse.ts';
 import { storeBackfill } from '../../sim/demo.ts';
 import { readingsOfMinutes } from '../ledger/sources.ts';
 import { archiveTick, removePackedRows } from './job.ts';
-import { DAY_MS, dayOf } from './reader.ts';
+import { DAY_MS, dayOf, readPackRows, readRows } from './reader.ts';
+import type { PackRow } from './pack.ts';
 
 const HOURS = 72;
 
@@ -114,16 +115,22 @@ describe('history read from packs answers as from rows', () => {
     expect([...before.keys()].filter((k) => k.startsWith('compare')).length).toBeGreaterThan(8);
     expect((JSON.parse(before.get('online yesterday')!) as { data: { rows: { reports: number }[] } }).data.rows.some((r) => r.reports > 0)).toBe(true);
     const rowsBefore = Number(rowsOf<{ n: string }>(await db.execute(sql`select count(*) as n from telemetry`))[0]!.n);
+    // Every column of every recorded reading, the raw reports and decoded sensors as the database prints them.
+    const refs = rowsOf<{ id: string }>(await db.execute(sql`select id from devices order by id`)).map((d) => d.id);
+    const everything = { from: now - (HOURS + 24) * 3600_000, to: now + 3600_000 };
+    const recorded = new Map<string, PackRow[]>();
+    for (const ref of refs) recorded.set(ref, await readRows(db, ref, everything, { raw: true }));
 
     let r = await archiveTick(db);
     while (!r.caughtUp) r = await archiveTick(db);
-    const refs = rowsOf<{ id: string }>(await db.execute(sql`select id from devices`)).map((d) => d.id);
     let removed = 0;
     for (const ref of refs) removed += await removePackedRows(db, ref, dayOf(today));
     const closedRows = Number(rowsOf<{ n: string }>(await db.execute(sql`select count(*) as n from telemetry where time < ${new Date(today).toISOString()}::timestamptz`))[0]!.n);
     expect(closedRows).toBe(0);
     expect(removed).toBeGreaterThan(rowsBefore / 2);
 
+    // Byte for byte, from the packs.
+    for (const ref of refs) expect(await readPackRows(db, ref, everything, { raw: true })).toEqual(recorded.get(ref));
     const after = await answers();
     expect([...after.keys()]).toEqual([...before.keys()]);
     for (const [k, v] of before) {
