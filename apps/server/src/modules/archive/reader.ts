@@ -415,3 +415,33 @@ export async function lastReadingUsBefore(q: Executor, deviceRef: string, to: nu
   if (inside) all.push(inside.timeUs);
   return all.length ? Math.max(...all) : null;
 }
+
+/**
+ * Every `step`-th reading of the range (the first, each step after it, and the last of `total`),
+ * in time order, packs and rows alike: a packed day gives only the kept readings' values, never
+ * an object per reading. What thinned curves read (`total` from countReadings).
+ */
+export async function readEvery(q: Executor, deviceRef: string, r: ReadRange, step: number, total: number, o: { fields?: readonly string[] } = {}): Promise<PackRow[]> {
+  const keep = (k: number) => k % step === 0 || k === total - 1;
+  const out: PackRow[] = [];
+  let g = 0;
+  for (const s of await plan(q, deviceRef, r)) {
+    if (s.kind === 'pack' && !s.meta.stale) {
+      const c = decodePack((await fetchPack(q, deviceRef, s.meta.day, false)).data, null, { fields: o.fields, sensors: o.fields !== undefined });
+      const fromUs = s.from * 1000;
+      const toUs = s.to * 1000;
+      for (let i = 0; i < c.n; i++) {
+        const t = c.timeUs[i]!;
+        if (t < fromUs || t >= toUs) continue;
+        if (keep(g)) out.push(packRow(c, i));
+        g++;
+      }
+      continue;
+    }
+    for (const row of await materialise(q, deviceRef, s, { fields: o.fields, sensors: o.fields !== undefined })) {
+      if (keep(g)) out.push(row);
+      g++;
+    }
+  }
+  return out;
+}

@@ -21,7 +21,7 @@ import type {
 import type { Db } from '../../db/client.ts';
 import { limitOffset, orgTree, toPage } from '../../db/list.ts';
 import { intakeLog } from '../../db/schema.ts';
-import { countReadings, readingOf, readPackRows, sensorsOf } from '../archive/reader.ts';
+import { countReadings, readEvery, readingOf, readPackRows, sensorsOf } from '../archive/reader.ts';
 import type { PackRow } from '../archive/pack.ts';
 import { exportRows, type ExportColumn, type ExportFile } from '../../lib/export.ts';
 import { AppError } from '../../plugins/errors.ts';
@@ -106,10 +106,10 @@ export function telemetryService(db: Db, states: StateReader) {
     /** Curves: every reading when they fit in maxPoints, else every k-th (the last one kept). */
     async series(caller: Caller, q: SeriesQuery): Promise<Series> {
       const d = await device(caller, q.device);
-      const all = await readPackRows(db, d.id, range(window(q)), { fields: SENSOR_FIELDS.map((f) => f.key) });
-      const total = all.length;
+      const r = range(window(q));
+      const total = await countReadings(db, d.id, r);
       const step = Math.max(1, Math.ceil(total / q.maxPoints));
-      const rows = all.filter((_, i) => i % step === 0 || i === total - 1);
+      const rows = await readEvery(db, d.id, r, step, total, { fields: SENSOR_FIELDS.map((f) => f.key) });
       const keys: string[] = [...SENSOR_FIELDS.map((f) => f.key), 'speed'];
       const values: Series['values'] = Object.fromEntries(keys.map((k) => [k, [] as (number | null)[]]));
       for (const r of rows) {
