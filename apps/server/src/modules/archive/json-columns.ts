@@ -112,26 +112,47 @@ function writeColumn(w: ByteWriter, isNumber: boolean, values: string[]) {
   for (const v of values) w.string(v);
 }
 
-function readColumn(r: ByteReader, count: number): string[] {
+/** What a column's leaves become: their text as written, or their value as JSON.parse gives it. */
+interface Leaf<T> {
+  decimal(m: number, scale: number): T;
+  number(token: string): T;
+  string(inner: string): T;
+}
+const AS_TEXT: Leaf<string> = { decimal: decimalText, number: (t) => t, string: (t) => t };
+const AS_VALUE: Leaf<unknown> = {
+  decimal: (m, scale) => m / 10 ** scale,
+  number: (t) => JSON.parse(t) as number,
+  string: (t) => (t.includes('\\') ? (JSON.parse(`"${t}"`) as string) : t),
+};
+
+/** Reads one column of `count` leaves as `leaf` makes them, or only steps over it (null). */
+function readColumn<T>(r: ByteReader, count: number, leaf: Leaf<T> | null): T[] | null {
   const kind = r.byte();
-  const out = new Array<string>(count);
+  const out: T[] | null = leaf ? new Array<T>(count) : null;
   switch (kind) {
     case Kind.Decimal: {
       let m = 0;
       for (let i = 0; i < count; i++) {
         const scale = r.uvar();
         m += r.svar();
-        out[i] = decimalText(m, scale);
+        if (out) out[i] = leaf!.decimal(m, scale);
       }
       return out;
     }
     case Kind.NumberText:
     case Kind.Strings:
-      for (let i = 0; i < count; i++) out[i] = r.string();
+      for (let i = 0; i < count; i++) {
+        const t = r.string();
+        if (out) out[i] = kind === Kind.NumberText ? leaf!.number(t) : leaf!.string(t);
+      }
       return out;
     case Kind.Dictionary: {
       const dict = Array.from({ length: r.uvar() }, () => r.string());
-      for (let i = 0; i < count; i++) out[i] = dict[r.uvar()]!;
+      const made = leaf ? dict.map((t) => leaf.string(t)) : [];
+      for (let i = 0; i < count; i++) {
+        const v = made[r.uvar()];
+        if (out) out[i] = v!;
+      }
       return out;
     }
     default:
@@ -183,7 +204,7 @@ export function readJsonColumn(r: ByteReader, count: number): string[] {
   // Each shape's text between its markers, and its leaves' columns.
   const parts = shapes.map((s) => s.split(NUM).flatMap((p) => p.split(STR)));
   const kinds = shapes.map((s) => [...s].filter((ch) => ch === NUM || ch === STR));
-  const columns = shapes.map((_, id) => kinds[id]!.map(() => readColumn(r, used[id]!)));
+  const columns = shapes.map((_, id) => kinds[id]!.map(() => readColumn(r, used[id]!, AS_TEXT)!));
   const next = new Array<number>(shapes.length).fill(0);
   return ids.map((id) => {
     const at = next[id]!++;
@@ -246,46 +267,6 @@ function slotsOf(shape: string): Map<string, Slot> | null {
   return slots;
 }
 
-/** A column's values as JSON.parse gives them (numbers, strings), without printing the texts. */
-function readColumnValues(r: ByteReader, count: number, wanted: boolean): unknown[] | null {
-  const kind = r.byte();
-  const out: unknown[] | null = wanted ? new Array<unknown>(count) : null;
-  const str = (t: string) => (t.includes('\\') ? (JSON.parse(`"${t}"`) as string) : t);
-  switch (kind) {
-    case Kind.Decimal: {
-      let m = 0;
-      for (let i = 0; i < count; i++) {
-        const scale = r.uvar();
-        m += r.svar();
-        if (out) out[i] = m / 10 ** scale;
-      }
-      return out;
-    }
-    case Kind.NumberText:
-      for (let i = 0; i < count; i++) {
-        const t = r.string();
-        if (out) out[i] = JSON.parse(t) as number;
-      }
-      return out;
-    case Kind.Strings:
-      for (let i = 0; i < count; i++) {
-        const t = r.string();
-        if (out) out[i] = str(t);
-      }
-      return out;
-    case Kind.Dictionary: {
-      const dict = Array.from({ length: r.uvar() }, () => str(r.string()));
-      for (let i = 0; i < count; i++) {
-        const v = dict[r.uvar()];
-        if (out) out[i] = v;
-      }
-      return out;
-    }
-    default:
-      throw new Error(`unknown JSON column kind ${kind}`);
-  }
-}
-
 /**
  * The values of some top-level keys of each text written by writeJsonColumn, as
  * `JSON.parse(text)[key]` gives them (undefined when absent), without printing the texts: what a
@@ -312,7 +293,7 @@ export function readJsonFields(r: ByteReader, count: number, keys: readonly stri
       const slot = slots[id]?.get(k);
       if (slot && 'leaf' in slot) want.add(slot.leaf);
     }
-    return Array.from({ length: leavesOf(shape) }, (_, leaf) => readColumnValues(r, used[id]!, want.has(leaf)));
+    return Array.from({ length: leavesOf(shape) }, (_, leaf) => readColumn(r, used[id]!, want.has(leaf) ? AS_VALUE : null));
   });
   const next = new Array<number>(shapes.length).fill(0);
   const out = new Map(keys.map((k) => [k, new Array<unknown>(count)]));

@@ -128,23 +128,32 @@ const packRowOf = (r: RowRecord): PackRow => ({
 
 const ts = (ms: number) => new Date(ms).toISOString();
 
-/** A device's rows of [from, to) (or [from, to]) as PackRows, in time order. */
-export async function readRows(q: Executor, deviceRef: string, r: ReadRange, o: { sensors?: boolean; raw?: boolean; fields?: readonly string[] } = {}): Promise<PackRow[]> {
-  const rows = rowsOf<RowRecord>(
-    await q.execute(sql`select org_id, ${US('time')} as t_us, ${US('received_at')} as r_us, lat, lon, positioning, network, speed, course,
-        ${o.sensors === false ? sql`null` : sql`sensors::text`} as sensors, ${o.raw ? sql`raw::text` : sql`null`} as raw
-      from telemetry where device_ref = ${deviceRef} and time >= ${ts(r.from)}::timestamptz
-        and ${r.toInclusive ? sql`time <= ${ts(r.to)}::timestamptz` : sql`time < ${ts(r.to)}::timestamptz`}
-      order by time`),
-  );
+/** The columns of `telemetry` every row reader selects, as a PackRow takes them. */
+const rowColumns = (o: { sensors?: boolean; raw?: boolean }) =>
+  sql`org_id, ${US('time')} as t_us, ${US('received_at')} as r_us, lat, lon, positioning, network, speed, course,
+    ${o.sensors === false ? sql`null` : sql`sensors::text`} as sensors, ${o.raw ? sql`raw::text` : sql`null`} as raw`;
+
+/** Rows as PackRows; with `fields`, only those sensor values (as a pack gives them), the text left empty. */
+function packRowsOf(rows: RowRecord[], fields?: readonly string[]): PackRow[] {
   const out = rows.map(packRowOf);
-  if (o.fields) {
+  if (fields) {
     for (const p of out) {
-      p.fields = pickFields(p.sensors, o.fields);
+      p.fields = pickFields(p.sensors, fields);
       p.sensors = '';
     }
   }
   return out;
+}
+
+/** A device's rows of [from, to) (or [from, to]) as PackRows, in time order. */
+export async function readRows(q: Executor, deviceRef: string, r: ReadRange, o: { sensors?: boolean; raw?: boolean; fields?: readonly string[] } = {}): Promise<PackRow[]> {
+  const rows = rowsOf<RowRecord>(
+    await q.execute(sql`select ${rowColumns(o)}
+      from telemetry where device_ref = ${deviceRef} and time >= ${ts(r.from)}::timestamptz
+        and ${r.toInclusive ? sql`time <= ${ts(r.to)}::timestamptz` : sql`time < ${ts(r.to)}::timestamptz`}
+      order by time`),
+  );
+  return packRowsOf(rows, o.fields);
 }
 
 interface PackMeta {
@@ -320,7 +329,7 @@ export async function readReceived(q: Executor, deviceRefs: readonly string[], l
     }
   }
   const rows = rowsOf<RowRecord & { device_ref: string }>(
-    await q.execute(sql`select device_ref, org_id, ${US('time')} as t_us, ${US('received_at')} as r_us, lat, lon, positioning, network, speed, course, sensors::text as sensors, null as raw
+    await q.execute(sql`select device_ref, ${rowColumns({})}
       from telemetry where received_at >= ${ts(lo)}::timestamptz and received_at < ${ts(hi)}::timestamptz and device_ref = any(${uuidList(deviceRefs)})`),
   );
   for (const r of rows) {
@@ -351,8 +360,7 @@ export async function firstRowPerBucket(
   const rows = rowsOf<RowRecord>(
     await q.execute(sql`select p.* from generate_series(${first}::int, ${last}::int) as g(i)
       cross join lateral (
-        select org_id, ${US('time')} as t_us, ${US('received_at')} as r_us, lat, lon, positioning, network, speed, course,
-          ${o.sensors === false ? sql`null` : sql`sensors::text`} as sensors, null as raw
+        select ${rowColumns({ sensors: o.sensors })}
         from telemetry
         where device_ref = ${deviceRef}
           and time >= greatest(${ts(origin)}::timestamptz + g.i * ${step}::interval, ${ts(r.from)}::timestamptz)
@@ -360,14 +368,7 @@ export async function firstRowPerBucket(
         order by time limit 1
       ) p order by p.t_us`),
   );
-  const out = rows.map(packRowOf);
-  if (o.fields) {
-    for (const p of out) {
-      p.fields = pickFields(p.sensors, o.fields);
-      p.sensors = '';
-    }
-  }
-  return out;
+  return packRowsOf(rows, o.fields);
 }
 
 /**
