@@ -107,7 +107,8 @@ describe('a second server on one DATA_DIR', () => {
     let out = '';
     child.stdout!.on('data', (b: Buffer) => (out += b.toString('utf8')));
     child.stderr!.on('data', (b: Buffer) => (out += b.toString('utf8')));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    // The exit code, or the signal that ended it, with what it printed (a failure says why).
+    const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(code === null ? `signal ${signal}\n${out}` : String(code))));
     return { child, out: () => out, exited };
   };
 
@@ -117,7 +118,7 @@ describe('a second server on one DATA_DIR', () => {
     await expect.poll(() => first.out(), { timeout: 150_000, interval: 100 }).toMatch(/running at http:\/\//);
 
     const second = startServer(dataDir);
-    expect(await second.exited).toBe(1);
+    expect(await second.exited).toBe('1');
     expect(second.out()).toMatch(new RegExp(`Cannot start: the embedded database .* is in use by process ${first.child.pid} \\(server, since `));
     expect(second.out()).not.toMatch(/running at/);
     // The first one is untouched by the refused start.
@@ -131,7 +132,7 @@ describe('a second server on one DATA_DIR', () => {
     await expect.poll(() => third.out(), { timeout: 150_000, interval: 100 }).toMatch(/running at http:\/\//);
     expect(dataDirHolder(dataDir)?.pid).toBe(third.child.pid);
     third.child.kill('SIGTERM');
-    expect(await third.exited).toBe(0);
+    expect(await third.exited).toBe('0');
     // A clean stop removes the lock.
     expect(dataDirHolder(dataDir)).toBeNull();
   }, 400_000);
