@@ -91,6 +91,9 @@ import { workOrderService } from './modules/work-order/service.ts';
 import { trackService } from './modules/track/service.ts';
 import { trackRoutes } from './modules/track/routes.ts';
 import { archiveTick } from './modules/archive/job.ts';
+import { storageJob } from './modules/storage/job.ts';
+import { storageService } from './modules/storage/service.ts';
+import { storageRoutes } from './modules/storage/routes.ts';
 import { shipmentService } from './modules/report/shipment.ts';
 import { productionService } from './modules/report/production.ts';
 import { reportRoutes } from './modules/report/routes.ts';
@@ -461,6 +464,19 @@ export async function buildApp(
     clearInterval(archiveTicker);
     await archiving;
   });
+  // Storage figures per organisation: a snapshot at start and every STORAGE_SECONDS (one node at
+  // a time; modules/storage), read by the platform-management screen and /metrics.
+  const storage = storageService(database.db, { freeBytes: async () => (database.kind === 'pglite' && config.dataDir ? availability.checkDisk() : null) });
+  await app.register(storageRoutes, { storage });
+  metrics.watchStorage(storage.overview);
+  if (config.storageMs > 0) {
+    const snapshots = storageJob(database.db, {
+      everyMs: config.storageMs,
+      shouldRun: () => !availability.down && !availability.unwritable,
+      onError: jobFailed('storage figures failed'),
+    });
+    app.addHook('onClose', () => snapshots.stop());
+  }
   const alarmReports = alarmReportService(database.db);
   const onlineReports = onlineReportService(database.db, { offlineAfterMs: config.offlineAfterMs });
   const mileageReports = mileageReportService(database.db);

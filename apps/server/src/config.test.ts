@@ -121,6 +121,13 @@ describe('config', () => {
     expect((err as Error).message).not.toContain('secret-but-malformed');
   });
 
+  it("reads the storage figures' snapshot interval: hourly by default, 0 turns it off", () => {
+    expect(loadConfig({}).storageMs).toBe(3_600_000);
+    expect(loadConfig({ STORAGE_SECONDS: '600' }).storageMs).toBe(600_000);
+    expect(loadConfig({ STORAGE_SECONDS: '0' }).storageMs).toBe(0);
+    expect(() => loadConfig({ STORAGE_SECONDS: '-1' })).toThrow('STORAGE_SECONDS');
+  });
+
   it('treats empty optional URLs as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', MQTT_URL: '' }).databaseUrl).toBeUndefined();
   });

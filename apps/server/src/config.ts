@@ -95,6 +95,8 @@ export const envSchema = z.object({
   LEDGER_CHECKPOINT_SECONDS: z.coerce.number().int().min(5).max(86_400).default(60),
   /** How often the position archive's job looks for closed days to pack, in seconds; 0 turns it off on this node. */
   ARCHIVE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  /** How often the storage figures' job takes its snapshot (and at start), in seconds; 0 turns it off on this node. */
+  STORAGE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(3600),
   /**
    * The ledger's name in its tree heads; default: the name of its signer key, else
    * iot-cloud-console/<host name>. Several nodes on one database must use the same.
@@ -216,6 +218,8 @@ export interface AppConfig {
   ledgerCheckpointMs: number;
   /** The position archive's job interval; 0: not run on this node. */
   archiveMs: number;
+  /** The storage figures' snapshot interval; 0: not taken on this node. */
+  storageMs: number;
   ledgerOrigin?: string;
   ledgerSignerKey?: string;
   demoSimulator: boolean;
@@ -290,6 +294,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     routingUrl: e.ROUTING_URL,
     ledgerCheckpointMs: e.LEDGER_CHECKPOINT_SECONDS * 1000,
     archiveMs: e.ARCHIVE_SECONDS * 1000,
+    storageMs: e.STORAGE_SECONDS * 1000,
     ledgerOrigin: e.LEDGER_ORIGIN,
     ledgerSignerKey: e.LEDGER_SIGNER_KEY,
     demoSimulator: e.DEMO_SIMULATOR,

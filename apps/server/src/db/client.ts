@@ -53,6 +53,8 @@ export const LOCKS = {
   seed: 72_501,
   /** Creating and dropping the readings table's month partitions (db/partitions.ts). */
   partitions: 72_601,
+  /** The storage figures' daily snapshot (modules/storage; one node at a time). */
+  storage: 72_603,
 } as const;
 
 export async function tryXactLock(q: Executor, key: number): Promise<boolean> {

@@ -181,6 +181,7 @@ const common: MenuNode[] = [
       { code: 'platform-roles', zh: '角色管理', en: 'Roles', url: 'view/system/roles', platformOnly: true },
       { code: 'platform-audit', zh: '操作日志', en: 'Audit log', url: 'view/system/auditLogs', platformOnly: true },
       { code: 'platform-outbox', zh: '发件箱', en: 'Outbox', url: 'view/system/outbox', platformOnly: true },
+      { code: 'platform-storage', zh: '存储', en: 'Storage', url: 'view/system/storage', platformOnly: true },
     ],
   },
 ];

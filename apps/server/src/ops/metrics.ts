@@ -9,6 +9,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Channel } from '../ingest/pipeline.ts';
 import type { AvailabilityStats } from '../db/availability.ts';
+import type { StorageFigures, StorageRow } from '@iotc/shared/storage';
 
 export const METRIC_PREFIX = 'iotc_';
 
@@ -36,6 +37,30 @@ export function appMetrics() {
   let queueDepth: () => { waiting: number; writing: number; batches: number } = () => ({ waiting: 0, writing: 0, batches: 0 });
   let wsClients: () => number = () => 0;
   let availability: (() => AvailabilityStats) | undefined;
+  let storage: (() => Promise<{ rows: StorageRow[]; platform: StorageFigures; daysLeft: number | null }>) | undefined;
+  // The storage gauges read one overview per scrape (they are collected together).
+  let storageRead: ReturnType<NonNullable<typeof storage>> | undefined;
+  const storageFigures = () => {
+    if (!storage) return undefined;
+    if (!storageRead) {
+      storageRead = storage();
+      void storageRead.finally(() => setTimeout(() => (storageRead = undefined), 1000).unref()).catch(() => undefined);
+    }
+    return storageRead;
+  };
+  /** A storage gauge per organisation (label org = its code), from its latest daily snapshot. */
+  const storageGauge = <L extends string>(name: string, help: string, labelNames: readonly L[], set: (g: Gauge<L>, r: StorageRow) => void) =>
+    new Gauge<L>({
+      name: `${METRIC_PREFIX}${name}`,
+      help,
+      labelNames,
+      registers,
+      async collect() {
+        const figures = await storageFigures();
+        this.reset();
+        for (const r of figures?.rows ?? []) set(this, r);
+      },
+    });
 
   const reports = new Counter({
     name: `${METRIC_PREFIX}intake_reports_total`,
@@ -110,6 +135,30 @@ export function appMetrics() {
       refusedSeen = { unwritable: a.refusedWhileUnwritable, unreachable: a.refusedWhileDown };
     },
   });
+  storageGauge('storage_readings', "Readings an organisation keeps, as rows of the readings table (as=rows) and in the archive's packs (as=packs); a reading packed and not yet removed from the rows is in both", ['org', 'as'] as const, (g, r) => {
+    g.labels(r.orgCode, 'rows').set(r.rowReadings);
+    g.labels(r.orgCode, 'packs').set(r.packedReadings);
+  });
+  storageGauge('storage_packs', "An organisation's packs (one per device and closed day)", ['org'] as const, (g, r) => g.labels(r.orgCode).set(r.packs));
+  storageGauge('storage_bytes', "Bytes an organisation keeps: its share of the readings table's size by its rows (as=rows), its packs' bytes (as=packs)", ['org', 'as'] as const, (g, r) => {
+    g.labels(r.orgCode, 'rows').set(r.rowBytes);
+    g.labels(r.orgCode, 'packs').set(r.packBytes);
+  });
+  storageGauge('storage_bytes_per_reading', 'Bytes (rows and packs) per reading kept, a reading both a row and in a pack counted once', ['org'] as const, (g, r) => {
+    if (r.bytesPerReading !== null) g.labels(r.orgCode).set(r.bytesPerReading);
+  });
+  storageGauge('storage_growth_bytes_per_day', "Growth of an organisation's bytes per day over its last 7 daily snapshots (absent with one snapshot only)", ['org'] as const, (g, r) => {
+    if (r.growthPerDay !== null) g.labels(r.orgCode).set(r.growthPerDay);
+  });
+  new Gauge({
+    name: `${METRIC_PREFIX}storage_days_left`,
+    help: "Days until the database's free disk space is used up at the platform's growth per day (NaN while unknown: PostgreSQL's disk, no growth yet)",
+    registers,
+    async collect() {
+      const figures = await storageFigures();
+      this.set(figures?.daysLeft ?? Number.NaN);
+    },
+  });
   const httpSeconds = new Histogram({
     name: `${METRIC_PREFIX}http_request_duration_seconds`,
     help: 'HTTP requests by method, route pattern and status class (2xx, 4xx ...)',
@@ -170,6 +219,10 @@ export function appMetrics() {
           },
         });
       }
+    },
+    /** Where the storage gauges read every organisation's figures from, at each scrape (modules/storage). */
+    watchStorage(read: NonNullable<typeof storage>) {
+      storage = read;
     },
     /** Where the WebSocket gauge reads from (the live hub). */
     watchClients(read: () => number) {

@@ -57,9 +57,10 @@ const WAREHOUSE_URL = 'view/warehouse/manage';
 const PLATFORM_URL = 'view/system/auditLogs';
 /**
  * Screens of the platform administrator alone, whatever a role grants: the outbox holds every
- * organisation's verification codes and addresses (its API refuses everyone else too).
+ * organisation's verification codes and addresses, the storage figures every organisation's
+ * volumes (their APIs refuse everyone else too).
  */
-export const PLATFORM_ADMIN_SCREENS: ReadonlySet<string> = new Set(['view/system/outbox']);
+export const PLATFORM_ADMIN_SCREENS: ReadonlySet<string> = new Set(['view/system/outbox', 'view/system/storage']);
 const forAnyone = (r: MenuRow) => !r.url || !PLATFORM_ADMIN_SCREENS.has(r.url);
 
 export function menuService(repo: MenuRepo) {
