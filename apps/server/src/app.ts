@@ -38,6 +38,10 @@ import { dictRepo } from './modules/dict/repo.ts';
 import { auditRepo } from './modules/audit/repo.ts';
 import { auditService } from './modules/audit/service.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
+import { retentionJob } from './modules/retention/job.ts';
+import { retentionRepo } from './modules/retention/repo.ts';
+import { retentionRoutes } from './modules/retention/routes.ts';
+import { retentionService } from './modules/retention/service.ts';
 import { outboxService } from './modules/outbox/service.ts';
 import { outboxRoutes } from './modules/outbox/routes.ts';
 import { captchaService, type CaptchaService } from './modules/captcha/service.ts';
@@ -477,6 +481,19 @@ export async function buildApp(
     });
     app.addHook('onClose', () => snapshots.stop());
   }
+  // Retention: what the organisations' rules no longer keep is removed, unless a legal hold
+  // covers it (modules/retention/job.ts); at start and every RETENTION_SECONDS (0: not on this node).
+  if (config.retentionMs > 0) {
+    const retention = retentionJob(database.db, {
+      everyMs: config.retentionMs,
+      audit: audit.record,
+      shouldRun: () => !availability.down && !availability.unwritable,
+      onError: jobFailed('retention failed'),
+      onRemoved: (r) => app.log.info(r, 'retention removed readings'),
+    });
+    app.addHook('onClose', () => retention.stop());
+  }
+  await app.register(retentionRoutes, { service: retentionService(database.db, retentionRepo(database.db), audit.record) });
   const alarmReports = alarmReportService(database.db);
   const onlineReports = onlineReportService(database.db, { offlineAfterMs: config.offlineAfterMs });
   const mileageReports = mileageReportService(database.db);

@@ -95,6 +95,8 @@ export const envSchema = z.object({
   LEDGER_CHECKPOINT_SECONDS: z.coerce.number().int().min(5).max(86_400).default(60),
   /** How often the position archive's job looks for closed days to pack, in seconds; 0 turns it off on this node. */
   ARCHIVE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  /** How often the retention job removes what the retention rules no longer keep, in seconds (and once at start); 0 turns it off on this node. */
+  RETENTION_SECONDS: z.coerce.number().int().min(0).max(86_400).default(3_600),
   /** How often the storage figures' job takes its snapshot (and at start), in seconds; 0 turns it off on this node. */
   STORAGE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(3600),
   /**
@@ -218,6 +220,8 @@ export interface AppConfig {
   ledgerCheckpointMs: number;
   /** The position archive's job interval; 0: not run on this node. */
   archiveMs: number;
+  /** The retention job's period; 0: not on this node. */
+  retentionMs: number;
   /** The storage figures' snapshot interval; 0: not taken on this node. */
   storageMs: number;
   ledgerOrigin?: string;
@@ -294,6 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     routingUrl: e.ROUTING_URL,
     ledgerCheckpointMs: e.LEDGER_CHECKPOINT_SECONDS * 1000,
     archiveMs: e.ARCHIVE_SECONDS * 1000,
+    retentionMs: e.RETENTION_SECONDS * 1000,
     storageMs: e.STORAGE_SECONDS * 1000,
     ledgerOrigin: e.LEDGER_ORIGIN,
     ledgerSignerKey: e.LEDGER_SIGNER_KEY,

@@ -311,6 +311,20 @@ export const ERRORS = {
     en: 'This verification link was revoked by its sender: please ask the sender for a new link',
     zh: '此验证链接已被分享者撤销，请向分享者索取新链接',
   },
+  RETENTION_BELOW_FLOOR: {
+    en: 'Packs cannot be kept for fewer days than the platform floor',
+    zh: '归档数据保留天数不能低于平台设定的下限',
+  },
+  RETENTION_ROWS_OVER_PACKS: {
+    en: 'Rows cannot be kept longer than packs: the rows of a day go when its pack goes',
+    zh: '明细数据保留时间不能长于归档数据：归档删除时当天明细一并删除',
+  },
+  RETENTION_FLOOR_PLATFORM_ONLY: {
+    en: 'Only the platform administrator may set the platform rule and the floor',
+    zh: '仅平台管理员可设置平台规则及保留下限',
+  },
+  HOLD_REASON_REQUIRED: { en: 'Please give the reason for the legal hold', zh: '请填写法律保全的原因' },
+  HOLD_RELEASED: { en: 'This legal hold has been released already', zh: '该法律保全已解除' },
   METRICS_TOKEN_REQUIRED: { en: 'A valid metrics token is required', zh: '需要有效的监控指标令牌' },
   METRICS_LOCAL_ONLY: {
     en: 'Metrics are served to this machine only: set METRICS_TOKEN to scrape them from elsewhere',

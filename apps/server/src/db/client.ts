@@ -53,6 +53,8 @@ export const LOCKS = {
   seed: 72_501,
   /** Creating and dropping the readings table's month partitions (db/partitions.ts). */
   partitions: 72_601,
+  /** Retention's removals of a device's readings (modules/retention/job.ts): one node at a time per device. */
+  retentionDevice: 72_602,
   /** The storage figures' daily snapshot (modules/storage; one node at a time). */
   storage: 72_603,
 } as const;

@@ -9,6 +9,11 @@ export interface MenuNode {
   url?: string;
   icon?: string;
   platformOnly?: boolean;
+  /**
+   * A sibling's code: when this entry is new to a database, the roles that hold that sibling get it
+   * too (an existing installation's organisation administrators get a new management screen).
+   */
+  grantWith?: string;
   children?: MenuNode[];
 }
 
@@ -181,6 +186,7 @@ const common: MenuNode[] = [
       { code: 'platform-roles', zh: '角色管理', en: 'Roles', url: 'view/system/roles', platformOnly: true },
       { code: 'platform-audit', zh: '操作日志', en: 'Audit log', url: 'view/system/auditLogs', platformOnly: true },
       { code: 'platform-outbox', zh: '发件箱', en: 'Outbox', url: 'view/system/outbox', platformOnly: true },
+      { code: 'platform-retention', zh: '数据保留', en: 'Data retention', url: 'view/system/retention', platformOnly: true, grantWith: 'platform-orgs' },
       { code: 'platform-storage', zh: '存储', en: 'Storage', url: 'view/system/storage', platformOnly: true },
     ],
   },
@@ -343,6 +349,10 @@ export const DICTS: DictSeed[] = [
       ['asset_import', '导入资产', 'Assets imported'],
       ['ledger_share_create', '创建验证分享链接', 'Verification link shared'],
       ['ledger_share_revoke', '撤销验证分享链接', 'Verification link revoked'],
+      ['retention_rule_update', '修改数据保留规则', 'Retention rule changed'],
+      ['retention_remove', '按保留规则删除数据', 'Readings removed by retention'],
+      ['legal_hold_place', '设置法律保全', 'Legal hold placed'],
+      ['legal_hold_release', '解除法律保全', 'Legal hold released'],
     ],
   },
   {

@@ -29,6 +29,9 @@ export const DEMO_ORG = 'demo';
 
 type MenuRow = typeof menus.$inferInsert;
 
+/** Menu entries granted with a sibling when new to a database (MenuNode.grantWith): id -> the sibling's id. */
+const GRANT_WITH = new Map<string, string>();
+
 function flattenMenus(): MenuRow[] {
   const rows: MenuRow[] = [];
   for (const type of SCENARIO_TYPES) {
@@ -47,6 +50,7 @@ function flattenMenus(): MenuRow[] {
           active: true,
           platformOnly: n.platformOnly ?? false,
         });
+        if (n.grantWith) GRANT_WITH.set(id, `${type}-${n.grantWith}`);
         if (n.children) walk(n.children, id);
       });
     walk(menuTree(type), null);
@@ -80,6 +84,7 @@ export async function seed(db: Db, opts: SeedOptions): Promise<SeedResult> {
         });
     }
 
+    const known = new Set((await tx.select({ id: menus.id }).from(menus)).map((m) => m.id));
     // Parents come before children in menuRows, so the pid reference always resolves.
     for (const m of menuRows) {
       await tx
@@ -89,6 +94,12 @@ export async function seed(db: Db, opts: SeedOptions): Promise<SeedResult> {
           target: menus.id,
           set: { pid: m.pid, nameZh: m.nameZh, nameEn: m.nameEn, url: m.url, icon: m.icon, sort: m.sort, platformOnly: m.platformOnly },
         });
+    }
+    // An entry new to an existing database goes to the roles holding its sibling, once (a later revoke stays).
+    for (const [id, sibling] of GRANT_WITH) {
+      if (known.size > 0 && !known.has(id)) {
+        await tx.execute(sql`insert into role_menus (role_id, menu_id) select role_id, ${id} from role_menus where menu_id = ${sibling} on conflict do nothing`);
+      }
     }
 
     const platformOrg = await upsertOrg(tx, { code: PLATFORM_ORG, name: 'IoT Cloud Platform', kind: 'platform', parentId: null });

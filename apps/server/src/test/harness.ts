@@ -75,7 +75,7 @@ export async function testApp(overrides: Partial<AppConfig> = {}, opts: Paramete
   const base = loadConfig({ LOG_LEVEL: 'silent', ADMIN_PASSWORD, DEMO_PASSWORD, ...TEST_RATE_LIMITS });
   const pgBase = process.env.DATABASE_URL;
   const created = pgBase ? await createPgDatabase(pgBase) : undefined;
-  const app = await buildApp({ ...base, dataDir: '', databaseUrl: created?.url, mqtt: false, ...overrides }, opts);
+  const app = await buildApp({ ...base, dataDir: '', databaseUrl: created?.url, mqtt: false, retentionMs: 0, ...overrides }, opts);
   return {
     app,
     databaseUrl: created?.url,

@@ -1,0 +1,232 @@
+// The retention job: removes each device's readings that its organisation's effective rule no
+// longer keeps (rules.ts), unless a legal hold covers them.
+// - Rows: the rows of UTC days older than the rows rule whose fresh pack holds them
+//   (archive's removePackedRows); nothing is lost, readers read the pack.
+// - Packs: the packs of days older than the packs rule, and any rows of those days: the readings
+//   are gone.
+// - Holds: nothing of a device is removed while a hold is in force on it, on its organisation or
+//   any ancestor of it; a hold on a transport task keeps the task's devices' readings from the
+//   day the task started (planned start if it never started; everything if neither) onwards
+//   (the days after the task are kept too until it is released: removal goes by cut-off day).
+// Each device's removal, and its `retention_removals` row, is one transaction holding the
+// device's advisory lock, so two nodes running at once remove once (the second finds nothing).
+// One audit entry per organisation and run, by the account `system`.
+import { sql } from 'drizzle-orm';
+import { LOCKS, rowsOf, xactLockKeys, type Db, type Executor } from '../../db/client.ts';
+import type { AuditEntry } from '../audit/repo.ts';
+import { removePackedRows } from '../archive/job.ts';
+import { DAY_MS, dayOf } from '../archive/reader.ts';
+import { loadRuleBook } from './repo.ts';
+import { effectiveOf, policyWords, type Effective } from './rules.ts';
+import { ancestorChain } from '../../db/list.ts';
+
+/** How often the job runs by default (RETENTION_SECONDS). */
+export const RETENTION_JOB_MS = 3_600_000;
+
+export interface RetentionTickResult {
+  devices: number;
+  /** Devices left alone because a hold covers them. */
+  held: number;
+  rowsRemoved: number;
+  packReadingsRemoved: number;
+  packsRemoved: number;
+}
+
+interface Span {
+  readings: number;
+  from_t: Date | string | null;
+  to_t: Date | string | null;
+  received_from: Date | string | null;
+  received_to: Date | string | null;
+}
+
+const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
+
+async function recordRemoval(
+  q: Executor,
+  r: { orgId: string; deviceRef: string; what: 'rows' | 'packs'; span: Span; policyOrgId: string | null; policy: string },
+): Promise<void> {
+  await q.execute(sql`insert into retention_removals (org_id, device_ref, what, from_time, to_time, received_from, received_to, readings, policy_org_id, policy)
+    values (${r.orgId}, ${r.deviceRef}, ${r.what}, ${iso(r.span.from_t)}::timestamptz, ${iso(r.span.to_t)}::timestamptz,
+      ${iso(r.span.received_from)}::timestamptz, ${iso(r.span.received_to)}::timestamptz, ${r.span.readings}, ${r.policyOrgId}, ${r.policy})`);
+}
+
+/**
+ * Removes a device's packs of days before `beforeDay` and every row of those days, recording
+ * what went; answers the readings removed and the packs.
+ */
+async function removePacks(q: Executor, dev: { id: string; orgId: string }, beforeDay: string, eff: Effective): Promise<{ readings: number; packs: number }> {
+  // The packs (locked: a late reading marking one stale waits), and the rows no pack holds.
+  const [p] = rowsOf<Span & { packs: number }>(
+    await q.execute(sql`select count(*)::int as packs, coalesce(sum(readings), 0)::int8 as readings, min(first_time) as from_t, max(last_time) as to_t,
+        min(received_from) as received_from, max(received_to) as received_to
+      from (select * from reading_days where device_ref = ${dev.id} and day < ${beforeDay}::date for update) d`),
+  );
+  const [r] = rowsOf<Span>(
+    await q.execute(sql`select count(*)::int8 as readings, min(time) as from_t, max(time) as to_t, min(received_at) as received_from, max(received_at) as received_to
+      from telemetry t where t.device_ref = ${dev.id} and t.time < ${beforeDay}::date
+        and not exists (select 1 from reading_days d where d.device_ref = t.device_ref and d.day = (t.time at time zone 'UTC')::date and d.packed_at >= t.received_at)`),
+  );
+  const readings = Number(p!.readings) + Number(r!.readings);
+  // No pack and no row before the day: nothing to remove.
+  if (readings === 0 && Number(p!.packs) === 0) return { readings: 0, packs: 0 };
+  await q.execute(sql`delete from telemetry where device_ref = ${dev.id} and time < ${beforeDay}::date`);
+  await q.execute(sql`delete from reading_days where device_ref = ${dev.id} and day < ${beforeDay}::date`);
+  const min = (a: Date | string | null, b: Date | string | null) => (a === null ? b : b === null ? a : new Date(a) < new Date(b) ? a : b);
+  const max = (a: Date | string | null, b: Date | string | null) => (a === null ? b : b === null ? a : new Date(a) > new Date(b) ? a : b);
+  const last = max(p!.to_t, r!.to_t);
+  await recordRemoval(q, {
+    orgId: dev.orgId,
+    deviceRef: dev.id,
+    what: 'packs',
+    span: {
+      readings,
+      from_t: min(p!.from_t, r!.from_t),
+      // [from, to): just after the last reading removed.
+      to_t: last === null ? null : new Date(new Date(last).getTime() + 1),
+      received_from: min(p!.received_from, r!.received_from),
+      received_to: max(p!.received_to, r!.received_to),
+    },
+    policyOrgId: eff.packs.fromOrgId,
+    policy: policyWords('packs', eff.packs),
+  });
+  return { readings, packs: Number(p!.packs) };
+}
+
+/** Removes a device's rows of days before `beforeDay` that a fresh pack holds, recording what went. */
+async function removeRows(q: Executor, dev: { id: string; orgId: string }, beforeDay: string, eff: Effective): Promise<number> {
+  // Lock the packs first, so that the rows counted are the rows removed (a late reading marking a pack stale waits).
+  await q.execute(sql`select 1 from reading_days where device_ref = ${dev.id} and day < ${beforeDay}::date and not stale for update`);
+  const [s] = rowsOf<Span>(
+    await q.execute(sql`select count(*)::int8 as readings, min(t.time) as from_t, max(t.time) as to_t, min(t.received_at) as received_from, max(t.received_at) as received_to
+      from telemetry t join reading_days d on d.device_ref = t.device_ref and d.day = (t.time at time zone 'UTC')::date
+      where t.device_ref = ${dev.id} and t.time < ${beforeDay}::date and not d.stale and d.packed_at >= t.received_at`),
+  );
+  if (Number(s!.readings) === 0) return 0;
+  const removed = await removePackedRows(q, dev.id, beforeDay);
+  await recordRemoval(q, {
+    orgId: dev.orgId,
+    deviceRef: dev.id,
+    what: 'rows',
+    span: { ...s!, readings: removed, to_t: s!.to_t === null ? null : new Date(new Date(s!.to_t).getTime() + 1) },
+    policyOrgId: eff.rows.fromOrgId,
+    policy: policyWords('rows', eff.rows),
+  });
+  return removed;
+}
+
+/** The earlier of two days ('YYYY-MM-DD'), either absent. */
+const earlier = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : a < b ? a : b);
+
+/**
+ * One run of the retention job over every device. `now` for tests; `audit` records one entry
+ * per organisation that lost something.
+ */
+export async function retentionTick(db: Db, opts: { audit: (e: AuditEntry) => Promise<void>; now?: Date }): Promise<RetentionTickResult> {
+  const now = opts.now ?? new Date();
+  const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
+  const book = await loadRuleBook(db);
+  const parents = new Map([...book.orgs.values()].map((o) => [o.id, o.parentId]));
+  const holds = rowsOf<{ subject_kind: 'org' | 'device' | 'task'; subject_id: string }>(
+    await db.execute(sql`select subject_kind, subject_id from legal_holds where released_at is null`),
+  );
+  const heldOrgs = new Set(holds.filter((h) => h.subject_kind === 'org').map((h) => h.subject_id));
+  const heldDevices = new Set(holds.filter((h) => h.subject_kind === 'device').map((h) => h.subject_id));
+  // A held task's devices: kept from the day the earliest such task began.
+  const taskHolds = new Map(
+    rowsOf<{ device_ref: string; from_t: Date | string | null }>(
+      await db.execute(sql`select td.device_ref, min(coalesce(t.started_at, t.planned_start, '-infinity'::timestamptz)) as from_t
+        from legal_holds h join transport_tasks t on t.id = h.subject_id join transport_task_devices td on td.task_id = t.id
+        where h.released_at is null and h.subject_kind = 'task' group by td.device_ref`),
+    ).map((r) => {
+      const t = r.from_t === null ? NaN : new Date(r.from_t).getTime();
+      // '-infinity' (no start at all): nothing of the device goes.
+      return [r.device_ref, Number.isFinite(t) ? dayOf(t) : '0000-01-01'] as const;
+    }),
+  );
+  const devs = rowsOf<{ id: string; org_id: string }>(await db.execute(sql`select id, org_id from devices order by id`));
+  const result: RetentionTickResult = { devices: devs.length, held: 0, rowsRemoved: 0, packReadingsRemoved: 0, packsRemoved: 0 };
+  const effective = new Map<string, Effective>();
+  const perOrg = new Map<string, { rowsDevices: number; rows: number; packsDevices: number; packs: number; eff: Effective }>();
+  for (const d of devs) {
+    if (heldDevices.has(d.id) || ancestorChain(parents, d.org_id).some((o) => heldOrgs.has(o))) {
+      result.held++;
+      continue;
+    }
+    let eff = effective.get(d.org_id);
+    if (!eff) effective.set(d.org_id, (eff = effectiveOf(book, d.org_id)));
+    const holdDay = taskHolds.get(d.id) ?? null;
+    const cut = (days: number | null) => (days === null ? null : earlier(dayOf(today - days * DAY_MS), holdDay));
+    const packsBefore = cut(eff.packs.days);
+    const rowsBefore = cut(eff.rows.days);
+    if (packsBefore === null && rowsBefore === null) continue;
+    const dev = { id: d.id, orgId: d.org_id };
+    const done = await db.transaction(async (tx) => {
+      await xactLockKeys(tx, LOCKS.retentionDevice, [d.id]);
+      const packs = packsBefore === null ? { readings: 0, packs: 0 } : await removePacks(tx, dev, packsBefore, eff);
+      // Rows of days the packs rule keeps (rows kept longer than packs went with them above).
+      const rows = rowsBefore !== null && (packsBefore === null || rowsBefore > packsBefore) ? await removeRows(tx, dev, rowsBefore, eff) : 0;
+      return { packs, rows };
+    });
+    if (done.rows === 0 && done.packs.readings === 0) continue;
+    result.rowsRemoved += done.rows;
+    result.packReadingsRemoved += done.packs.readings;
+    result.packsRemoved += done.packs.packs;
+    const o = perOrg.get(d.org_id) ?? { rowsDevices: 0, rows: 0, packsDevices: 0, packs: 0, eff };
+    if (done.rows) {
+      o.rowsDevices++;
+      o.rows += done.rows;
+    }
+    if (done.packs.readings) {
+      o.packsDevices++;
+      o.packs += done.packs.readings;
+    }
+    perOrg.set(d.org_id, o);
+  }
+  for (const [orgId, o] of perOrg) {
+    const parts = [
+      o.rows ? `rows of ${o.rowsDevices} device(s), ${o.rows} readings (${policyWords('rows', o.eff.rows)}; their packs remain)` : '',
+      o.packs ? `packs of ${o.packsDevices} device(s), ${o.packs} readings (${policyWords('packs', o.eff.packs)})` : '',
+    ].filter(Boolean);
+    await opts.audit({ orgId, userId: null, account: 'system', action: 'retention_remove', result: 'success', detail: `removed ${parts.join('; ')}` });
+  }
+  return result;
+}
+
+/**
+ * The job: a run at once and every `everyMs`, one run at a time on this node; `shouldRun`
+ * false skips a turn (the database is unreachable). stop() waits for a run in progress.
+ */
+export function retentionJob(
+  db: Db,
+  opts: { everyMs: number; audit: (e: AuditEntry) => Promise<void>; shouldRun?: () => boolean; onError: (err: unknown) => void; onRemoved?: (r: RetentionTickResult) => void },
+): { run(): Promise<void>; stop(): Promise<void> } {
+  let running: Promise<void> | undefined;
+  let stopped = false;
+  const run = (): Promise<void> => {
+    if (running) return running;
+    if (stopped || opts.shouldRun?.() === false) return Promise.resolve();
+    running = retentionTick(db, { audit: opts.audit })
+      .then((r) => {
+        if (r.rowsRemoved || r.packReadingsRemoved) opts.onRemoved?.(r);
+      })
+      .catch(opts.onError)
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  };
+  void run();
+  const timer = setInterval(() => void run(), opts.everyMs);
+  timer.unref();
+  return {
+    async run() {
+      await run();
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
