@@ -1347,7 +1347,7 @@ export const ledgerLeaves = pgTable(
   {
     idx: bigint('idx', { mode: 'number' }).primaryKey(),
     orgId: uuid('org_id').notNull(),
-    kind: text('kind', { enum: ['sensor.minute', 'custody', 'alarm'] }).notNull(),
+    kind: text('kind', { enum: ['sensor.minute', 'custody', 'alarm', 'retention.removal'] }).notNull(),
     /** A stable key of the logged record: each is logged once. */
     ref: text('ref').notNull().unique(),
     data: bytea('data').notNull(),

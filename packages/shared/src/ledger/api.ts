@@ -121,7 +121,7 @@ export const ledgerReadingSchema = z.object({ time: z.string() }).catchall(z.jso
 export const ledgerItemSchema = z.object({
   index: z.number(),
   ref: z.string(),
-  kind: z.enum(['sensor.minute', 'custody', 'alarm']),
+  kind: z.enum(['sensor.minute', 'custody', 'alarm', 'retention.removal']),
   /** The leaf bytes (canonical record) and their RFC 6962 leaf hash. */
   data: b64,
   leafHash: b64,
@@ -133,6 +133,12 @@ export const ledgerItemSchema = z.object({
   readings: z.array(ledgerReadingSchema).optional(),
   /** custody and alarm: the record rebuilt from the rows as stored now (null: the rows are gone). */
   currentRecord: ledgerRecordSchema.nullable().optional(),
+  /**
+   * sensor.minute: the logged retention removal (leaf kind retention.removal) whose span holds
+   * this minute, with its own proof to the same checkpoint; a minute whose readings are gone
+   * verifies as removed under its policy only through it.
+   */
+  removal: z.object({ index: z.number(), data: b64, proof: z.array(b64).nullable() }).optional(),
 });
 export type LedgerItem = z.infer<typeof ledgerItemSchema>;
 
@@ -234,12 +240,23 @@ export type ShareSubject = z.infer<typeof shareSubjectSchema>;
 export const publicRecordsAnswerSchema = recordsAnswerSchema.extend({ subject: shareSubjectSchema, expiresAt: z.string() });
 export type PublicRecordsAnswer = z.infer<typeof publicRecordsAnswerSchema>;
 
-/** Why a record does not verify (null: it does). */
-export const VERIFY_REASONS = ['digest-mismatch', 'not-included', 'bad-signature', 'pending'] as const;
+/**
+ * Why a record does not verify (null: it does). `removed`: its readings were removed by a
+ * retention rule that the ledger logged (not a problem, not a verification either).
+ */
+export const VERIFY_REASONS = ['digest-mismatch', 'not-included', 'bad-signature', 'pending', 'removed'] as const;
 export type VerifyReason = (typeof VERIFY_REASONS)[number];
+/** The logged removal a `removed` verdict rests on. */
+export interface RemovalInfo {
+  policy: string;
+  removedAt: string;
+  /** Its leaf index. */
+  index: number;
+}
 export interface RecordVerdict {
   index: number;
   ref: string;
   ok: boolean;
   reason: VerifyReason | null;
+  removal?: RemovalInfo;
 }

@@ -33,6 +33,12 @@
  * (c) `alarm` — an alarm opened or closed:
  *     { v: 1, kind: "alarm", orgId, event, alarmId, deviceId, time, fields }
  *     `event` is opened or closed.
+ * (d) `retention.removal` — readings removed by a retention rule (issue 24):
+ *     { v: 1, kind: "retention.removal", orgId, deviceId, from, to, readings, policy, removedAt }
+ *     The device's readings STORED (received) in [from, to) (minute starts) were removed, at
+ *     `removedAt`, under `policy` (the rule in words, as it was that day); `readings` is how many.
+ *     A sensor minute of that device in that span whose readings are gone verifies as "removed
+ *     under policy X on date Y", not as changed: the removal is itself logged, dated and signed.
  *
  * Example (kind b; one line, no spaces, here wrapped):
  * {"actor":"user-7","event":"task.handover","fields":{"note":null,"seals":["S1","S2"],"signed":true,
@@ -91,11 +97,26 @@ export const alarmRecordSchema = z.strictObject({
   fields,
 });
 
-export const ledgerRecordSchema = z.discriminatedUnion('kind', [sensorMinuteRecordSchema, custodyRecordSchema, alarmRecordSchema]);
+export const retentionRemovalRecordSchema = z
+  .strictObject({
+    v: z.literal(LEAF_VERSION),
+    kind: z.literal('retention.removal'),
+    orgId: id,
+    deviceId: id,
+    from: minuteStart,
+    to: minuteStart,
+    readings: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    policy: z.string().min(1).max(500),
+    removedAt: isoTime,
+  })
+  .refine((r) => r.from < r.to, { message: 'expected from before to', path: ['to'] });
+
+export const ledgerRecordSchema = z.discriminatedUnion('kind', [sensorMinuteRecordSchema, custodyRecordSchema, alarmRecordSchema, retentionRemovalRecordSchema]);
 
 export type SensorMinuteRecord = z.infer<typeof sensorMinuteRecordSchema>;
 export type CustodyRecord = z.infer<typeof custodyRecordSchema>;
 export type AlarmRecord = z.infer<typeof alarmRecordSchema>;
+export type RetentionRemovalRecord = z.infer<typeof retentionRemovalRecordSchema>;
 export type LedgerRecord = z.infer<typeof ledgerRecordSchema>;
 
 export class LeafError extends Error {

@@ -26,6 +26,7 @@ export function recordText(r: LedgerRecord, x: CertificateTexts, tz: string): st
   const t = (iso: string) => formatInstant(new Date(iso), tz);
   if (r.kind === 'sensor.minute') return x.sensorMinute(r.deviceId, t(r.minute).slice(0, 16));
   if (r.kind === 'alarm') return x.alarm(r.event, r.deviceId, t(r.time));
+  if (r.kind === 'retention.removal') return x.removal(r.deviceId, t(r.from).slice(0, 16), t(r.to).slice(0, 16));
   const code = typeof r.fields['code'] === 'string' ? ` ${r.fields['code']}` : '';
   return `${x.custody(r.event, t(r.time))}${code}`;
 }
@@ -68,7 +69,9 @@ function banner(doc: Doc, v: ShareVerification, x: CertificateTexts) {
         ? [x.failedBanner(bad, v.total), COLORS.alarm, BAD_BAND]
         : v.verified === 0
           ? [x.pendingBanner(v.pending), WAIT_COLOR, WAIT_BAND]
-          : [x.verifiedBanner(v.verified), OK_COLOR, OK_BAND];
+          : v.removed > 0
+            ? [x.verifiedRemovedBanner(v.verified, v.removed), OK_COLOR, OK_BAND]
+            : [x.verifiedBanner(v.verified), OK_COLOR, OK_BAND];
   const y = doc.y;
   doc.fontSize(12.5);
   const h = doc.heightOfString(text, { width: CONTENT_W - 24 }) + 16;
@@ -153,7 +156,9 @@ export async function certificatePdf(v: ShareVerification, lang: Lang, tz: strin
     [x.verified, String(v.verified)],
     [x.pending, String(v.pending)],
     [x.failed, String(v.failures.length)],
+    ...(v.removed > 0 ? ([[x.removed, String(v.removed)]] as [string, string][]) : []),
   ]);
+  for (const r of v.removals) doc.fontSize(8.5).fillColor(COLORS.muted).text(x.removedBy(r.policy, formatInstant(new Date(r.removedAt), tz)), PAGE.margin, doc.y);
   if (v.truncated) doc.fontSize(8.5).fillColor(COLORS.muted).text(x.truncated(v.total), PAGE.margin, doc.y);
   failureTable(doc, v, x, tz);
 

@@ -55,7 +55,7 @@ import { loadConfig, ConfigError } from '../../config.ts';
 import { rowsOf, type Db, type Executor } from '../../db/client.ts';
 import * as schema from '../../db/schema.ts';
 import { allCheckpoints, leavesRange, treeSize, type LeafRow, type StoredCheckpoint } from './repo.ts';
-import { currentRecords, readingsOfMinutes } from './sources.ts';
+import { currentRecords, minuteKey, readingsOfMinutes, removalsCovering } from './sources.ts';
 
 /** Leaves read (and held) at a time. */
 const PAGE = 2000;
@@ -268,6 +268,9 @@ function describeRecord(leaf: LeafRow, record: LedgerRecord | null): Omit<Failur
   if (record.kind === 'sensor.minute') {
     return { ...base, deviceId: record.deviceId, minute: record.minute, what: `#${leaf.index} sensor.minute device ${record.deviceId} minute ${record.minute}` };
   }
+  if (record.kind === 'retention.removal') {
+    return { ...base, deviceId: record.deviceId, time: record.removedAt, what: `#${leaf.index} retention.removal device ${record.deviceId} stored ${record.from} - ${record.to}` };
+  }
   if (record.kind === 'alarm') {
     return { ...base, event: record.event, alarmId: record.alarmId, deviceId: record.deviceId, time: record.time, what: `#${leaf.index} alarm ${record.event} alarm ${record.alarmId} device ${record.deviceId} at ${record.time}` };
   }
@@ -276,25 +279,40 @@ function describeRecord(leaf: LeafRow, record: LedgerRecord | null): Omit<Failur
   return { ...base, event: record.event, subjectId: record.subjectId, ...(code ? { taskCode: code } : {}), time: record.time, what: `#${leaf.index} custody ${record.event} ${subject} at ${record.time}` };
 }
 
-/** Checks 2 for one page of leaves: each rebuilt from the rows as they are now. */
-async function checkRecords(q: Executor, page: readonly { leaf: LeafRow; record: LedgerRecord | null }[], failures: Failure[]): Promise<void> {
-  const sensor = page.filter((p) => p.record?.kind === 'sensor.minute' && p.leaf.deviceRef);
+/**
+ * Checks 2 for one page of leaves: each rebuilt from the rows as they are now. A sensor minute
+ * with fewer readings than logged is no failure when a logged retention removal of the same
+ * device spans it (counted in `removed`); a removal leaf is a statement, with no rows behind it.
+ */
+async function checkRecords(q: Executor, page: readonly { leaf: LeafRow; record: LedgerRecord | null }[], failures: Failure[]): Promise<number> {
+  const sensor = page.flatMap((p) => (p.record?.kind === 'sensor.minute' && p.leaf.deviceRef ? [{ deviceRef: p.leaf.deviceRef, record: p.record }] : []));
   const readings = await readingsOfMinutes(
     q,
-    sensor.map((p) => ({ deviceRef: p.leaf.deviceRef!, minute: (p.record as { minute: string }).minute })),
+    sensor.map((p) => ({ deviceRef: p.deviceRef, minute: p.record.minute })),
+  );
+  const removals = await removalsCovering(
+    q,
+    sensor
+      .filter((p) => (readings.get(minuteKey(p.deviceRef, p.record.minute))?.readings.length ?? 0) < p.record.count)
+      .map((p) => ({ deviceRef: p.deviceRef, minute: p.record.minute, orgId: p.record.orgId, deviceId: p.record.deviceId })),
   );
   const current = await currentRecords(
     q,
-    page.filter((p) => p.record && p.record.kind !== 'sensor.minute').map((p) => p.leaf.ref),
+    page.filter((p) => p.record && p.record.kind !== 'sensor.minute' && p.record.kind !== 'retention.removal').map((p) => p.leaf.ref),
   );
+  let removed = 0;
   for (const { leaf, record } of page) {
-    if (!record) continue; // reported by the leaves check
+    if (!record || record.kind === 'retention.removal') continue; // reported by the leaves check; a statement
     const d = describeRecord(leaf, record);
     const { what, ...where } = d;
     let now: Uint8Array | null = null;
     let detail = '';
     if (record.kind === 'sensor.minute') {
-      const m = leaf.deviceRef ? readings.get(`${leaf.deviceRef}|${record.minute}`) : undefined;
+      const m = leaf.deviceRef ? readings.get(minuteKey(leaf.deviceRef, record.minute)) : undefined;
+      if (leaf.deviceRef && removals.has(minuteKey(leaf.deviceRef, record.minute))) {
+        removed++;
+        continue;
+      }
       if (!m) {
         failures.push({ problem: 'gone', ...where, message: `${what}: its ${record.count} reading(s) are no longer stored` });
         continue;
@@ -319,6 +337,7 @@ async function checkRecords(q: Executor, page: readonly { leaf: LeafRow; record:
     }
     if (!now || !bytesEqual(now, leaf.data)) failures.push({ problem: 'changed', ...where, message: `${what}: ${detail}` });
   }
+  return removed;
 }
 
 async function auditDatabase(q: Executor, key: VerifierKey, origin: string, heads: readonly string[]) {
@@ -368,7 +387,8 @@ async function auditDatabase(q: Executor, key: VerifierKey, origin: string, head
 
   // 1-3: the leaves, page by page.
   let frontier: Frontier = EMPTY_FRONTIER;
-  const counts = { 'sensor.minute': 0, custody: 0, alarm: 0 };
+  const counts = { 'sensor.minute': 0, custody: 0, alarm: 0, 'retention.removal': 0 };
+  let removedMinutes = 0;
   let nodesChecked = 0;
   for (let from = 0; from < size; from += PAGE) {
     const rows = await leavesRange(q, from, Math.min(size, from + PAGE));
@@ -420,7 +440,7 @@ async function auditDatabase(q: Executor, key: VerifierKey, origin: string, head
         treeFailures.push({ problem: s ? 'node-mismatch' : 'node-missing', message: `stored subtree ${n.level}/${n.index} (leaves ${n.index * 2 ** n.level}-${(n.index + 1) * 2 ** n.level - 1}) ${s ? 'differs from the rebuilt one' : 'is missing'}` });
       }
     }
-    await checkRecords(q, page, recordFailures);
+    removedMinutes += await checkRecords(q, page, recordFailures);
   }
 
   // 3: each checkpoint's root; the first bad one brackets where the change is.
@@ -457,14 +477,20 @@ async function auditDatabase(q: Executor, key: VerifierKey, origin: string, head
     headFailures.push(...checkHead(c, latest, size, (m) => roots.get(m), (m) => (plans.get(m) ? resolvePlan(plans.get(m)!, proofReader) : null)));
   }
 
-  const total = counts['sensor.minute'] + counts.custody + counts.alarm;
+  const total = counts['sensor.minute'] + counts.custody + counts.alarm + counts['retention.removal'];
   const pending = latest ? Math.max(0, size - latest.size) : size;
   return {
     size,
     latest,
     checks: [
       result('leaves', size, leafFailures),
-      result('records', total, recordFailures, `${counts['sensor.minute']} sensor minutes, ${counts.custody} custody events, ${counts.alarm} alarm events`),
+      result(
+        'records',
+        total,
+        recordFailures,
+        `${counts['sensor.minute']} sensor minutes, ${counts.custody} custody events, ${counts.alarm} alarm events` +
+          (counts['retention.removal'] ? `, ${counts['retention.removal']} retention removals (the readings of ${removedMinutes} sensor minutes removed under them)` : ''),
+      ),
       result('tree', checkpoints.length, treeFailures, `${nodesChecked} stored subtrees compared${pending ? `; ${pending} leaves after the latest checkpoint (not signed yet)` : ''}`),
       result('signatures', checkpoints.length, sigFailures),
       result('heads', heads.length, headFailures),

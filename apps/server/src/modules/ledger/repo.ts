@@ -4,6 +4,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { fromHex, toHex } from '@iotc/shared/ledger/bytes';
 import { nodeKey, type Hash, type NodeId, type NodeReader, type StoredNode } from '@iotc/shared/ledger/merkle';
 import { rowsOf, type Executor } from '../../db/client.ts';
+import type { LedgerRecord } from '@iotc/shared/ledger/leaf';
 import type { Candidate } from './sources.ts';
 
 /** The number of leaves. */
@@ -110,7 +111,7 @@ export async function insertCheckpoint(q: Executor, size: number, rootHash: Hash
 export interface LeafRow {
   index: number;
   orgId: string;
-  kind: 'sensor.minute' | 'custody' | 'alarm';
+  kind: LedgerRecord['kind'];
   ref: string;
   data: Uint8Array;
   leafHash: Hash;

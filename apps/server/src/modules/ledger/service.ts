@@ -35,6 +35,7 @@ import {
   resolvePlan,
   rootFromReader,
   type NodeId,
+  type ProofPlan,
   type StoredNode,
 } from '@iotc/shared/ledger/merkle';
 import type { Permission } from '@iotc/shared/platform';
@@ -63,7 +64,11 @@ import {
 } from './repo.ts';
 import {
   currentRecords,
+  markRemovalsLogged,
+  minuteKey,
   nextAlarmEvents,
+  nextRetentionRemovals,
+  removalsCovering,
   nextSensorMinutes,
   nextTaskEvents,
   nextWarehouseRecords,
@@ -171,6 +176,9 @@ export function ledgerService(db: Db, opts: LedgerOptions) {
         if (to !== from) marks.push([source, String(to)]);
       }
 
+      // Retention removals: their rows are the queue (ledger_index null until logged).
+      candidates.push(...(await nextRetentionRemovals(tx, batchSize)));
+
       const since = (await getWatermark(tx, 'warehouse')) ?? EPOCH;
       const approved = await nextWarehouseRecords(tx, since, batchSize);
       candidates.push(...approved.candidates);
@@ -199,6 +207,7 @@ export function ledgerService(db: Db, opts: LedgerOptions) {
         nodes.push(...next.completed);
       }
       await insertLeaves(tx, leaves, nodes);
+      if (leaves.some((l) => l.candidate.kind === 'retention.removal')) await markRemovalsLogged(tx);
       for (const [source, value] of marks) await setWatermark(tx, source, value);
       return { appended: leaves.length, progressed: leaves.length > 0 || marks.length > 0 };
     });
@@ -321,9 +330,22 @@ export function ledgerService(db: Db, opts: LedgerOptions) {
       if (r.kind === 'sensor.minute' && l.deviceRef) minutes.push({ deviceRef: l.deviceRef, minute: r.minute });
     });
     const readings = await readingsOfMinutes(db, minutes);
+    // Minutes with fewer readings than logged: the logged removal that spans them, if any.
+    const short = leaves.flatMap((l, i) => {
+      const r = records[i]!;
+      if (r.kind !== 'sensor.minute' || !l.deviceRef) return [];
+      const now = readings.get(minuteKey(l.deviceRef, r.minute))?.readings.length ?? 0;
+      return now < r.count ? [{ deviceRef: l.deviceRef, minute: r.minute, orgId: r.orgId, deviceId: r.deviceId }] : [];
+    });
+    const removals = await removalsCovering(db, short);
+    const removalPlans = new Map<number, ProofPlan | null>();
+    for (const rm of removals.values()) {
+      if (!removalPlans.has(rm.index)) removalPlans.set(rm.index, cp && rm.index < cp.size ? inclusionPlan(rm.index, cp.size) : null);
+    }
+    const removalReader = await readNodes(db, planNodes([...removalPlans.values()].flatMap((p) => p ?? [])));
     const current = await currentRecords(
       db,
-      leaves.filter((l) => l.kind !== 'sensor.minute').map((l) => l.ref),
+      leaves.filter((l) => l.kind !== 'sensor.minute' && l.kind !== 'retention.removal').map((l) => l.ref),
     );
     const items: LedgerItem[] = leaves.map((l, i) => {
       const record = records[i]!;
@@ -338,8 +360,15 @@ export function ledgerService(db: Db, opts: LedgerOptions) {
         proof: plan ? resolvePlan(plan, reader).map(b64) : null,
       };
       if (record.kind === 'sensor.minute') {
-        return { ...base, readings: readings.get(`${l.deviceRef}|${record.minute}`)?.readings ?? [] };
+        const item: LedgerItem = { ...base, readings: readings.get(`${l.deviceRef}|${record.minute}`)?.readings ?? [] };
+        const rm = l.deviceRef ? removals.get(minuteKey(l.deviceRef, record.minute)) : undefined;
+        if (rm) {
+          const plan = removalPlans.get(rm.index);
+          item.removal = { index: rm.index, data: b64(rm.data), proof: plan ? resolvePlan(plan, removalReader).map(b64) : null };
+        }
+        return item;
       }
+      if (record.kind === 'retention.removal') return base;
       return { ...base, currentRecord: current.get(l.ref) ?? null };
     });
     return {

@@ -58,6 +58,10 @@ export interface ShareVerification {
   verified: number;
   /** Newer than the checkpoint: in the log, not yet under a signed head. */
   pending: number;
+  /** Records whose readings a logged retention rule removed (not failures). */
+  removed: number;
+  /** The distinct removals those rest on (policy and date). */
+  removals: { policy: string; removedAt: string }[];
   failures: { index: number; ref: string; kind: LedgerRecord['kind']; reason: VerifyReason; record: LedgerRecord }[];
   truncated: boolean;
   checkedAt: string;
@@ -197,6 +201,8 @@ export function shareService(db: Db, opts: ShareOptions) {
         total: 0,
         verified: 0,
         pending: 0,
+        removed: 0,
+        removals: [],
         failures: [],
         truncated: false,
         checkedAt: now().toISOString(),
@@ -216,6 +222,12 @@ export function shareService(db: Db, opts: ShareOptions) {
           out.total++;
           if (v.ok) out.verified++;
           else if (v.reason === 'pending') out.pending++;
+          else if (v.reason === 'removed') {
+            out.removed++;
+            if (v.removal && !out.removals.some((r) => r.policy === v.removal!.policy && r.removedAt === v.removal!.removedAt)) {
+              out.removals.push({ policy: v.removal.policy, removedAt: v.removal.removedAt });
+            }
+          }
           else out.failures.push({ index: v.index, ref: v.ref, kind: answer.items[i]!.kind, reason: v.reason!, record: answer.items[i]!.record });
         });
         if (answer.next === null) break;

@@ -17,9 +17,13 @@
 //   A hand-over (handover → task.handover) carries its from, to, place, seals, temperature,
 //   signed and note: the event's own detail, written once. `updated` / `copied` are not logged.
 // - Alarms: alarm events created (→ opened) and cleared or closed (→ closed, `how` in fields).
+// - Retention removals (issue 24): each removal of packs that retention made (retention_removals,
+//   what = 'packs'), once: the device's readings stored in the removal's received span are gone
+//   under its policy. Its row gets the leaf's index. A sensor minute of that device in that span
+//   whose readings are fewer than logged then verifies as removed under that policy.
 import { sql } from 'drizzle-orm';
 import type { JsonValue } from '@iotc/shared/ledger/canonical-json';
-import { LEAF_VERSION, sensorMinuteRecord, type AlarmRecord, type CustodyRecord, type LedgerRecord, type Reading } from '@iotc/shared/ledger/leaf';
+import { decodeLeaf, LEAF_VERSION, sensorMinuteRecord, type RetentionRemovalRecord, type AlarmRecord, type CustodyRecord, type LedgerRecord, type Reading } from '@iotc/shared/ledger/leaf';
 import { rowsOf, type Executor } from '../../db/client.ts';
 import { uuidList } from '../../db/list.ts';
 import { readReceived } from '../archive/reader.ts';
@@ -397,4 +401,86 @@ export async function currentRecords(q: Executor, refs: readonly string[]): Prom
     out.push(...rows.map(warehouseCandidate));
   }
   return new Map(out.map((c) => [c.ref, c.record]));
+}
+
+// ---- retention removals ----
+
+const MINUTE_MS = 60_000;
+const floorMinute = (t: Date | string) => new Date(Math.floor(new Date(t).getTime() / MINUTE_MS) * MINUTE_MS);
+
+/** The removals of packs not logged yet, oldest first (at most `limit`). */
+export async function nextRetentionRemovals(q: Executor, limit: number): Promise<Candidate[]> {
+  const rows = rowsOf<{
+    id: string;
+    org_id: string;
+    device_ref: string;
+    device_id: string | null;
+    received_from: Date | string;
+    received_to: Date | string;
+    readings: string | number;
+    policy: string;
+    removed_at: string;
+  }>(
+    await q.execute(sql`select r.id, r.org_id, r.device_ref, d.device_id, r.received_from, r.received_to, r.readings, r.policy, ${iso('r.removed_at')} as removed_at
+      from retention_removals r left join devices d on d.id = r.device_ref
+      where r.what = 'packs' and r.ledger_index is null and r.received_from is not null and r.received_to is not null
+      order by r.removed_at, r.id limit ${limit}`),
+  );
+  return rows.map((r) => {
+    const record: RetentionRemovalRecord = {
+      v: LEAF_VERSION,
+      kind: 'retention.removal',
+      orgId: r.org_id,
+      // A deleted device keeps its row id as the name the removal gives it.
+      deviceId: r.device_id ?? r.device_ref,
+      from: floorMinute(r.received_from).toISOString(),
+      to: new Date(floorMinute(r.received_to).getTime() + MINUTE_MS).toISOString(),
+      readings: Number(r.readings),
+      policy: r.policy,
+      removedAt: r.removed_at,
+    };
+    return { ref: `retention:${r.id}`, kind: 'retention.removal', orgId: r.org_id, record, at: r.removed_at, deviceRef: r.device_ref, taskId: null, warehouseRecordId: null, alarmId: null };
+  });
+}
+
+/** Gives the removals just logged their leaf's index. */
+export async function markRemovalsLogged(q: Executor): Promise<void> {
+  await q.execute(sql`update retention_removals r set ledger_index = l.idx from ledger_leaves l
+    where r.ledger_index is null and l.ref = 'retention:' || r.id::text`);
+}
+
+export interface LoggedRemoval {
+  index: number;
+  data: Uint8Array;
+  record: RetentionRemovalRecord;
+}
+
+/**
+ * For each of these device-minutes, the logged removal whose span holds it (the latest when
+ * several do), by minuteKey; minutes no removal covers are absent.
+ */
+export async function removalsCovering(q: Executor, keys: readonly (MinuteKey & { orgId: string; deviceId: string })[]): Promise<Map<string, LoggedRemoval>> {
+  const out = new Map<string, LoggedRemoval>();
+  if (keys.length === 0) return out;
+  const refs = [...new Set(keys.map((k) => k.deviceRef))];
+  const lo = keys.reduce((m, k) => (k.minute < m ? k.minute : m), keys[0]!.minute);
+  const rows = rowsOf<{ i: string; data: string; device_ref: string }>(
+    await q.execute(sql`select idx::text as i, encode(data, 'hex') as data, device_ref from ledger_leaves
+      where kind = 'retention.removal' and device_ref = any(${uuidList(refs)}) and at >= ${lo}::timestamptz order by idx`),
+  );
+  const byDevice = new Map<string, LoggedRemoval[]>();
+  for (const r of rows) {
+    const record = decodeLeaf(Buffer.from(r.data, 'hex'));
+    if (record.kind !== 'retention.removal') continue;
+    const list = byDevice.get(r.device_ref) ?? [];
+    list.push({ index: Number(r.i), data: Buffer.from(r.data, 'hex'), record });
+    byDevice.set(r.device_ref, list);
+  }
+  for (const k of keys) {
+    for (const removal of byDevice.get(k.deviceRef) ?? []) {
+      const r = removal.record;
+      if (r.orgId === k.orgId && r.deviceId === k.deviceId && r.from <= k.minute && k.minute < r.to) out.set(minuteKey(k.deviceRef, k.minute), removal);
+    }
+  }
+  return out;
 }

@@ -1,10 +1,10 @@
 // The checked records of a scope: time, kind, subject, details, leaf index and the result tag
-// (Verified in green, Does not match in red with the reason, Pending in grey), paginated, with an
-// "only problems" filter. Read-only, shared by the verify screen and the public page.
+// (Verified in green, Does not match in red with the reason, Pending in grey, Removed in amber
+// with the retention policy and its date), paginated, with an "only problems" filter. Read-only, shared by the verify screen and the public page.
 import { useMemo, useState, type HTMLAttributes } from 'react';
 import { Empty, Space, Switch, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { CheckCircleOutlined, ClockCircleOutlined, CloseCircleOutlined } from '@ant-design/icons';
+import { CheckCircleOutlined, ClockCircleOutlined, CloseCircleOutlined, DeleteOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import { DATETIME_FORMAT } from '@iotc/shared/constants';
@@ -15,7 +15,8 @@ import { usePagination } from '../../../components/data-table/pagination.ts';
 const at = (iso: string) => dayjs(iso).format(DATETIME_FORMAT);
 
 function timeOf(r: CheckedRecord): string {
-  return r.record.kind === 'sensor.minute' ? r.record.minute : r.record.time;
+  const rec = r.record;
+  return rec.kind === 'sensor.minute' ? rec.minute : rec.kind === 'retention.removal' ? rec.removedAt : rec.time;
 }
 
 function temperatures(r: CheckedRecord): number[] {
@@ -40,6 +41,19 @@ export function ResultTag({ row }: { row: CheckedRecord }) {
       <Tag color="success" icon={<CheckCircleOutlined />} data-testid="ledger-result" data-result="verified">
         {t('ledger.result.verified')}
       </Tag>
+    );
+  }
+  if (row.result === 'removed' && row.removal) {
+    // Not a problem: the readings went under a retention rule that the ledger logged (and this check verified).
+    return (
+      <span data-testid="ledger-result" data-result="removed">
+        <Tag color="warning" icon={<DeleteOutlined />}>
+          {t('ledger.result.removed')}
+        </Tag>
+        <Typography.Text type="secondary" className="ledger-reason" data-testid="ledger-reason">
+          {t('ledger.reason.removed', { policy: row.removal.policy, date: at(row.removal.removedAt) })}
+        </Typography.Text>
+      </span>
     );
   }
   if (row.result === 'pending') {
@@ -69,7 +83,7 @@ export function RecordsTable({ records }: { records: readonly CheckedRecord[] })
   const pagination = usePagination('main');
   const label = useLabel();
   const [onlyProblems, setOnlyProblems] = useState(false);
-  const shown = useMemo(() => (onlyProblems ? records.filter((r) => r.result !== 'verified' && r.result !== 'pending') : records), [records, onlyProblems]);
+  const shown = useMemo(() => (onlyProblems ? records.filter((r) => r.result !== 'verified' && r.result !== 'pending' && r.result !== 'removed') : records), [records, onlyProblems]);
 
   const columns = useMemo<ColumnsType<CheckedRecord>>(() => {
     const alarmType = (type: unknown) => {
@@ -85,7 +99,7 @@ export function RecordsTable({ records }: { records: readonly CheckedRecord[] })
         title: t('ledger.col.subject'),
         render: (_, r) => {
           const rec = r.record;
-          if (rec.kind === 'sensor.minute') return rec.deviceId;
+          if (rec.kind === 'sensor.minute' || rec.kind === 'retention.removal') return rec.deviceId;
           if (rec.kind === 'alarm') return `${rec.deviceId} · ${alarmType(rec.fields.type)}`;
           const f = rec.fields;
           return text(f.code) ?? ([text(f.warehouseName), text(f.roomName)].filter(Boolean).join(' / ') || rec.subjectId);
@@ -101,6 +115,9 @@ export function RecordsTable({ records }: { records: readonly CheckedRecord[] })
             const parts = [t('ledger.details.readings', { n: rec.count })];
             if (temps.length) parts.push(t('ledger.details.temperature', { min: Math.min(...temps), max: Math.max(...temps) }));
             return parts.join(' · ');
+          }
+          if (rec.kind === 'retention.removal') {
+            return t('ledger.details.removal', { n: rec.readings, from: at(rec.from), to: at(rec.to), policy: rec.policy });
           }
           if (rec.kind === 'alarm') {
             const value = text(rec.fields.threshold);
@@ -129,7 +146,7 @@ export function RecordsTable({ records }: { records: readonly CheckedRecord[] })
           <span>{t('ledger.onlyProblems')}</span>
         </Space>
       )}
-      rowClassName={(r) => (r.result === 'verified' || r.result === 'pending' ? '' : 'ledger-row-problem')}
+      rowClassName={(r) => (r.result === 'verified' || r.result === 'pending' || r.result === 'removed' ? '' : 'ledger-row-problem')}
       onRow={(r) => ({ 'data-ref': r.item.ref, 'data-result': r.result }) as HTMLAttributes<HTMLElement>}
       pagination={pagination}
       locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={onlyProblems ? t('ledger.noProblems') : t('common.noData')} /> }}

@@ -25,7 +25,7 @@ export function VerifySummary({ verification: v, extra, children }: { verificati
   const state = overallState(v);
   const n = v.records.length;
   const text = {
-    ok: t('ledger.summary.allVerified', { n }),
+    ok: v.removed > 0 ? t('ledger.summary.verifiedRemoved', { v: v.verified, r: v.removed }) : t('ledger.summary.allVerified', { n }),
     problems: t('ledger.summary.problems', { k: v.problems, n }),
     'bad-signature': t('ledger.summary.badSignature'),
     unsigned: t('ledger.summary.unsigned'),
@@ -44,7 +44,9 @@ export function VerifySummary({ verification: v, extra, children }: { verificati
         <span>{text}</span>
       </div>
       <Typography.Text type="secondary" data-testid="ledger-counts">
-        {t('ledger.summary.counts', { v: v.verified, k: v.problems, p: v.pending })}
+        {v.removed > 0
+          ? t('ledger.summary.countsRemoved', { v: v.verified, k: v.problems, p: v.pending, r: v.removed })
+          : t('ledger.summary.counts', { v: v.verified, k: v.problems, p: v.pending })}
       </Typography.Text>
       <Descriptions size="small" bordered column={{ xs: 1, lg: 2 }} style={{ marginTop: 12 }}>
         <Descriptions.Item label={t('ledger.summary.origin')}>

@@ -40,7 +40,7 @@ interface Source {
  * Three sensor minutes, a custody event and an alarm; the checkpoint covers all but the last
  * `pending` leaves. The answer's readings and current records are what the rows say now.
  */
-export async function makeLedger(opts: { pending?: number } = {}) {
+export async function makeLedger(opts: { pending?: number; removal?: { from: number; to: number; deviceId?: string } } = {}) {
   const { signerKey, verifierKey } = await generateNoteKeys(ORIGIN);
   const { seed } = await parseSignerKey(signerKey);
   const sources: Source[] = [0, 1, 2].map((i) => {
@@ -56,6 +56,14 @@ export async function makeLedger(opts: { pending?: number } = {}) {
     ref: 'alarm:opened:a1:e1',
     record: { v: LEAF_VERSION, kind: 'alarm', orgId: ORG, event: 'opened', alarmId: 'a1', deviceId: 'LG00000001', time: iso(BASE + 90_000), fields: { type: 'temp_high', threshold: -15 } },
   });
+  // A retention removal logged last: the readings stored in [from, to) were removed under a rule.
+  if (opts.removal) {
+    const { from, to, deviceId = 'LG00000001' } = opts.removal;
+    sources.push({
+      ref: 'retention:r1',
+      record: { v: LEAF_VERSION, kind: 'retention.removal', orgId: ORG, deviceId, from: iso(from), to: iso(to), readings: 6, policy: 'Packs kept 365 days (Demo)', removedAt: iso(BASE + 4 * 60_000) },
+    });
+  }
   const datas = sources.map((s) => encodeLeaf(s.record));
   const hashes = datas.map(leafHash);
   const size = hashes.length - (opts.pending ?? 0);
@@ -68,10 +76,24 @@ export async function makeLedger(opts: { pending?: number } = {}) {
     leafHash: toBase64(hashes[index]!),
     record: s.record,
     proof: index < size ? inclusionProof(hashes, index, size).map(toBase64) : null,
-    ...(s.record.kind === 'sensor.minute' ? { readings: s.readings } : { currentRecord: s.record }),
+    ...(s.record.kind === 'sensor.minute' ? { readings: s.readings } : s.record.kind === 'retention.removal' ? {} : { currentRecord: s.record }),
   }));
   const answer: RecordsAnswer = { checkpoint: note, signedAt: SIGNED_AT, verifierKey, origin: ORIGIN, items, next: null };
   return { answer, seed, verifierKey };
+}
+
+/**
+ * The answer with the readings of these items gone (all, or all but `keep` of them), each
+ * carrying the answer's last leaf as the removal that spans it, as the server attaches it.
+ */
+export function removeReadings(answer: RecordsAnswer, indexes: number[], keep = 0): RecordsAnswer {
+  const last = answer.items.at(-1)!;
+  return {
+    ...answer,
+    items: answer.items.map((item) =>
+      indexes.includes(item.index) ? { ...item, readings: item.readings!.slice(0, keep), removal: { index: last.index, data: last.data, proof: last.proof } } : item,
+    ),
+  };
 }
 
 /** The answer with one stored reading of item `index` changed, as a database edit would change it. */

@@ -4,7 +4,7 @@
 // Runs in jsdom, where Node's own Web Crypto (with Ed25519) stays available.
 import { describe, expect, it } from 'vitest';
 import { generateNoteKeys } from '@iotc/shared/ledger/checkpoint';
-import { makeLedger, ORIGIN, tamperReading } from './test-ledger.ts';
+import { BASE, makeLedger, ORIGIN, removeReadings, tamperReading } from './test-ledger.ts';
 import { verifyAnswer, verifyPages } from './verify.ts';
 
 const results = (v: { records: { item: { index: number }; result: string }[] }) => v.records.map((r) => [r.item.index, r.result]);
@@ -38,6 +38,44 @@ describe('verifyAnswer', () => {
     expect(results(await verifyAnswer(gone))[0]).toEqual([0, 'digest-mismatch']);
     const extra = { ...answer, items: answer.items.map((i) => (i.index === 2 ? { ...i, readings: [...i.readings!, { ...i.readings![0]!, time: i.readings![0]!.time.replace(':05.', ':59.') }] } : i)) };
     expect(results(await verifyAnswer(extra))[2]).toEqual([2, 'digest-mismatch']);
+  });
+
+  it('shows minutes whose readings a logged retention rule removed as removed, with the policy and its date, not as problems', async () => {
+    // The removal spans the first two minutes; their readings are gone (the second keeps one).
+    const { answer } = await makeLedger({ removal: { from: BASE, to: BASE + 2 * 60_000 } });
+    const v = await verifyAnswer(removeReadings(removeReadings(answer, [0]), [1], 1));
+    expect(results(v)).toEqual([
+      [0, 'removed'],
+      [1, 'removed'],
+      [2, 'verified'],
+      [3, 'verified'],
+      [4, 'verified'],
+      [5, 'verified'],
+    ]);
+    expect(v.records[0]!.removal).toEqual({ policy: 'Packs kept 365 days (Demo)', removedAt: '2026-11-24T06:04:00.000Z', index: 5 });
+    expect([v.verified, v.pending, v.removed, v.problems]).toEqual([4, 0, 2, 0]);
+  });
+
+  it('excuses nothing with a removal that does not span the minute, is of another device, or leaves every reading in place', async () => {
+    const { answer } = await makeLedger({ removal: { from: BASE, to: BASE + 60_000 } });
+    // Minute 1 lies outside the removal's span.
+    expect(results(await verifyAnswer(removeReadings(answer, [1])))[1]).toEqual([1, 'digest-mismatch']);
+    // As many readings as logged, one of them changed: an edit, not a removal.
+    const edited = tamperReading(removeReadings(answer, [0], 3), 0, -5);
+    expect(results(await verifyAnswer(edited))[0]).toEqual([0, 'digest-mismatch']);
+    const other = await makeLedger({ removal: { from: BASE, to: BASE + 60_000, deviceId: 'LG00000002' } });
+    expect(results(await verifyAnswer(removeReadings(other.answer, [0])))[0]).toEqual([0, 'digest-mismatch']);
+    // A removal whose proof does not lead to the signed root.
+    const cut = removeReadings(answer, [0]);
+    cut.items[0] = { ...cut.items[0]!, removal: { ...cut.items[0]!.removal!, proof: cut.items[0]!.removal!.proof!.slice(1) } };
+    expect(results(await verifyAnswer(cut))[0]).toEqual([0, 'not-included']);
+  });
+
+  it('keeps a removed minute pending until its removal is in a signed tree head', async () => {
+    const { answer } = await makeLedger({ removal: { from: BASE, to: BASE + 60_000 }, pending: 1 });
+    const v = await verifyAnswer(removeReadings(answer, [0]));
+    expect(results(v)[0]).toEqual([0, 'pending']);
+    expect(results(v)[5]).toEqual([5, 'pending']);
   });
 
   it('flags a custody record changed or deleted in its table', async () => {

@@ -1,16 +1,17 @@
 // The ledger check the verification screens make in the browser (issue 9), the same check as the
 // server's modules/ledger/verify.ts: the tree head's Ed25519 signature against the published
-// verifier key (Web Crypto), then per record the leaf rebuilt from the rows as stored now against
-// the logged leaf bytes (for a sensor minute: readingsDigest of the current readings), then the
-// logged leaf's RFC 6962 inclusion in the signed tree. Nothing is taken on the server's word: the
-// leaf hash is recomputed from the bytes and the record shown is the one decoded from them.
-import type { LedgerItem, VerifyReason } from '@iotc/shared/ledger/api';
-import { bytesEqual, fromBase64, toBase64 } from '@iotc/shared/ledger/bytes';
+// verifier key (Web Crypto), then each record with packages/shared's checkItem (the leaf rebuilt
+// from the rows as stored now against the logged leaf bytes, a logged retention removal for
+// readings that are gone, then the RFC 6962 inclusion in the signed tree). Nothing is taken on
+// the server's word: the leaf hash is recomputed from the bytes and the record shown is the one
+// decoded from them.
+import type { LedgerItem, RemovalInfo } from '@iotc/shared/ledger/api';
+import { toBase64 } from '@iotc/shared/ledger/bytes';
 import { openCheckpoint, type Checkpoint } from '@iotc/shared/ledger/checkpoint';
-import { decodeLeaf, encodeLeaf, sensorMinuteRecord, type LedgerRecord, type Reading } from '@iotc/shared/ledger/leaf';
-import { leafHash, verifyInclusion } from '@iotc/shared/ledger/merkle';
+import type { LedgerRecord } from '@iotc/shared/ledger/leaf';
+import { checkItem, type RecordResult } from '@iotc/shared/ledger/verify';
 
-export type RecordResult = 'verified' | VerifyReason;
+export type { RecordResult };
 
 /** What one records (or public) answer page gives the verifier. */
 export interface VerifyInput {
@@ -27,6 +28,8 @@ export interface CheckedRecord {
   /** The record decoded from the logged leaf bytes (the server's decoding when the bytes are unreadable). */
   record: LedgerRecord;
   result: RecordResult;
+  /** The logged removal a `removed` result rests on. */
+  removal?: RemovalInfo;
 }
 
 export interface CheckpointInfo {
@@ -50,53 +53,22 @@ export interface Verification {
   records: CheckedRecord[];
   verified: number;
   pending: number;
-  /** Records that do not verify (pending ones are not problems). */
+  /** Records whose readings a logged retention rule removed (not problems). */
+  removed: number;
+  /** Records that do not verify (pending and removed ones are not problems). */
   problems: number;
 }
 
-/** The leaf bytes the rows as stored now make, or null when they make none. */
-function currentBytes(item: LedgerItem, logged: LedgerRecord | null): Uint8Array | null {
-  try {
-    if (item.kind === 'sensor.minute') {
-      if (!logged || logged.kind !== 'sensor.minute' || !item.readings?.length) return null;
-      return encodeLeaf(sensorMinuteRecord(logged.orgId, logged.deviceId, logged.minute, item.readings as Reading[]));
-    }
-    return item.currentRecord ? encodeLeaf(item.currentRecord) : null;
-  } catch {
-    return null;
-  }
-}
-
-function check(item: LedgerItem, checkpoint: Checkpoint): { record: LedgerRecord; result: RecordResult } {
-  let bytes: Uint8Array;
-  let logged: LedgerRecord | null = null;
-  try {
-    bytes = fromBase64(item.data);
-    logged = decodeLeaf(bytes);
-  } catch {
-    return { record: item.record, result: 'digest-mismatch' };
-  }
-  const now = currentBytes(item, logged);
-  if (!now || !bytesEqual(now, bytes)) return { record: logged, result: 'digest-mismatch' };
-  if (!item.proof || item.index >= checkpoint.size) return { record: logged, result: 'pending' };
-  let proof: Uint8Array[];
-  try {
-    proof = item.proof.map(fromBase64);
-  } catch {
-    return { record: logged, result: 'not-included' };
-  }
-  const included = verifyInclusion(item.index, checkpoint.size, leafHash(bytes), proof, checkpoint.rootHash);
-  return { record: logged, result: included ? 'verified' : 'not-included' };
-}
-
-function tally(v: Omit<Verification, 'verified' | 'pending' | 'problems'>): Verification {
+function tally(v: Omit<Verification, 'verified' | 'pending' | 'removed' | 'problems'>): Verification {
   let verified = 0;
   let pending = 0;
+  let removed = 0;
   for (const r of v.records) {
     if (r.result === 'verified') verified++;
     else if (r.result === 'pending') pending++;
+    else if (r.result === 'removed') removed++;
   }
-  return { ...v, verified, pending, problems: v.records.length - verified - pending };
+  return { ...v, verified, pending, removed, problems: v.records.length - verified - pending - removed };
 }
 
 /** Checks one answer page in the browser; never throws for bad data (it reports it). */
@@ -115,7 +87,7 @@ export async function verifyAnswer(input: VerifyInput): Promise<Verification> {
     ...base,
     checkpoint: { origin: checkpoint.origin, size: checkpoint.size, rootHash: toBase64(checkpoint.rootHash), note: input.checkpoint, signedAt: input.signedAt ?? null },
     signature: 'valid',
-    records: input.items.map((item) => ({ item, ...check(item, checkpoint) })),
+    records: input.items.map((item) => ({ item, ...checkItem(item, checkpoint) })),
   });
 }
 

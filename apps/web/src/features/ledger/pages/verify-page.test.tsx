@@ -23,7 +23,7 @@ import { byTestId, settle, settleUntil } from '../../../test/form.ts';
 import type * as client from '../../../api/client.ts';
 import { ApiError, request, type RequestOptions } from '../../../api/client.ts';
 import { batchOptions } from '../api/pickers.ts';
-import { BASE, makeLedger, SIGNED_AT, tamperReading } from '../lib/test-ledger.ts';
+import { BASE, makeLedger, removeReadings, SIGNED_AT, tamperReading } from '../lib/test-ledger.ts';
 import VerifyPage from './verify-page.tsx';
 import PublicVerifyPage from './public-verify-page.tsx';
 
@@ -166,6 +166,24 @@ describe('ledger verify screen', { timeout: 60_000 }, () => {
       click(document.querySelector('[data-testid=ledger-only-problems]'));
       await settleUntil(() => rows().length === 1);
       expect(resultsOf()).toEqual(['digest-mismatch']);
+    });
+
+    it(`shows a minute whose readings a logged retention rule removed as removed, with the policy and the date (${lang})`, async () => {
+      await i18next.changeLanguage(lang);
+      answer = removeReadings((await makeLedger({ removal: { from: BASE, to: BASE + 60_000 } })).answer, [0]);
+      await mountScreen('ledger-overall');
+      expect(byTestId(document, 'ledger-overall')!.dataset.state).toBe('ok');
+      expect(text('ledger-overall')).toBe(
+        lang === 'en' ? '5 records verified; the readings of 1 were removed under a logged retention rule' : '5 条记录验证通过；1 条记录的读数已按已记入账本的保留策略删除',
+      );
+      expect(resultsOf()).toEqual(['removed', 'verified', 'verified', 'verified', 'verified', 'verified']);
+      const removed = rows()[0]!;
+      expect(removed.classList.contains('ledger-row-problem')).toBe(false);
+      const date = dayjs('2026-11-24T06:04:00.000Z').format(DATETIME_FORMAT);
+      expect(removed.textContent).toContain(
+        lang === 'en' ? `Removed under policy “Packs kept 365 days (Demo)” on ${date}` : `已于 ${date} 按策略“Packs kept 365 days (Demo)”删除`,
+      );
+      expect(rows()[5]!.textContent).toContain(lang === 'en' ? 'Retention removal' : '保留策略删除');
     });
   }
 
