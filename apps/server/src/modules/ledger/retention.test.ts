@@ -19,6 +19,8 @@ import { rowsOf } from '../../db/client.ts';
 import { orgs } from '../../db/schema.ts';
 import { addOrgUser } from '../../test/fixtures.ts';
 import { call, DEMO_PASSWORD, login, testApp, type TestApp } from '../../test/harness.ts';
+import { packDay } from '../archive/job.ts';
+import { retentionTick } from '../retention/job.ts';
 import { verifyLedger } from './cli.ts';
 import { verifyRecords } from './verify.ts';
 
@@ -169,5 +171,45 @@ describe('readings removed by retention, in the ledger', () => {
       await db().execute(sql`delete from telemetry where device_ref = ${device.id} and received_at = ${iso(third + 5_000)}::timestamptz`);
     }
     expect((await verdicts())[2]).toMatchObject({ reason: 'removed' });
+  });
+
+  it('through the retention job: a logger backlog packed, its day past the packs rule, removed and verified as removed', async () => {
+    // A logger uploads five-day-old readings now: the ledger logs them by the minute they were stored.
+    const made = await call<DeviceWithSecret & { id: string }>(t.app, { method: 'POST', url: '/api/iot/v2/devices', token: admin, body: { deviceId: 'RT00000002', name: 'Logger' } });
+    const logger = made.body.data!;
+    const day = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 - 5 * 86_400_000);
+    const stored = Math.floor(Date.now() / 60_000) * 60_000 - 5 * 60_000;
+    for (let i = 0; i < 3; i++) {
+      await db().execute(sql`insert into telemetry (org_id, device_ref, time, received_at, lat, lon, raw, sensors)
+        values (${demoOrg}, ${logger.id}, ${iso(day.getTime() + 60_000 + i * 600_000)}::timestamptz, ${iso(stored + 5_000 + i * 10_000)}::timestamptz, 31.2, 121.5, '{}'::jsonb, ${JSON.stringify({ temperature: 4 + i })}::jsonb)`);
+    }
+    await db().execute(sql`update ledger_watermarks set value = ${JSON.stringify({ minute: iso(stored), deviceRef: '00000000-0000-0000-0000-000000000000' })} where source = 'sensor'`);
+    await tickUntilQuiet();
+    await t.app.ledger.checkpoint();
+    const scope = `deviceId=${logger.id}&from=${encodeURIComponent(iso(stored - 60_000))}&to=${encodeURIComponent(iso(Date.now() + 3_600_000))}`;
+    const check = async () => {
+      const res = await call<RecordsAnswer>(t.app, { method: 'GET', url: `/api/iot/v2/ledger/records?${scope}`, token: admin });
+      return { answer: res.body.data!, verdicts: await verifyRecords(res.body.data!) };
+    };
+    expect((await check()).verdicts.map((v) => v.reason)).toEqual([null]);
+
+    // The day is packed, and the organisation keeps packs three days.
+    expect(await packDay(db(), logger.id, day.toISOString().slice(0, 10), new Date())).toBe(3);
+    await db().execute(sql`insert into retention_rules (org_id, packs_inherit, packs_days) values (${demoOrg}, false, 3)
+      on conflict (org_id) do update set packs_inherit = false, packs_days = 3`);
+    const audits: string[] = [];
+    const ran = await retentionTick(db(), { audit: async (e) => void audits.push(`${e.action}: ${e.detail}`) });
+    expect(ran.packReadingsRemoved).toBeGreaterThanOrEqual(3);
+    expect(rowsOf(await db().execute(sql`select 1 from telemetry where device_ref = ${logger.id}`))).toHaveLength(0);
+    expect(audits.join('\n')).toContain('packs kept 3 days');
+
+    await tickUntilQuiet();
+    await t.app.ledger.checkpoint();
+    const { answer, verdicts: v } = await check();
+    expect(answer.items.map((i) => i.kind)).toEqual(['sensor.minute', 'retention.removal']);
+    expect(v.map((x) => x.reason)).toEqual(['removed', null]);
+    expect(v[0]!.removal!.policy).toMatch(/^packs kept 3 days \(rule of .+\)$/);
+    const audit = await verifyLedger({ db: db(), dataDir, headsFile: join(dataDir, 'heads.txt'), env: {}, save: false });
+    expect(audit.checks.filter((c) => !c.ok)).toEqual([]);
   });
 });
