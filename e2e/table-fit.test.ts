@@ -39,6 +39,7 @@ const SCREENS: { path: string; table: string }[] = [
   { path: '/view/system/roles', table: 'roles' },
   { path: '/view/system/auditLogs', table: 'audit-logs' },
   { path: '/view/system/outbox', table: 'outbox' },
+  { path: '/view/system/storage', table: 'storage' },
 ];
 
 let server: Server;
