@@ -35,6 +35,7 @@ export const SCREENS: Record<string, ScreenImporter> = {
   'system/users': () => import('../../features/system/pages/users-page.tsx'),
   'system/roles': () => import('../../features/system/pages/roles-page.tsx'),
   'system/outbox': () => import('../../features/system/pages/outbox-page.tsx'),
+  'system/retention': () => import('../../features/retention/pages/retention-page.tsx'),
   'system/storage': () => import('../../features/system/pages/storage-page.tsx'),
   'alarm/query': () => import('../../features/alarm/pages/alarm-query-page.tsx'),
   'alarm/realtime': () => import('../../features/alarm/pages/alarm-realtime-page.tsx'),
