@@ -91,6 +91,23 @@ describe('storage screen', () => {
     });
   });
 
+  it('tells the growth per day and the days left once snapshots of two days exist', async () => {
+    const db = server.app.database.db;
+    // Yesterday's snapshot with half of today's bytes: a day's growth of the other half.
+    await takeSnapshot(db, { day: new Date(Date.now() - DAY).toISOString().slice(0, 10) });
+    await db.execute(sql`update storage_daily set row_bytes = row_bytes / 2, pack_bytes = pack_bytes / 2 where day = ((now() at time zone 'UTC')::date - 1)`);
+    await withBrowser('zh-CN', async ({ page }) => {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await signInAs(page, server);
+      await page.goto(`${server.url}/view/system/storage`);
+      await expect.poll(() => demoRow(page, 'Demo Cold Chain Co.').locator('[data-testid=storage-growth]').textContent()).toMatch(/^[\d.]+ (kB|MB)\/天$/);
+      expect(await page.locator('[data-testid=storage-card-growth]').textContent()).toMatch(/[\d.]+ (kB|MB)\/天/);
+      // The free space of the data directory's disk over that growth: many days, in whole days.
+      expect(await page.locator('[data-testid=storage-card-daysLeft]').textContent()).toMatch(/[\d,]+天/);
+      await screenshot(page, 'storage-zh-growth-1280');
+    });
+  });
+
   it("is not in an organisation administrator's menu, and the screen is refused to them", async () => {
     await withBrowser('en-US', async ({ page }) => {
       await signInAs(page, server, 'storage_org_admin', 'OrgAdmin#2026');
