@@ -176,6 +176,8 @@ beforeAll(async () => {
   const share = await must<{ token: string }>('POST', '/api/iot/v2/ledger/shares', { taskId: ids.task![0] }).catch(() => undefined);
   if (share) shareTokens.push(share.token);
   await must('POST', '/api/iot/v2/jt808-models', { model: 'PROBE-T4', items: [{ id: '0x51', layout: 'sm16/10', channel: 'temperature' }] });
+  await must('PUT', `/api/iot/v2/retention-rules/${orgA}`, { rowsInherit: false, rowsDays: 60, packsInherit: true, packsDays: null });
+  await must('POST', '/api/iot/v2/legal-holds', { subjectKind: 'device', subjectId: device, reason: 'Isolation probe hold' });
   await must('POST', '/api/iot/v2/roles', { orgId: orgA, code: 'probe_role', nameZh: '探针角色', nameEn: 'Probe role', permissions: [], menuIds: [] });
 
   // B: an unrelated top-level organisation with an administrator holding every permission and screen.

@@ -321,6 +321,8 @@ export const PARAM_KINDS: Record<string, string> = {
   '/api/iot/v2/ledger/public/:token': 'shareToken',
   '/api/iot/v2/ledger/shares/:id': 'share',
   '/api/iot/v2/jt808-models/:id': 'jt808Model',
+  '/api/iot/v2/retention-rules/:orgId': 'org',
+  '/api/iot/v2/legal-holds/:id': 'hold',
 };
 
 const uuidField = (s: JsonSchema): boolean => s.format === 'uuid' || (!Array.isArray(s.items) && s.items?.format === 'uuid');
@@ -389,6 +391,7 @@ export async function idsOfOrg(db: Db, orgId: string): Promise<Ids> {
   ids.leafIndex = await q(`select idx as v from ledger_leaves where org_id = $A order by idx limit 5`);
   ids.share = await q(`select id as v from ledger_shares where org_id = $A`);
   ids.jt808Model = await q(`select id as v from jt808_models where org_id = $A`);
+  ids.hold = await q(`select id as v from legal_holds where org_id = $A`);
   return ids;
 }
 
