@@ -2,7 +2,8 @@
 // administrator and in English as the platform administrator (with the floor): the rules tree
 // shows each organisation's effective rows and packs retention and where they come from; a rule
 // is edited and shown as the organisation's own; a legal hold is placed with a reason and
-// released after confirming; the removals tab lists what the retention job removed.
+// released after confirming; the removals tab lists what the retention job removed. At 1280 px
+// the lists fit the page with their default columns.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
@@ -39,6 +40,20 @@ const SELF_INPUT = 'xpath=descendant-or-self::input';
 const row = (page: Page, name: string) => page.locator(`[data-testid=retention-rules] tr[data-org="${name}"]`);
 const holdRows = (page: Page) => page.locator('[data-testid=retention-page] .ant-table-tbody tr.ant-table-row');
 
+/** Whether the visible list table fits its place at this width (no sideways scrolling of the table or the page). */
+function fits(page: Page): Promise<string | null> {
+  return page.evaluate(() => {
+    const table = Array.from(document.querySelectorAll<HTMLElement>('[data-testid=retention-page] [data-testid=data-table]')).find((t) => t.offsetParent !== null)!;
+    const room = table.querySelector<HTMLElement>('.ant-table-container')!;
+    const scroller = table.querySelector<HTMLElement>('.ant-table-content, .ant-table-body') ?? room;
+    const content = Math.max(scroller.scrollWidth, Math.ceil(table.querySelector('.ant-table-container table')!.getBoundingClientRect().width));
+    const width = Math.floor(room.getBoundingClientRect().width);
+    if (content > width + 1) return `${table.dataset.tableId}: ${content} px in ${width} px`;
+    if (document.documentElement.scrollWidth > window.innerWidth) return `the page scrolls sideways`;
+    return null;
+  });
+}
+
 async function editRule(page: Page, org: string, rows: number, packs: number, floor?: number) {
   await row(page, org).locator('[data-testid=retention-edit]').click();
   const modal = page.locator('.retention-rule-modal');
@@ -72,6 +87,7 @@ async function placeAndRelease(page: Page, org: string, reason: string, texts: {
   expect(await first.locator('[data-testid=hold-state]').textContent()).toBe(texts.active);
   expect(await first.locator('[data-testid=hold-subject]').textContent()).toBe(org);
   await screenshot(page, `retention-holds-${texts.release}`);
+  expect(await fits(page)).toBeNull();
   await first.locator('[data-testid=hold-release]').click();
   const confirm = page.locator('.confirm-dialog');
   await confirm.waitFor();
@@ -83,7 +99,7 @@ async function placeAndRelease(page: Page, org: string, reason: string, texts: {
 describe('data retention screen', () => {
   it('the organisation administrator edits a rule, places and releases a hold, and reads the removals (Chinese)', async () => {
     await withBrowser('zh-CN', async ({ page }) => {
-      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.setViewportSize({ width: 1280, height: 800 });
       await signInAs(page, server, 'keeper', DEMO_PASSWORD);
       await page.goto(`${server.url}/view/system/retention`);
       await expect.poll(() => page.locator('[data-testid=screen-title]').textContent()).toBe('数据保留');
@@ -101,12 +117,13 @@ describe('data retention screen', () => {
       expect(await holdRows(page).first().locator('[data-testid=removal-device]').textContent()).toBe('Reefer 7 (RET-E2E-1)');
       expect(await holdRows(page).first().locator('[data-testid=removal-policy]').textContent()).toBe('明细保留 90 天（系统默认）');
       await screenshot(page, 'retention-removals-zh');
+      expect(await fits(page)).toBeNull();
     });
   });
 
   it('the platform administrator sets the platform rule with a floor, places and releases a hold (English)', async () => {
     await withBrowser('en-US', async ({ page }) => {
-      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.setViewportSize({ width: 1280, height: 800 });
       await signInAs(page, server, 'admin', ADMIN_PASSWORD);
       await page.goto(`${server.url}/view/system/retention`);
       await expect.poll(() => page.locator('[data-testid=screen-title]').textContent()).toBe('Data retention');
@@ -125,6 +142,7 @@ describe('data retention screen', () => {
       await expect.poll(() => holdRows(page).count()).toBe(1);
       expect(await holdRows(page).first().locator('[data-testid=removal-what]').textContent()).toBe('Rows (packed)');
       await screenshot(page, 'retention-removals-en');
+      expect(await fits(page)).toBeNull();
     });
   });
 });

@@ -203,7 +203,6 @@ function RemovalsTab() {
     rowKey: 'id',
     columns: [
       { key: 'retention.removal.removedAt', value: 'removedAt', type: 'datetime', testId: 'removal-time' },
-      { key: 'retention.org', value: 'orgName', width: 160 },
       { key: 'retention.removal.device', value: 'device', width: 200, testId: 'removal-device' },
       {
         key: 'retention.removal.what',
@@ -218,8 +217,9 @@ function RemovalsTab() {
       },
       { key: 'retention.removal.from', value: 'fromTime', type: 'datetime' },
       { key: 'retention.removal.to', value: 'toTime', type: 'datetime' },
-      { key: 'retention.removal.readings', value: 'readings', width: 110 },
+      { key: 'retention.removal.readings', value: 'readings', width: 90 },
       { key: 'retention.removal.policy', value: 'policy', width: 260, testId: 'removal-policy' },
+      { key: 'retention.org', value: 'orgName', hidden: true },
     ],
   };
   return (
