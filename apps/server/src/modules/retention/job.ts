@@ -161,6 +161,13 @@ export async function retentionTick(db: Db, opts: { audit: (e: AuditEntry) => Pr
     const rowsBefore = cut(eff.rows.days);
     if (packsBefore === null && rowsBefore === null) continue;
     const dev = { id: d.id, orgId: d.org_id };
+    // Most devices most hours have nothing before the cut-off: two index probes, no transaction.
+    const latest = [packsBefore, rowsBefore].filter((x) => x !== null).sort().at(-1)!;
+    const [any] = rowsOf<{ rows: boolean; packs: boolean }>(
+      await db.execute(sql`select exists (select 1 from telemetry where device_ref = ${d.id} and time < ${latest}::date) as rows,
+        exists (select 1 from reading_days where device_ref = ${d.id} and day < ${latest}::date) as packs`),
+    );
+    if (!any?.rows && !any?.packs) continue;
     const done = await db.transaction(async (tx) => {
       await xactLockKeys(tx, LOCKS.retentionDevice, [d.id]);
       const packs = packsBefore === null ? { readings: 0, packs: 0 } : await removePacks(tx, dev, packsBefore, eff);

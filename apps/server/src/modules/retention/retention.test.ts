@@ -175,6 +175,20 @@ describe('retention', () => {
     expect((await release(otherAdmin, mine)).status).toBe(404);
     const theirs = await call<Page<LegalHoldRow>>(t.app, { method: 'GET', url: '/api/iot/v2/legal-holds', token: otherAdmin });
     expect(theirs.body.data!.total).toBe(0);
+    // A hold belongs to the organisation that placed it: the subject's own sub-organisation
+    // neither sees nor lifts it, while the parent sees the sub-organisation's own holds.
+    const [subRole] = rowsOf<{ id: string }>(await db().execute(sql`insert into roles (org_id, code, name_zh, name_en) values (${subId}, 'sub_admin', '子管理员', 'Sub admin') returning id`));
+    await db().execute(sql`insert into role_permissions (role_id, permission) values (${subRole!.id}, 'org:read'), (${subRole!.id}, 'org:write')`);
+    await db().execute(sql`insert into role_menus (role_id, menu_id) values (${subRole!.id}, '102-platform-retention')`);
+    await addOrgUser(db(), { orgId: subId, account: 'ret-sub-admin', password: DEMO_PASSWORD, roleCodes: ['sub_admin'] });
+    const subAdmin = await login(t.app, 'ret-sub-admin', DEMO_PASSWORD);
+    expect((await release(subAdmin, mine)).status).toBe(404);
+    const subOwn = await placeHold(subAdmin, 'device', dev.A, 'sub-organisation check');
+    const seenBySub = await call<Page<LegalHoldRow>>(t.app, { method: 'GET', url: '/api/iot/v2/legal-holds', token: subAdmin });
+    expect(seenBySub.body.data!.rows.map((h) => h.id)).toEqual([subOwn]);
+    const seenByDemo = await call<Page<LegalHoldRow>>(t.app, { method: 'GET', url: '/api/iot/v2/legal-holds?state=active', token: demoAdmin });
+    expect(seenByDemo.body.data!.rows.map((h) => h.id).sort()).toEqual([mine, subOwn].sort());
+    expect((await release(demoAdmin, subOwn)).status).toBe(200);
     expect((await release(demoAdmin, mine)).status).toBe(200);
     expect((await release(demoAdmin, mine)).body.errorcode).toBe('HOLD_RELEASED');
     // A reason is required, in the request's language.

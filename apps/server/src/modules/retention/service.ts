@@ -120,12 +120,16 @@ export function retentionService(db: Db, repo: RetentionRepo, audit: (e: AuditEn
       );
     },
 
-    /** A hold on an organisation, device or task of the caller's tree; kept in the subject's organisation. */
+    /**
+     * A hold on an organisation, device or task of the caller's tree. It belongs to the caller's
+     * organisation: its users and those above see and release it, not the subject's own (a
+     * sub-organisation cannot lift a hold its parent placed on it).
+     */
     async placeHold(caller: Caller, body: LegalHoldBody, meta: ClientMeta): Promise<{ id: string }> {
       const subject = await repo.subject(body.subjectKind, body.subjectId);
       if (!subject || !(await scopeOf(caller)).includes(subject.orgId)) throw new AppError(404, 'NOT_FOUND');
-      const id = await repo.placeHold(subject.orgId, body, caller.userId);
-      await record(caller, subject.orgId, 'legal_hold_place', `${body.subjectKind} ${subject.name}: ${body.reason}`, meta);
+      const id = await repo.placeHold(caller.orgId, body, caller.userId);
+      await record(caller, caller.orgId, 'legal_hold_place', `${body.subjectKind} ${subject.name}: ${body.reason}`, meta);
       return { id };
     },
 
