@@ -137,6 +137,16 @@ describe('data retention screen', () => {
       expect(await row(page, 'Demo Cold Chain Co.').locator('[data-testid=retention-rows]').textContent()).toBe('60 daysOwn rule');
       await expect.poll(() => page.locator('[data-testid=retention-floor]').textContent()).toContain('5000 days');
       await screenshot(page, 'retention-rules-en');
+      // Saving the demo organisation's own 3650 days again, now below the floor: refused in the form.
+      await row(page, 'Demo Cold Chain Co.').locator('[data-testid=retention-edit]').click();
+      const modal = page.locator('.retention-rule-modal');
+      await modal.waitFor();
+      await page.locator('#retention-rule-submit').click();
+      await expect.poll(() => modal.locator('[data-testid=form-error]').textContent()).toBe('Packs cannot be kept for fewer days than the platform floor');
+      expect(await modal.locator('[data-testid=retention-floor-note]').textContent()).toBe('Platform floor: packs are kept at least 5000 days.');
+      await screenshot(page, 'retention-edit-below-floor');
+      await modal.getByRole('button', { name: 'Cancel' }).click();
+      await modal.waitFor({ state: 'hidden' });
       await placeAndRelease(page, 'IoT Cloud Platform', 'Regulator audit 2026-41', { active: 'In force', released: 'Released', release: 'en' });
       await page.locator('[data-testid=retention-tab-removals]').click();
       await expect.poll(() => holdRows(page).count()).toBe(1);
