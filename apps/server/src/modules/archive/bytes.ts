@@ -76,6 +76,12 @@ export class ByteReader {
   }
 
   uvar(): number {
+    // Most values of a pack's columns are deltas of one byte.
+    const first = this.buf[this.at];
+    if (first !== undefined && first < 0x80) {
+      this.at++;
+      return first;
+    }
     let v = 0;
     let scale = 1;
     for (;;) {

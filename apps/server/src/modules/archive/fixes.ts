@@ -78,7 +78,7 @@ export async function readFixes(
       const rows: FixRow[] = [];
       for (let i = 0; i < c.n; i++) {
         const t = c.timeUs[i]!;
-        if (t >= s.from * 1000 && t < s.to * 1000) rows.push({ timeUs: t, lat: c.lat[i]!, lon: c.lon[i]!, speed: c.speed[i]!, positioning: c.positioning[i]! });
+        if (t >= s.from * 1000 && t < s.to * 1000) rows.push({ timeUs: t, lat: c.lat.at(i), lon: c.lon.at(i), speed: c.speed.at(i), positioning: c.positioning[i]! });
       }
       parts.push(fixesOf(rows));
       packedDays++;

@@ -119,31 +119,47 @@ interface Leaf<T> {
   string(inner: string): T;
 }
 const AS_TEXT: Leaf<string> = { decimal: decimalText, number: (t) => t, string: (t) => t };
+/** 10 ** scale for the scales a decimal column holds (any other is computed). */
+const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
 const AS_VALUE: Leaf<unknown> = {
-  decimal: (m, scale) => m / 10 ** scale,
+  decimal: (m, scale) => m / (POW10[scale] ?? 10 ** scale),
   number: (t) => JSON.parse(t) as number,
   string: (t) => (t.includes('\\') ? (JSON.parse(`"${t}"`) as string) : t),
 };
 
-/** Reads one column of `count` leaves as `leaf` makes them, or only steps over it (null). */
-function readColumn<T>(r: ByteReader, count: number, leaf: Leaf<T> | null): T[] | null {
+/**
+ * Reads one column of `count` leaves as `leaf` makes them, or only steps over it (null); with
+ * `keep`, only the leaves marked 1 are made (the others left empty).
+ */
+function readColumn<T>(r: ByteReader, count: number, leaf: Leaf<T> | null, keep?: Uint8Array): T[] | null {
   const kind = r.byte();
   const out: T[] | null = leaf ? new Array<T>(count) : null;
   switch (kind) {
     case Kind.Decimal: {
       let m = 0;
+      if (!out) {
+        for (let i = 0; i < count; i++) {
+          r.uvar();
+          r.uvar();
+        }
+        return null;
+      }
       for (let i = 0; i < count; i++) {
         const scale = r.uvar();
         m += r.svar();
-        if (out) out[i] = leaf!.decimal(m, scale);
+        if (!keep || keep[i] === 1) out[i] = leaf!.decimal(m, scale);
       }
       return out;
     }
     case Kind.NumberText:
     case Kind.Strings:
       for (let i = 0; i < count; i++) {
+        if (!out || (keep && keep[i] !== 1)) {
+          r.bytes();
+          continue;
+        }
         const t = r.string();
-        if (out) out[i] = kind === Kind.NumberText ? leaf!.number(t) : leaf!.string(t);
+        out[i] = kind === Kind.NumberText ? leaf!.number(t) : leaf!.string(t);
       }
       return out;
     case Kind.Dictionary: {
@@ -271,9 +287,10 @@ function slotsOf(shape: string): Map<string, Slot> | null {
  * The values of some top-level keys of each text written by writeJsonColumn, as
  * `JSON.parse(text)[key]` gives them (undefined when absent), without printing the texts: what a
  * curve or a report of a few sensor values needs. Null when a key holds something nested in some
- * shape (the caller then parses the texts).
+ * shape (the caller then parses the texts). With `keep`, only the readings marked 1 get their
+ * values (the others are stepped over and left undefined).
  */
-export function readJsonFields(r: ByteReader, count: number, keys: readonly string[]): Map<string, unknown[]> | null {
+export function readJsonFields(r: ByteReader, count: number, keys: readonly string[], keep?: Uint8Array): Map<string, unknown[]> | null {
   const mode = r.byte();
   if (mode === Mode.Plain) {
     const texts = Array.from({ length: count }, () => r.string());
@@ -281,28 +298,43 @@ export function readJsonFields(r: ByteReader, count: number, keys: readonly stri
   }
   if (mode !== Mode.Columns) throw new Error(`unknown JSON column mode ${mode}`);
   const shapes = Array.from({ length: r.uvar() }, () => r.string());
-  const ids = Array.from({ length: count }, () => r.uvar());
+  const ids = new Uint32Array(count);
   const used = new Array<number>(shapes.length).fill(0);
-  for (const id of ids) used[id]!++;
+  for (let i = 0; i < count; i++) used[(ids[i] = r.uvar())]!++;
   const slots = shapes.map(slotsOf);
   for (const s of slots) for (const k of keys) if (s && (s.get(k) as { nested?: true } | undefined)?.nested) return null;
   const leavesOf = (shape: string) => [...shape].filter((ch) => ch === NUM || ch === STR).length;
-  const columns = shapes.map((shape, id) => {
+  // The kept readings as each shape's columns number them.
+  const keepOf = keep ? shapes.map((_, id) => new Uint8Array(used[id]!)) : null;
+  if (keep && keepOf) {
+    const at = new Uint32Array(shapes.length);
+    for (let i = 0; i < count; i++) keepOf[ids[i]!]![at[ids[i]!]!++] = keep[i]!;
+  }
+  // Per shape and key, where the value comes from: a column of the shape, a literal, or nowhere.
+  type Source = { column: unknown[] } | { literal: unknown } | null;
+  const sources: Source[][] = shapes.map((shape, id) => {
     const want = new Set<number>();
     for (const k of keys) {
       const slot = slots[id]?.get(k);
       if (slot && 'leaf' in slot) want.add(slot.leaf);
     }
-    return Array.from({ length: leavesOf(shape) }, (_, leaf) => readColumn(r, used[id]!, want.has(leaf) ? AS_VALUE : null));
-  });
-  const next = new Array<number>(shapes.length).fill(0);
-  const out = new Map(keys.map((k) => [k, new Array<unknown>(count)]));
-  ids.forEach((id, i) => {
-    const at = next[id]!++;
-    for (const k of keys) {
+    const columns = Array.from({ length: leavesOf(shape) }, (_, leaf) => readColumn(r, used[id]!, want.has(leaf) ? AS_VALUE : null, keepOf?.[id]));
+    return keys.map((k) => {
       const slot = slots[id]?.get(k);
-      out.get(k)![i] = slot === undefined ? undefined : 'leaf' in slot ? columns[id]![slot.leaf]![at] : 'literal' in slot ? slot.literal : undefined;
-    }
+      return slot === undefined ? null : 'leaf' in slot ? { column: columns[slot.leaf]! } : 'literal' in slot ? { literal: slot.literal } : null;
+    });
   });
-  return out;
+  const next = new Uint32Array(shapes.length);
+  const values = keys.map(() => new Array<unknown>(count));
+  for (let i = 0; i < count; i++) {
+    const id = ids[i]!;
+    const at = next[id]!++;
+    if (keep && keep[i] !== 1) continue;
+    const from = sources[id]!;
+    for (let j = 0; j < keys.length; j++) {
+      const src = from[j]!;
+      values[j]![i] = src === null ? undefined : 'column' in src ? src.column[at] : src.literal;
+    }
+  }
+  return new Map(keys.map((k, j) => [k, values[j]!]));
 }

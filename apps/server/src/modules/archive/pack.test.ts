@@ -148,7 +148,42 @@ describe('readings packs', () => {
     const back = decodePack(data, null, { sensors: false });
     expect(back.sensors).toBeUndefined();
     expect(back.raw).toBeUndefined();
-    expect(back.lat).toEqual([31.230416, 31.230417, 31.230418]);
+    expect(Array.from({ length: back.n }, (_, i) => back.lat.at(i))).toEqual([31.230416, 31.230417, 31.230418]);
+  });
+
+  it('make only the kept readings\' sensor values, the same as when every reading is made', () => {
+    const rows: PackRow[] = Array.from({ length: 50 }, (_, i) => ({
+      orgId: 'o',
+      timeUs: 1_700_000_000_000_000 + i * 10_000_000,
+      receivedUs: 1_700_000_000_000_000 + i * 10_000_000,
+      lat: i % 7 === 0 ? null : 31 + i / 1000,
+      lon: 121,
+      positioning: 'GPS',
+      network: '4G',
+      speed: i,
+      course: null,
+      // Two shapes, a text leaf, and a key only some readings have.
+      sensors: i % 3 === 0 ? `{"temperature": ${4 + i / 10}, "door": "open"}` : `{"temperature": ${4 + i / 10}, "humidity": ${50 + i}}`,
+      raw: '{}',
+    }));
+    const { data } = encodePack(rows);
+    const fields = ['temperature', 'humidity', 'door'];
+    const all = decodePack(data, null, { fields });
+    let seen: Float64Array | null = null;
+    const some = decodePack(data, null, {
+      fields,
+      keep: (times) => {
+        seen = times;
+        return Uint8Array.from(times, (_, i) => (i % 4 === 1 ? 1 : 0));
+      },
+    });
+    expect(seen!.length).toBe(50);
+    for (let i = 0; i < 50; i++) {
+      for (const k of fields) expect(some.fields!.get(k)![i]).toBe(i % 4 === 1 ? all.fields!.get(k)![i] : undefined);
+      expect(packRow(some, i).lat).toBe(rows[i]!.lat);
+    }
+    expect(all.fields!.get('humidity')![4]).toBe(54);
+    expect(all.fields!.get('door')![3]).toBe('open');
   });
 
   it('refuse readings out of time order', () => {

@@ -36,20 +36,35 @@ export interface PackRow {
 }
 
 /** A pack's readings as columns, in time order; `sensors` and `raw` only when asked for. */
+/**
+ * A column of numbers that may be null, unboxed: `values[i]` where `present[i]` is 1 (a reading's
+ * value may itself be NaN or an infinity, so null needs its own mark).
+ */
+export class NumberColumn {
+  constructor(
+    readonly values: Float64Array,
+    readonly present: Uint8Array,
+  ) {}
+
+  at(i: number): number | null {
+    return this.present[i] === 1 ? this.values[i]! : null;
+  }
+}
+
 export interface PackColumns {
   n: number;
   orgId: string[];
   timeUs: Float64Array;
   receivedUs: Float64Array;
-  lat: (number | null)[];
-  lon: (number | null)[];
+  lat: NumberColumn;
+  lon: NumberColumn;
   positioning: (string | null)[];
   network: (string | null)[];
-  speed: (number | null)[];
-  course: (number | null)[];
+  speed: NumberColumn;
+  course: NumberColumn;
   sensors?: string[];
   raw?: string[];
-  /** The values of the sensor keys asked for (`fields`), per reading. */
+  /** The values of the sensor keys asked for (`fields`), per reading (only the kept ones, with `keep`). */
   fields?: Map<string, unknown[]>;
 }
 
@@ -124,24 +139,25 @@ function writeNumbers(w: ByteWriter, values: readonly (number | null)[]) {
   }
 }
 
-function readNumbers(r: ByteReader, n: number): (number | null)[] {
+function readNumbers(r: ByteReader, n: number): NumberColumn {
   const kind = r.byte();
-  const out = new Array<number | null>(n).fill(null);
-  if (kind === Num.AllNull) return out;
-  const present: number[] = [];
-  for (let i = 0; i < n; i++) if (r.byte() === 1) present.push(i);
+  const values = new Float64Array(n);
+  const present = new Uint8Array(n);
+  if (kind === Num.AllNull) return new NumberColumn(values, present);
+  for (let i = 0; i < n; i++) present[i] = r.byte();
   if (kind === Num.Float) {
-    for (const i of present) out[i] = r.f64();
-    return out;
+    for (let i = 0; i < n; i++) if (present[i] === 1) values[i] = r.f64();
+    return new NumberColumn(values, present);
   }
   if (kind !== Num.Decimal) throw new Error(`unknown number column kind ${kind}`);
   const p = 10 ** r.uvar();
   let m = 0;
-  for (const i of present) {
+  for (let i = 0; i < n; i++) {
+    if (present[i] !== 1) continue;
     m += r.svar();
-    out[i] = m / p;
+    values[i] = m / p;
   }
-  return out;
+  return new NumberColumn(values, present);
 }
 
 /** Texts (null allowed) as a dictionary: index 0 is null. */
@@ -155,7 +171,9 @@ function writeWords(w: ByteWriter, values: readonly (string | null)[]) {
 
 function readWords(r: ByteReader, n: number): (string | null)[] {
   const dict = [null, ...Array.from({ length: r.uvar() }, () => r.string())];
-  return Array.from({ length: n }, () => dict[r.uvar()]!);
+  const out = new Array<string | null>(n);
+  for (let i = 0; i < n; i++) out[i] = dict[r.uvar()]!;
+  return out;
 }
 
 function encodeData(rows: readonly PackRow[]): Uint8Array {
@@ -188,9 +206,15 @@ function encodeRaw(rows: readonly PackRow[]): Uint8Array {
 
 /**
  * Unpacks a pack's `data` (and `raw` when given); `sensors: false` skips the sensors' column, and
- * `fields` takes only those top-level sensor values, without printing the texts.
+ * `fields` takes only those top-level sensor values, without printing the texts. `keep`, given
+ * the readings' times, marks the readings wanted (1): the sensor values of the others are stepped
+ * over, not made (a month of curves keeps one reading in a hundred).
  */
-export function decodePack(data: Uint8Array, raw?: Uint8Array | null, opts: { sensors?: boolean; fields?: readonly string[] } = {}): PackColumns {
+export function decodePack(
+  data: Uint8Array,
+  raw?: Uint8Array | null,
+  opts: { sensors?: boolean; fields?: readonly string[]; keep?: (timeUs: Float64Array) => Uint8Array } = {},
+): PackColumns {
   const r = new ByteReader(unframed(data));
   const n = r.uvar();
   const timeUs = new Float64Array(n);
@@ -213,7 +237,7 @@ export function decodePack(data: Uint8Array, raw?: Uint8Array | null, opts: { se
   };
   if (opts.fields) {
     const start = r.position;
-    const fields = readJsonFields(r, n, opts.fields);
+    const fields = readJsonFields(r, n, opts.fields, opts.keep?.(timeUs));
     if (fields) out.fields = fields;
     else {
       // A key holds something nested: from the texts.
@@ -250,12 +274,12 @@ function baseRow(c: PackColumns, i: number): PackRow {
     orgId: c.orgId[i]!,
     timeUs: c.timeUs[i]!,
     receivedUs: c.receivedUs[i]!,
-    lat: c.lat[i]!,
-    lon: c.lon[i]!,
+    lat: c.lat.at(i),
+    lon: c.lon.at(i),
     positioning: c.positioning[i]!,
     network: c.network[i]!,
-    speed: c.speed[i]!,
-    course: c.course[i]!,
+    speed: c.speed.at(i),
+    course: c.course.at(i),
     sensors: c.sensors?.[i] ?? '',
     raw: c.raw?.[i] ?? '',
   };

@@ -197,6 +197,24 @@ export async function fetchPack(q: Executor, deviceRef: string, day: string, wit
   return { data: Buffer.from(p.data, 'base64'), raw: p.raw === null ? null : Buffer.from(p.raw, 'base64') };
 }
 
+/** Most packs one query of fetchPacks brings (a month: about 2.5 MB of a reefer's packs). */
+const PACKS_PER_FETCH = 31;
+
+/** The `data` of several packs of a device, by day, a query per PACKS_PER_FETCH days. */
+async function fetchPacks(q: Executor, deviceRef: string, days: readonly string[]): Promise<Map<string, Uint8Array>> {
+  const out = new Map<string, Uint8Array>();
+  for (let i = 0; i < days.length; i += PACKS_PER_FETCH) {
+    const some = days.slice(i, i + PACKS_PER_FETCH);
+    for (const p of rowsOf<{ day: string; data: string }>(
+      await q.execute(sql`select to_char(day, 'YYYY-MM-DD') as day, encode(data, 'base64') as data
+        from reading_days where device_ref = ${deviceRef} and day = any(${`{${some.join(',')}}`}::date[])`),
+    )) {
+      out.set(p.day, Buffer.from(p.data, 'base64'));
+    }
+  }
+  return out;
+}
+
 /** Merges a day's pack and rows (both in time order): the pack wins on a repeated time. */
 export function mergeDay(packed: PackRow[], rows: PackRow[]): PackRow[] {
   if (rows.length === 0) return packed;
@@ -426,17 +444,36 @@ export async function readEvery(q: Executor, deviceRef: string, r: ReadRange, st
   const keep = (k: number) => k % step === 0 || k === total - 1;
   const out: PackRow[] = [];
   let g = 0;
-  for (const s of await plan(q, deviceRef, r)) {
+  const segments = await plan(q, deviceRef, r);
+  // The fresh packs in a query or a few, not one each.
+  const packs = await fetchPacks(
+    q,
+    deviceRef,
+    segments.flatMap((s) => (s.kind === 'pack' && !s.meta.stale ? [s.meta.day] : [])),
+  );
+  for (const s of segments) {
     if (s.kind === 'pack' && !s.meta.stale) {
-      const c = decodePack((await fetchPack(q, deviceRef, s.meta.day, false)).data, null, { fields: o.fields, sensors: o.fields !== undefined });
+      const data = packs.get(s.meta.day) ?? (await fetchPack(q, deviceRef, s.meta.day, false)).data;
       const fromUs = s.from * 1000;
       const toUs = s.to * 1000;
-      for (let i = 0; i < c.n; i++) {
-        const t = c.timeUs[i]!;
-        if (t < fromUs || t >= toUs) continue;
-        if (keep(g)) out.push(packRow(c, i));
-        g++;
-      }
+      // The kept readings of the day, marked once its times are read: only their values are made.
+      let kept = new Uint8Array(0);
+      let inRange = 0;
+      const mark = (timeUs: Float64Array) => {
+        kept = new Uint8Array(timeUs.length);
+        inRange = 0;
+        for (let i = 0; i < timeUs.length; i++) {
+          const t = timeUs[i]!;
+          if (t < fromUs || t >= toUs) continue;
+          if (keep(g + inRange)) kept[i] = 1;
+          inRange++;
+        }
+        return kept;
+      };
+      const c = decodePack(data, null, { fields: o.fields, sensors: o.fields !== undefined, keep: mark });
+      if (kept.length !== c.n) mark(c.timeUs);
+      for (let i = 0; i < c.n; i++) if (kept[i] === 1) out.push(packRow(c, i));
+      g += inRange;
       continue;
     }
     for (const row of await materialise(q, deviceRef, s, { fields: o.fields, sensors: o.fields !== undefined })) {
