@@ -46,7 +46,8 @@ export function partitionName(month: string): string {
 }
 
 /** The month's bounds as timestamptz literals (UTC month starts): [from, to). */
-function bounds(month: string): [string, string] {
+/** A month's [first instant, first instant of the next) as ISO texts. */
+export function monthBounds(month: string): [string, string] {
   return [`${month}-01 00:00:00+00`, `${addMonths(month, 1)}-01 00:00:00+00`];
 }
 
@@ -72,7 +73,7 @@ export interface CreatedMonth {
  */
 export async function createMonth(db: Db, month: string, opts: { lockWaitMs?: number } = {}): Promise<CreatedMonth> {
   const name = partitionName(month);
-  const [from, to] = bounds(month);
+  const [from, to] = monthBounds(month);
   return db.transaction(async (tx) => {
     await xactLock(tx, LOCKS.partitions);
     if (await attached(tx, name)) return { month, created: false, moved: 0 };
@@ -118,17 +119,24 @@ export interface DroppedMonth {
 
 /**
  * Removes a month of readings: its partition is detached and dropped, and any of its readings
- * in the default partition deleted. A reading of that month arriving later goes to the default
+ * in the default partition deleted. `guard`, run in the transaction once inserts wait, may refuse
+ * (nothing changes). A reading of that month arriving later goes to the default
  * partition (the month is not created again unless it is among the months ahead).
  */
-export async function dropMonth(db: Db, month: string): Promise<DroppedMonth> {
+export async function dropMonth(db: Db, month: string, opts: { guard?: (tx: Executor) => Promise<boolean> } = {}): Promise<DroppedMonth> {
   const name = partitionName(month);
-  const [from, to] = bounds(month);
+  const [from, to] = monthBounds(month);
   return db.transaction(async (tx) => {
     await xactLock(tx, LOCKS.partitions);
     const had = await attached(tx, name);
     // Detaching holds the readings table exclusively (reads and inserts wait): not for long.
     await tx.execute(sql.raw(`set local lock_timeout = '${LOCK_WAIT_MS}ms'`));
+    if (opts.guard) {
+      // Inserts wait from here (at the parent, before any partition: no deadlock with the detach),
+      // so what the guard finds stays true until the drop; it may refuse.
+      await tx.execute(sql.raw(`lock table only telemetry in share row exclusive mode`));
+      if (!(await opts.guard(tx))) return { month, dropped: false, deletedFromDefault: 0 };
+    }
     if (had) {
       await tx.execute(sql.raw(`alter table telemetry detach partition ${name}`));
       await tx.execute(sql.raw(`drop table ${name}`));

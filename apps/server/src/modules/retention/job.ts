@@ -8,6 +8,8 @@
 //   any ancestor of it; a hold on a transport task keeps the task's devices' readings from the
 //   day the task started (planned start if it never started; everything if neither) onwards
 //   (the days after the task are kept too until it is released: removal goes by cut-off day).
+// - Whole months: a closed month's partition whose every row may go is dropped, not deleted row
+//   by row (dropWholeMonths).
 // Each device's removal, and its `retention_removals` row, is one transaction holding the
 // device's advisory lock, so two nodes running at once remove once (the second finds nothing).
 // One audit entry per organisation and run, by the account `system`.
@@ -18,7 +20,8 @@ import { removePackedRows } from '../archive/job.ts';
 import { DAY_MS, dayOf } from '../archive/reader.ts';
 import { loadRuleBook } from './repo.ts';
 import { effectiveOf, policyWords, type Effective } from './rules.ts';
-import { ancestorChain } from '../../db/list.ts';
+import { ancestorChain, uuidList } from '../../db/list.ts';
+import { dropMonth, listPartitions, monthBounds, partitionName } from '../../db/partitions.ts';
 
 /** How often the job runs by default (RETENTION_SECONDS). */
 export const RETENTION_JOB_MS = 3_600_000;
@@ -115,6 +118,72 @@ async function removeRows(q: Executor, dev: { id: string; orgId: string }, befor
   return removed;
 }
 
+interface DevicePlan {
+  id: string;
+  orgId: string;
+  eff: Effective;
+  /** Days before these go (null: none). */
+  packsBefore: string | null;
+  rowsBefore: string | null;
+}
+
+/** A reading stored this long before a month's check began still counts as "since" (clocks, transactions under way). */
+const RECHECK_MARGIN_MS = 60_000;
+
+/**
+ * Whole closed months (issue 24: removing a month is dropping a partition, not deleting rows).
+ * A month's partition goes when every row of it, and every row of it in the default partition,
+ * may go by the rows rule: its device is not held, its day is before the device's rows cut-off,
+ * and a fresh pack holds it. The long check reads without locks; then one short transaction
+ * (dropMonth's guard, with inserts held back) makes sure nothing of the month was stored since the
+ * check began and no pack of it went stale, records a 'rows' removal per device, and drops.
+ * Answers what went, per device.
+ */
+async function dropWholeMonths(db: Db, plans: readonly DevicePlan[], today: number): Promise<{ orgId: string; deviceRef: string; readings: number; eff: Effective }[]> {
+  const out: { orgId: string; deviceRef: string; readings: number; eff: Effective }[] = [];
+  const byId = new Map(plans.map((p) => [p.id, p]));
+  for (const part of await listPartitions(db)) {
+    if (part.month === null) continue;
+    const [from, to] = monthBounds(part.month);
+    // Only months over before every cut-off could matter; the check below decides per row.
+    if (Date.parse(to) > today) continue;
+    const lastDay = dayOf(Date.parse(to) - DAY_MS);
+    const allowed = plans.filter((p) => p.rowsBefore !== null && p.rowsBefore > lastDay).map((p) => p.id);
+    if (allowed.length === 0) continue;
+    const checkStarted = Date.now() - RECHECK_MARGIN_MS;
+    const rows = rowsOf<Span & { device_ref: string; blocked: number | string }>(
+      await db.execute(sql`select t.device_ref, count(*)::int8 as readings,
+          count(*) filter (where not (t.device_ref = any(${uuidList(allowed)})) or d.device_ref is null)::int8 as blocked,
+          min(t.time) as from_t, max(t.time) as to_t, min(t.received_at) as received_from, max(t.received_at) as received_to
+        from (select device_ref, time, received_at from ${sql.raw(partitionName(part.month))}
+              union all select device_ref, time, received_at from telemetry_default where time >= ${from}::timestamptz and time < ${to}::timestamptz) t
+          left join reading_days d on d.device_ref = t.device_ref and d.day = (t.time at time zone 'UTC')::date and not d.stale and d.packed_at >= t.received_at
+        group by t.device_ref`),
+    );
+    if (rows.length === 0 || rows.some((r) => Number(r.blocked) > 0)) continue;
+    const went: { orgId: string; deviceRef: string; readings: number; eff: Effective }[] = [];
+    const dropped = await dropMonth(db, part.month, {
+      guard: async (tx) => {
+        const since = rowsOf(
+          await tx.execute(sql`select 1 from telemetry where time >= ${from}::timestamptz and time < ${to}::timestamptz
+            and received_at >= ${new Date(checkStarted).toISOString()}::timestamptz limit 1`),
+        );
+        const stale = rowsOf(await tx.execute(sql`select 1 from reading_days where stale and day >= ${from}::date and day < ${to}::date limit 1`));
+        if (since.length > 0 || stale.length > 0) return false;
+        for (const r of rows) {
+          const plan = byId.get(r.device_ref)!;
+          const span = { ...r, readings: Number(r.readings), to_t: r.to_t === null ? null : new Date(new Date(r.to_t).getTime() + 1) };
+          await recordRemoval(tx, { orgId: plan.orgId, deviceRef: r.device_ref, what: 'rows', span, policyOrgId: plan.eff.rows.fromOrgId, policy: policyWords('rows', plan.eff.rows) });
+          went.push({ orgId: plan.orgId, deviceRef: r.device_ref, readings: Number(r.readings), eff: plan.eff });
+        }
+        return true;
+      },
+    });
+    if (dropped.dropped) out.push(...went);
+  }
+  return out;
+}
+
 /** The earlier of two days ('YYYY-MM-DD'), either absent. */
 const earlier = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : a < b ? a : b);
 
@@ -147,7 +216,8 @@ export async function retentionTick(db: Db, opts: { audit: (e: AuditEntry) => Pr
   const devs = rowsOf<{ id: string; org_id: string }>(await db.execute(sql`select id, org_id from devices order by id`));
   const result: RetentionTickResult = { devices: devs.length, held: 0, rowsRemoved: 0, packReadingsRemoved: 0, packsRemoved: 0 };
   const effective = new Map<string, Effective>();
-  const perOrg = new Map<string, { rowsDevices: number; rows: number; packsDevices: number; packs: number; eff: Effective }>();
+  // Each device's cut-off days (null: nothing of it goes), held devices left out.
+  const plans: DevicePlan[] = [];
   for (const d of devs) {
     if (heldDevices.has(d.id) || ancestorChain(parents, d.org_id).some((o) => heldOrgs.has(o))) {
       result.held++;
@@ -157,8 +227,19 @@ export async function retentionTick(db: Db, opts: { audit: (e: AuditEntry) => Pr
     if (!eff) effective.set(d.org_id, (eff = effectiveOf(book, d.org_id)));
     const holdDay = taskHolds.get(d.id) ?? null;
     const cut = (days: number | null) => (days === null ? null : earlier(dayOf(today - days * DAY_MS), holdDay));
-    const packsBefore = cut(eff.packs.days);
-    const rowsBefore = cut(eff.rows.days);
+    plans.push({ id: d.id, orgId: d.org_id, eff, packsBefore: cut(eff.packs.days), rowsBefore: cut(eff.rows.days) });
+  }
+  const perOrg = new Map<string, { rowsDevices: Set<string>; rows: number; packsDevices: number; packs: number; eff: Effective }>();
+  // Whole months first: a partition dropped instead of its rows deleted device by device.
+  for (const m of await dropWholeMonths(db, plans, today)) {
+    result.rowsRemoved += m.readings;
+    const o = perOrg.get(m.orgId) ?? { rowsDevices: new Set(), rows: 0, packsDevices: 0, packs: 0, eff: m.eff };
+    o.rowsDevices.add(m.deviceRef);
+    o.rows += m.readings;
+    perOrg.set(m.orgId, o);
+  }
+  for (const { id, orgId, eff, packsBefore, rowsBefore } of plans) {
+    const d = { id, org_id: orgId };
     if (packsBefore === null && rowsBefore === null) continue;
     const dev = { id: d.id, orgId: d.org_id };
     // Most devices most hours have nothing before the cut-off: two index probes, no transaction.
@@ -179,9 +260,9 @@ export async function retentionTick(db: Db, opts: { audit: (e: AuditEntry) => Pr
     result.rowsRemoved += done.rows;
     result.packReadingsRemoved += done.packs.readings;
     result.packsRemoved += done.packs.packs;
-    const o = perOrg.get(d.org_id) ?? { rowsDevices: 0, rows: 0, packsDevices: 0, packs: 0, eff };
+    const o = perOrg.get(d.org_id) ?? { rowsDevices: new Set(), rows: 0, packsDevices: 0, packs: 0, eff };
     if (done.rows) {
-      o.rowsDevices++;
+      o.rowsDevices.add(d.id);
       o.rows += done.rows;
     }
     if (done.packs.readings) {
@@ -192,7 +273,7 @@ export async function retentionTick(db: Db, opts: { audit: (e: AuditEntry) => Pr
   }
   for (const [orgId, o] of perOrg) {
     const parts = [
-      o.rows ? `rows of ${o.rowsDevices} device(s), ${o.rows} readings (${policyWords('rows', o.eff.rows)}; their packs remain)` : '',
+      o.rows ? `rows of ${o.rowsDevices.size} device(s), ${o.rows} readings (${policyWords('rows', o.eff.rows)}; their packs remain)` : '',
       o.packs ? `packs of ${o.packsDevices} device(s), ${o.packs} readings (${policyWords('packs', o.eff.packs)})` : '',
     ].filter(Boolean);
     await opts.audit({ orgId, userId: null, account: 'system', action: 'retention_remove', result: 'success', detail: `removed ${parts.join('; ')}` });
