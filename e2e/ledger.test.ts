@@ -247,3 +247,47 @@ describe('ledger verification', { timeout: 180_000 }, () => {
     });
   }
 });
+
+describe('readings removed by a retention rule', { timeout: 180_000 }, () => {
+  const POLICY = 'packs kept 365 days (rule of Demo Cold Chain Co.)';
+  beforeAll(async () => {
+    // Retention removes the first minute's readings, as its job does: the rows go and a removal
+    // row says so; the ledger logs the removal and signs a tree head with it.
+    const first = minutes[0]!;
+    await db().execute(sql`delete from telemetry where device_ref = ${device.id} and received_at >= ${iso(first)}::timestamptz and received_at < ${iso(first + 60_000)}::timestamptz`);
+    await db().execute(sql`insert into retention_removals (org_id, device_ref, what, from_time, to_time, received_from, received_to, readings, policy_org_id, policy)
+      values (${demoOrg}, ${device.id}, 'packs', ${iso(first + 3_000)}::timestamptz, ${iso(first + 24_000)}::timestamptz,
+        ${iso(first + 5_000)}::timestamptz, ${iso(first + 25_000)}::timestamptz, 3, ${demoOrg}, ${POLICY})`);
+    while ((await server.app.ledger.tick()) > 0);
+    await server.app.ledger.checkpoint();
+  });
+
+  const REMOVED = {
+    'zh-CN': { overall: '3 条记录验证通过；1 条记录的读数已按已记入账本的保留策略删除', tag: '已删除', reason: `按策略“${POLICY}”删除`, kind: '保留策略删除' },
+    'en-US': { overall: '3 records verified; the readings of 1 were removed under a logged retention rule', tag: 'Removed', reason: `Removed under policy “${POLICY}” on `, kind: 'Retention removal' },
+  } as const;
+
+  for (const locale of ['zh-CN', 'en-US'] as const) {
+    it(`shows the removed minute as removed under the policy, with its date, and not as a problem (${locale})`, async () => {
+      const text = REMOVED[locale];
+      const address = `${server.url}/view/ledger/verify?scope=device&deviceId=${device.id}&from=${encodeURIComponent(iso(minutes[0]! - 3_600_000))}&to=${encodeURIComponent(iso(Date.now() + 60_000))}`;
+      await withBrowser(locale, async ({ page }) => {
+        await signIn(page);
+        await page.goto(address);
+        await page.locator('[data-testid=ledger-overall][data-state=ok]').waitFor();
+        expect(await page.locator('[data-testid=ledger-overall]').textContent()).toBe(text.overall);
+        expect((await results(page)).map(([, r]) => r)).toEqual(['removed', 'verified', 'verified', 'verified']);
+        const removed = rows(page).first();
+        expect(await removed.textContent()).toContain(text.tag);
+        expect(await removed.locator('[data-testid=ledger-reason]').textContent()).toContain(text.reason);
+        expect(await rows(page).last().textContent()).toContain(text.kind);
+        // Not among the problems.
+        await page.locator('[data-testid=ledger-only-problems]').click();
+        await expect.poll(() => rows(page).count()).toBe(0);
+        await page.locator('[data-testid=ledger-only-problems]').click();
+        await expect.poll(() => rows(page).count()).toBe(4);
+        await screenshot(page, `ledger-removed-${locale}`);
+      });
+    });
+  }
+});
