@@ -112,13 +112,27 @@ describe('a second server on one DATA_DIR', () => {
     return { child, out: () => out, exited };
   };
 
-  it('refuses to start, naming the running one; after that one is killed, the next starts', async () => {
+  /**
+   * Node crashes now and then with a native SIGSEGV while several processes start PGlite's
+   * WebAssembly at once (nodejs/node#64500, electric-sql/pglite#1053: not our code, nothing to do
+   * with the lock). A server ending by such a signal is a crash of the runtime, not an answer of
+   * the lock: the scenario is run again on a fresh folder, once.
+   */
+  class RuntimeCrash extends Error {}
+  const CRASH = /^signal (SIGSEGV|SIGBUS|SIGILL|SIGABRT)\n/;
+  const exitOf = async (exited: Promise<string>) => {
+    const e = await exited;
+    if (CRASH.test(e)) throw new RuntimeCrash(e);
+    return e;
+  };
+
+  async function scenario() {
     const dataDir = tempDir();
     const first = startServer(dataDir);
     await expect.poll(() => first.out(), { timeout: 150_000, interval: 100 }).toMatch(/running at http:\/\//);
 
     const second = startServer(dataDir);
-    expect(await second.exited).toBe('1');
+    expect(await exitOf(second.exited)).toBe('1');
     expect(second.out()).toMatch(new RegExp(`Cannot start: the embedded database .* is in use by process ${first.child.pid} \\(server, since `));
     expect(second.out()).not.toMatch(/running at/);
     // The first one is untouched by the refused start.
@@ -132,8 +146,18 @@ describe('a second server on one DATA_DIR', () => {
     await expect.poll(() => third.out(), { timeout: 150_000, interval: 100 }).toMatch(/running at http:\/\//);
     expect(dataDirHolder(dataDir)?.pid).toBe(third.child.pid);
     third.child.kill('SIGTERM');
-    expect(await third.exited).toBe('0');
+    expect(await exitOf(third.exited)).toBe('0');
     // A clean stop removes the lock.
     expect(dataDirHolder(dataDir)).toBeNull();
+  }
+
+  it('refuses to start, naming the running one; after that one is killed, the next starts', async () => {
+    try {
+      await scenario();
+    } catch (e) {
+      if (!(e instanceof RuntimeCrash)) throw e;
+      console.warn(`a server process crashed in the runtime (${e.message.split('\n')[0]}); running the scenario again`);
+      await scenario();
+    }
   }, 400_000);
 });
