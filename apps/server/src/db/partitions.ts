@@ -10,6 +10,7 @@
 // nothing is lost. Inserts wait for those few milliseconds, once a month.
 import { sql } from 'drizzle-orm';
 import { LOCKS, rowsOf, xactLock, type Db, type Executor } from './client.ts';
+import { periodicJob, type PeriodicJob } from '../lib/periodic.ts';
 
 /** Months created ahead of this one (this month, and this many after it). */
 export const AHEAD_MONTHS = 2;
@@ -187,32 +188,12 @@ export async function listPartitions(db: Executor): Promise<PartitionInfo[]> {
 export function partitionJob(
   db: Db,
   opts: { everyMs?: number; shouldRun?: () => boolean; onError: (err: unknown) => void; onCreated?: (months: CreatedMonth[]) => void },
-): { run(): Promise<void>; stop(): Promise<void> } {
-  let running: Promise<void> | undefined;
-  let stopped = false;
-  const run = (): Promise<void> => {
-    if (running) return running;
-    if (stopped || opts.shouldRun?.() === false) return Promise.resolve();
-    running = ensurePartitions(db)
-      .then((months) => {
-        const made = months.filter((m) => m.created);
-        if (made.length) opts.onCreated?.(made);
-      })
-      .catch(opts.onError)
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  };
-  void run();
-  const timer = setInterval(() => void run(), opts.everyMs ?? PARTITION_JOB_MS);
-  timer.unref();
-  return {
-    run,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
+): PeriodicJob {
+  return periodicJob(
+    async () => {
+      const made = (await ensurePartitions(db)).filter((m) => m.created);
+      if (made.length) opts.onCreated?.(made);
     },
-  };
+    { everyMs: opts.everyMs ?? PARTITION_JOB_MS, shouldRun: opts.shouldRun, onError: opts.onError },
+  );
 }

@@ -15,6 +15,7 @@
 // One audit entry per organisation and run, by the account `system`.
 import { sql } from 'drizzle-orm';
 import { LOCKS, rowsOf, xactLockKeys, type Db, type Executor } from '../../db/client.ts';
+import { periodicJob, type PeriodicJob } from '../../lib/periodic.ts';
 import type { AuditEntry } from '../audit/repo.ts';
 import { removePackedRows } from '../archive/job.ts';
 import { DAY_MS, dayOf } from '../archive/reader.ts';
@@ -288,33 +289,12 @@ export async function retentionTick(db: Db, opts: { audit: (e: AuditEntry) => Pr
 export function retentionJob(
   db: Db,
   opts: { everyMs: number; audit: (e: AuditEntry) => Promise<void>; shouldRun?: () => boolean; onError: (err: unknown) => void; onRemoved?: (r: RetentionTickResult) => void },
-): { run(): Promise<void>; stop(): Promise<void> } {
-  let running: Promise<void> | undefined;
-  let stopped = false;
-  const run = (): Promise<void> => {
-    if (running) return running;
-    if (stopped || opts.shouldRun?.() === false) return Promise.resolve();
-    running = retentionTick(db, { audit: opts.audit })
-      .then((r) => {
-        if (r.rowsRemoved || r.packReadingsRemoved) opts.onRemoved?.(r);
-      })
-      .catch(opts.onError)
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  };
-  void run();
-  const timer = setInterval(() => void run(), opts.everyMs);
-  timer.unref();
-  return {
-    async run() {
-      await run();
+): PeriodicJob {
+  return periodicJob(
+    async () => {
+      const r = await retentionTick(db, { audit: opts.audit });
+      if (r.rowsRemoved || r.packReadingsRemoved) opts.onRemoved?.(r);
     },
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+    { everyMs: opts.everyMs, shouldRun: opts.shouldRun, onError: opts.onError },
+  );
 }

@@ -9,6 +9,7 @@
 // within `freshMs` leaves it, so several nodes on one database take one an interval.
 import { sql } from 'drizzle-orm';
 import { LOCKS, rowsOf, tryXactLock, type Db } from '../../db/client.ts';
+import { periodicJob, type PeriodicJob } from '../../lib/periodic.ts';
 
 /** How often the job takes a snapshot by default (STORAGE_SECONDS). */
 export const STORAGE_JOB_MS = 3_600_000;
@@ -84,31 +85,13 @@ export async function takeSnapshot(db: Db, opts: { day?: string; freshMs?: numbe
 export function storageJob(
   db: Db,
   opts: { everyMs?: number; shouldRun?: () => boolean; onError: (err: unknown) => void },
-): { run(): Promise<void>; stop(): Promise<void> } {
+): PeriodicJob {
   const everyMs = opts.everyMs ?? STORAGE_JOB_MS;
-  let running: Promise<void> | undefined;
-  let stopped = false;
-  const run = (): Promise<void> => {
-    if (running) return running;
-    if (stopped || opts.shouldRun?.() === false) return Promise.resolve();
-    // Another node's snapshot of the last half interval stands for this one.
-    running = takeSnapshot(db, { freshMs: everyMs / 2 })
-      .then(() => undefined)
-      .catch(opts.onError)
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  };
-  void run();
-  const timer = setInterval(() => void run(), everyMs);
-  timer.unref();
-  return {
-    run,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
+  // Another node's snapshot of the last half interval stands for this one.
+  return periodicJob(
+    async () => {
+      await takeSnapshot(db, { freshMs: everyMs / 2 });
     },
-  };
+    { everyMs, shouldRun: opts.shouldRun, onError: opts.onError },
+  );
 }
