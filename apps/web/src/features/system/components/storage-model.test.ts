@@ -3,8 +3,11 @@ import { formatBytes, formatCount, formatDays, formatShare, storageRowView } fro
 
 describe('storage figures as people read them', () => {
   it('gives bytes in the largest unit with a whole number in front, per day when asked, in both languages', () => {
-    expect(formatBytes(0, 'en')).toBe('0 byte');
-    expect(formatBytes(999, 'en')).toBe('999 byte');
+    expect(formatBytes(0, 'en')).toBe('0 B');
+    expect(formatBytes(999, 'en')).toBe('999 B');
+    expect(formatBytes(419, 'zh')).toBe('419 B');
+    expect(formatBytes(5, 'en', { perDay: true })).toBe('5 B/d');
+    expect(formatBytes(5, 'zh', { perDay: true })).toBe('5 B/天');
     expect(formatBytes(1_234, 'en')).toBe('1.23 kB');
     expect(formatBytes(12_345_678, 'en')).toBe('12.3 MB');
     expect(formatBytes(3_500_000_000, 'zh')).toBe('3.5 GB');
@@ -28,6 +31,6 @@ describe('storage figures as people read them', () => {
       { orgId: 'o', orgCode: 'demo', orgName: 'Demo', day: '2026-11-27', rowReadings: 2000, packedReadings: 1500, packs: 3, rowBytes: 600_000, packBytes: 40_000, bytesPerReading: 320, growthPerDay: null, share: 0.5 },
       'en',
     );
-    expect(row).toMatchObject({ orgName: 'Demo', rowReadings: '2,000', packedReadings: '1,500', packs: '3', bytes: '640 kB', bytesPerReading: '320 byte', growthPerDay: '', share: '50%' });
+    expect(row).toMatchObject({ orgName: 'Demo', rowReadings: '2,000', packedReadings: '1,500', packs: '3', bytes: '640 kB', bytesPerReading: '320 B', growthPerDay: '', share: '50%' });
   });
 });

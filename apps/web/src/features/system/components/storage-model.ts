@@ -21,6 +21,8 @@ function scaled(bytes: number): { value: number; unit: (typeof UNITS)[number] } 
 export function formatBytes(bytes: number | null, lang: Lang, opts: { perDay?: boolean } = {}): string {
   if (bytes === null) return '';
   const { value, unit } = scaled(bytes);
+  // Intl writes the plain unit as "byte" in English ("419 byte"); B, as the larger units' kB, MB.
+  if (unit === 'byte') return `${new Intl.NumberFormat(locale(lang), { maximumFractionDigits: 1 }).format(value)} B${opts.perDay ? (lang === 'zh' ? '/天' : '/d') : ''}`;
   return new Intl.NumberFormat(locale(lang), {
     style: 'unit',
     unit: opts.perDay ? `${unit}-per-day` : unit,
