@@ -15,6 +15,7 @@ import { DEMO_HISTORY_HOURS, demoDevices, rekey, seedDemoFleet } from './db/seed
 import { seedDemoTransport } from './db/seed-demo-transport.ts';
 import { seedDemoWarehouse } from './db/seed-demo-warehouse.ts';
 import { startDemoSimulation, storeBackfill } from './sim/demo.ts';
+import { takeSnapshot } from './modules/storage/job.ts';
 import type { Simulator } from './sim/publisher.ts';
 
 let config: AppConfig;
@@ -98,6 +99,8 @@ async function startDemo(): Promise<Simulator | undefined> {
     // The past week's warehouse records, read against the readings just stored.
     await app.readings.flushed();
     await seedDemoWarehouse(app.database.db);
+    // The storage figures of the start were taken before this past day was stored: again now.
+    if (config.storageMs > 0) await takeSnapshot(app.database.db);
   }
   const secrets = await rekey(app.database.db, fleet.map((d) => d.id));
   const mqttUrl = link.mode === 'embedded' ? `mqtt://127.0.0.1:${link.port}` : config.mqttUrl!;
