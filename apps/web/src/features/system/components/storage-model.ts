@@ -26,7 +26,7 @@ export function formatBytes(bytes: number | null, lang: Lang, opts: { perDay?: b
   return new Intl.NumberFormat(locale(lang), {
     style: 'unit',
     unit: opts.perDay ? `${unit}-per-day` : unit,
-    maximumFractionDigits: Math.abs(value) < 10 && unit !== 'byte' ? 2 : 1,
+    maximumFractionDigits: Math.abs(value) < 10 ? 2 : 1,
   }).format(value);
 }
 
