@@ -46,12 +46,14 @@ interface Span {
 
 const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
 
+/** Records a removal; `span.to_t` is the last reading removed, stored as the end just after it ([from, to)). */
 async function recordRemoval(
   q: Executor,
   r: { orgId: string; deviceRef: string; what: 'rows' | 'packs'; span: Span; policyOrgId: string | null; policy: string },
 ): Promise<void> {
+  const to = r.span.to_t === null ? null : new Date(new Date(r.span.to_t).getTime() + 1);
   await q.execute(sql`insert into retention_removals (org_id, device_ref, what, from_time, to_time, received_from, received_to, readings, policy_org_id, policy)
-    values (${r.orgId}, ${r.deviceRef}, ${r.what}, ${iso(r.span.from_t)}::timestamptz, ${iso(r.span.to_t)}::timestamptz,
+    values (${r.orgId}, ${r.deviceRef}, ${r.what}, ${iso(r.span.from_t)}::timestamptz, ${iso(to)}::timestamptz,
       ${iso(r.span.received_from)}::timestamptz, ${iso(r.span.received_to)}::timestamptz, ${r.span.readings}, ${r.policyOrgId}, ${r.policy})`);
 }
 
@@ -78,7 +80,6 @@ async function removePacks(q: Executor, dev: { id: string; orgId: string }, befo
   await q.execute(sql`delete from reading_days where device_ref = ${dev.id} and day < ${beforeDay}::date`);
   const min = (a: Date | string | null, b: Date | string | null) => (a === null ? b : b === null ? a : new Date(a) < new Date(b) ? a : b);
   const max = (a: Date | string | null, b: Date | string | null) => (a === null ? b : b === null ? a : new Date(a) > new Date(b) ? a : b);
-  const last = max(p!.to_t, r!.to_t);
   await recordRemoval(q, {
     orgId: dev.orgId,
     deviceRef: dev.id,
@@ -86,8 +87,7 @@ async function removePacks(q: Executor, dev: { id: string; orgId: string }, befo
     span: {
       readings,
       from_t: min(p!.from_t, r!.from_t),
-      // [from, to): just after the last reading removed.
-      to_t: last === null ? null : new Date(new Date(last).getTime() + 1),
+      to_t: max(p!.to_t, r!.to_t),
       received_from: min(p!.received_from, r!.received_from),
       received_to: max(p!.received_to, r!.received_to),
     },
@@ -112,7 +112,7 @@ async function removeRows(q: Executor, dev: { id: string; orgId: string }, befor
     orgId: dev.orgId,
     deviceRef: dev.id,
     what: 'rows',
-    span: { ...s!, readings: removed, to_t: s!.to_t === null ? null : new Date(new Date(s!.to_t).getTime() + 1) },
+    span: { ...s!, readings: removed },
     policyOrgId: eff.rows.fromOrgId,
     policy: policyWords('rows', eff.rows),
   });
@@ -173,7 +173,7 @@ async function dropWholeMonths(db: Db, plans: readonly DevicePlan[], today: numb
         if (since.length > 0 || stale.length > 0) return false;
         for (const r of rows) {
           const plan = byId.get(r.device_ref)!;
-          const span = { ...r, readings: Number(r.readings), to_t: r.to_t === null ? null : new Date(new Date(r.to_t).getTime() + 1) };
+          const span = { ...r, readings: Number(r.readings) };
           await recordRemoval(tx, { orgId: plan.orgId, deviceRef: r.device_ref, what: 'rows', span, policyOrgId: plan.eff.rows.fromOrgId, policy: policyWords('rows', plan.eff.rows) });
           went.push({ orgId: plan.orgId, deviceRef: r.device_ref, readings: Number(r.readings), eff: plan.eff });
         }
@@ -230,28 +230,37 @@ export async function retentionTick(db: Db, opts: { audit: (e: AuditEntry) => Pr
     const cut = (days: number | null) => (days === null ? null : earlier(dayOf(today - days * DAY_MS), holdDay));
     plans.push({ id: d.id, orgId: d.org_id, eff, packsBefore: cut(eff.packs.days), rowsBefore: cut(eff.rows.days) });
   }
-  const perOrg = new Map<string, { rowsDevices: Set<string>; rows: number; packsDevices: number; packs: number; eff: Effective }>();
+  // What each organisation lost this run, for its audit entry.
+  const perOrg = new Map<string, { rowsDevices: Set<string>; rows: number; packsDevices: Set<string>; packs: number; eff: Effective }>();
+  const lost = (orgId: string, deviceRef: string, eff: Effective, rows: number, packs: number) => {
+    const o = perOrg.get(orgId) ?? { rowsDevices: new Set(), rows: 0, packsDevices: new Set(), packs: 0, eff };
+    if (rows) {
+      o.rowsDevices.add(deviceRef);
+      o.rows += rows;
+    }
+    if (packs) {
+      o.packsDevices.add(deviceRef);
+      o.packs += packs;
+    }
+    perOrg.set(orgId, o);
+  };
   // Whole months first: a partition dropped instead of its rows deleted device by device.
   for (const m of await dropWholeMonths(db, plans, today)) {
     result.rowsRemoved += m.readings;
-    const o = perOrg.get(m.orgId) ?? { rowsDevices: new Set(), rows: 0, packsDevices: 0, packs: 0, eff: m.eff };
-    o.rowsDevices.add(m.deviceRef);
-    o.rows += m.readings;
-    perOrg.set(m.orgId, o);
+    lost(m.orgId, m.deviceRef, m.eff, m.readings, 0);
   }
   for (const { id, orgId, eff, packsBefore, rowsBefore } of plans) {
-    const d = { id, org_id: orgId };
     if (packsBefore === null && rowsBefore === null) continue;
-    const dev = { id: d.id, orgId: d.org_id };
+    const dev = { id, orgId };
     // Most devices most hours have nothing before the cut-off: two index probes, no transaction.
     const latest = [packsBefore, rowsBefore].filter((x) => x !== null).sort().at(-1)!;
     const [any] = rowsOf<{ rows: boolean; packs: boolean }>(
-      await db.execute(sql`select exists (select 1 from telemetry where device_ref = ${d.id} and time < ${latest}::date) as rows,
-        exists (select 1 from reading_days where device_ref = ${d.id} and day < ${latest}::date) as packs`),
+      await db.execute(sql`select exists (select 1 from telemetry where device_ref = ${id} and time < ${latest}::date) as rows,
+        exists (select 1 from reading_days where device_ref = ${id} and day < ${latest}::date) as packs`),
     );
     if (!any?.rows && !any?.packs) continue;
     const done = await db.transaction(async (tx) => {
-      await xactLockKeys(tx, LOCKS.retentionDevice, [d.id]);
+      await xactLockKeys(tx, LOCKS.retentionDevice, [id]);
       const packs = packsBefore === null ? { readings: 0, packs: 0 } : await removePacks(tx, dev, packsBefore, eff);
       // Rows of days the packs rule keeps (rows kept longer than packs went with them above).
       const rows = rowsBefore !== null && (packsBefore === null || rowsBefore > packsBefore) ? await removeRows(tx, dev, rowsBefore, eff) : 0;
@@ -261,21 +270,12 @@ export async function retentionTick(db: Db, opts: { audit: (e: AuditEntry) => Pr
     result.rowsRemoved += done.rows;
     result.packReadingsRemoved += done.packs.readings;
     result.packsRemoved += done.packs.packs;
-    const o = perOrg.get(d.org_id) ?? { rowsDevices: new Set(), rows: 0, packsDevices: 0, packs: 0, eff };
-    if (done.rows) {
-      o.rowsDevices.add(d.id);
-      o.rows += done.rows;
-    }
-    if (done.packs.readings) {
-      o.packsDevices++;
-      o.packs += done.packs.readings;
-    }
-    perOrg.set(d.org_id, o);
+    lost(orgId, id, eff, done.rows, done.packs.readings);
   }
   for (const [orgId, o] of perOrg) {
     const parts = [
       o.rows ? `rows of ${o.rowsDevices.size} device(s), ${o.rows} readings (${policyWords('rows', o.eff.rows)}; their packs remain)` : '',
-      o.packs ? `packs of ${o.packsDevices} device(s), ${o.packs} readings (${policyWords('packs', o.eff.packs)})` : '',
+      o.packs ? `packs of ${o.packsDevices.size} device(s), ${o.packs} readings (${policyWords('packs', o.eff.packs)})` : '',
     ].filter(Boolean);
     await opts.audit({ orgId, userId: null, account: 'system', action: 'retention_remove', result: 'success', detail: `removed ${parts.join('; ')}` });
   }
