@@ -290,12 +290,7 @@ async function checkRecords(q: Executor, page: readonly { leaf: LeafRow; record:
     q,
     sensor.map((p) => ({ deviceRef: p.deviceRef, minute: p.record.minute })),
   );
-  const removals = await removalsCovering(
-    q,
-    sensor
-      .filter((p) => (readings.get(minuteKey(p.deviceRef, p.record.minute))?.readings.length ?? 0) < p.record.count)
-      .map((p) => ({ deviceRef: p.deviceRef, minute: p.record.minute, orgId: p.record.orgId, deviceId: p.record.deviceId })),
-  );
+  const removals = await removalsCovering(q, sensor, readings);
   const current = await currentRecords(
     q,
     page.filter((p) => p.record && p.record.kind !== 'sensor.minute' && p.record.kind !== 'retention.removal').map((p) => p.leaf.ref),

@@ -76,7 +76,6 @@ import {
   SENSOR_START,
   sensorCandidate,
   type Candidate,
-  type MinuteKey,
   type SensorCursor,
 } from './sources.ts';
 
@@ -324,20 +323,16 @@ export function ledgerService(db: Db, opts: LedgerOptions) {
     const plans = leaves.map((l) => (cp && l.index < cp.size ? inclusionPlan(l.index, cp.size) : null));
     const wanted: NodeId[] = planNodes(plans.flatMap((p) => p ?? []));
     const reader = await readNodes(db, wanted);
-    const minutes: MinuteKey[] = [];
-    leaves.forEach((l, i) => {
-      const r = records[i]!;
-      if (r.kind === 'sensor.minute' && l.deviceRef) minutes.push({ deviceRef: l.deviceRef, minute: r.minute });
+    const sensor = leaves.flatMap((l, i) => {
+      const record = records[i]!;
+      return record.kind === 'sensor.minute' && l.deviceRef ? [{ deviceRef: l.deviceRef, record }] : [];
     });
-    const readings = await readingsOfMinutes(db, minutes);
+    const readings = await readingsOfMinutes(
+      db,
+      sensor.map((m) => ({ deviceRef: m.deviceRef, minute: m.record.minute })),
+    );
     // Minutes with fewer readings than logged: the logged removal that spans them, if any.
-    const short = leaves.flatMap((l, i) => {
-      const r = records[i]!;
-      if (r.kind !== 'sensor.minute' || !l.deviceRef) return [];
-      const now = readings.get(minuteKey(l.deviceRef, r.minute))?.readings.length ?? 0;
-      return now < r.count ? [{ deviceRef: l.deviceRef, minute: r.minute, orgId: r.orgId, deviceId: r.deviceId }] : [];
-    });
-    const removals = await removalsCovering(db, short);
+    const removals = await removalsCovering(db, sensor, readings);
     const removalPlans = new Map<number, ProofPlan | null>();
     for (const rm of removals.values()) {
       if (!removalPlans.has(rm.index)) removalPlans.set(rm.index, cp && rm.index < cp.size ? inclusionPlan(rm.index, cp.size) : null);

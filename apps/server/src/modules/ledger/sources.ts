@@ -23,7 +23,7 @@
 //   whose readings are fewer than logged then verifies as removed under that policy.
 import { sql } from 'drizzle-orm';
 import type { JsonValue } from '@iotc/shared/ledger/canonical-json';
-import { decodeLeaf, LEAF_VERSION, sensorMinuteRecord, type RetentionRemovalRecord, type AlarmRecord, type CustodyRecord, type LedgerRecord, type Reading } from '@iotc/shared/ledger/leaf';
+import { decodeLeaf, LEAF_VERSION, sensorMinuteRecord, type RetentionRemovalRecord, type SensorMinuteRecord, type AlarmRecord, type CustodyRecord, type LedgerRecord, type Reading } from '@iotc/shared/ledger/leaf';
 import { rowsOf, type Executor } from '../../db/client.ts';
 import { uuidList } from '../../db/list.ts';
 import { readReceived } from '../archive/reader.ts';
@@ -456,11 +456,19 @@ export interface LoggedRemoval {
 }
 
 /**
- * For each of these device-minutes, the logged removal whose span holds it (the latest when
- * several do), by minuteKey; minutes no removal covers are absent.
+ * For each logged sensor minute whose readings are now fewer than logged (`readings`, as
+ * readingsOfMinutes gives them), the logged removal of its organisation and device whose span
+ * holds it (the latest when several do), by minuteKey; minutes no removal accounts for are absent.
  */
-export async function removalsCovering(q: Executor, keys: readonly (MinuteKey & { orgId: string; deviceId: string })[]): Promise<Map<string, LoggedRemoval>> {
+export async function removalsCovering(
+  q: Executor,
+  minutes: readonly { deviceRef: string; record: SensorMinuteRecord }[],
+  readings: ReadonlyMap<string, MinuteReadings>,
+): Promise<Map<string, LoggedRemoval>> {
   const out = new Map<string, LoggedRemoval>();
+  const keys = minutes
+    .filter((m) => (readings.get(minuteKey(m.deviceRef, m.record.minute))?.readings.length ?? 0) < m.record.count)
+    .map((m) => ({ deviceRef: m.deviceRef, minute: m.record.minute, orgId: m.record.orgId, deviceId: m.record.deviceId }));
   if (keys.length === 0) return out;
   const refs = [...new Set(keys.map((k) => k.deviceRef))];
   const lo = keys.reduce((m, k) => (k.minute < m ? k.minute : m), keys[0]!.minute);
