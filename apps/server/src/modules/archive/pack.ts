@@ -206,9 +206,9 @@ function encodeRaw(rows: readonly PackRow[]): Uint8Array {
 
 /**
  * Unpacks a pack's `data` (and `raw` when given); `sensors: false` skips the sensors' column, and
- * `fields` takes only those top-level sensor values, without printing the texts. `keep`, given
- * the readings' times, marks the readings wanted (1): the sensor values of the others are stepped
- * over, not made (a month of curves keeps one reading in a hundred).
+ * `fields` takes only those top-level sensor values, without printing the texts. `keep` is called
+ * once, with the readings' times, and marks the readings wanted (1): the sensor values of the
+ * others are stepped over, not made (a month of curves keeps one reading in a hundred).
  */
 export function decodePack(
   data: Uint8Array,
@@ -220,6 +220,7 @@ export function decodePack(
   const timeUs = new Float64Array(n);
   let t = 0;
   for (let i = 0; i < n; i++) timeUs[i] = t += r.svar();
+  const kept = opts.keep?.(timeUs);
   const receivedUs = new Float64Array(n);
   for (let i = 0; i < n; i++) receivedUs[i] = timeUs[i]! + r.svar();
   const orgId = readWords(r, n) as string[];
@@ -237,7 +238,7 @@ export function decodePack(
   };
   if (opts.fields) {
     const start = r.position;
-    const fields = readJsonFields(r, n, opts.fields, opts.keep?.(timeUs));
+    const fields = readJsonFields(r, n, opts.fields, kept);
     if (fields) out.fields = fields;
     else {
       // A key holds something nested: from the texts.

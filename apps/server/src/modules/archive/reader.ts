@@ -471,7 +471,6 @@ export async function readEvery(q: Executor, deviceRef: string, r: ReadRange, st
         return kept;
       };
       const c = decodePack(data, null, { fields: o.fields, sensors: o.fields !== undefined, keep: mark });
-      if (kept.length !== c.n) mark(c.timeUs);
       for (let i = 0; i < c.n; i++) if (kept[i] === 1) out.push(packRow(c, i));
       g += inRange;
       continue;
