@@ -577,8 +577,8 @@ export async function buildApp(
   await ledger.signer();
   app.decorate('ledger', ledger);
   await app.register(ledgerRoutes, { ledger });
-  const ledgerTicker = setInterval(whileUp(() => void ledger.tick().catch(jobFailed('ledger tick failed'))), 5_000);
-  ledgerTicker.unref();
+  const ledgerTicker = config.ledgerTickMs > 0 ? setInterval(whileUp(() => void ledger.tick().catch(jobFailed('ledger tick failed'))), config.ledgerTickMs) : undefined;
+  ledgerTicker?.unref();
   const checkpointTicker = setInterval(
     whileUp(() => void ledger.checkpoint().catch(jobFailed('ledger checkpoint failed'))),
     config.ledgerCheckpointMs,

@@ -218,6 +218,8 @@ export interface AppConfig {
   routingUrl?: string;
   /** The ledger: how often a tree head is signed; its origin and signer key when set (else from DATA_DIR). */
   ledgerCheckpointMs: number;
+  /** How often the ledger logs what was stored since (closed sensor minutes, events, removals); 0: not on this node. */
+  ledgerTickMs: number;
   /** The position archive's job interval; 0: not run on this node. */
   archiveMs: number;
   /** The retention job's period; 0: not on this node. */
@@ -297,6 +299,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     },
     routingUrl: e.ROUTING_URL,
     ledgerCheckpointMs: e.LEDGER_CHECKPOINT_SECONDS * 1000,
+    ledgerTickMs: 5_000,
     archiveMs: e.ARCHIVE_SECONDS * 1000,
     retentionMs: e.RETENTION_SECONDS * 1000,
     storageMs: e.STORAGE_SECONDS * 1000,

@@ -258,7 +258,7 @@ async function restoreOverPartitions(pgBin: string | undefined, url: string, dum
         const m = line.startsWith('ALTER TABLE IF EXISTS ONLY ') ? skip.exec(line) : null;
         return !(m && inherited.has(`${m[1]}|${m[2]}`));
       });
-      if (kept.length && !psql.child.stdin!.write(kept.join('\n') + '\n')) await Promise.race([once(psql.child.stdin!, 'drain'), psqlExit]);
+      if (kept.length && !psql.child.stdin!.write(kept.join('\n') + '\n')) await Promise.race([once(psql.child.stdin!, 'drain').catch(() => undefined), psqlExit]); // once() rejects on the pipe's EPIPE: psql's exit code tells
     }
   } finally {
     if (psqlDone) restore.child.kill();

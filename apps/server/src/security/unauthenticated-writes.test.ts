@@ -26,12 +26,14 @@ let t: TestApp;
 beforeAll(async () => {
   // The limits a real installation has (the other API tests raise them).
   const defaults = loadConfig({});
-  // The background jobs write on their own clock (a signed ledger checkpoint a minute, the
-  // archive, the alarm tick): not what a caller keeps, so they wait until the probes are done.
+  // The background jobs write on their own clock (the ledger logging closed minutes and its
+  // watermarks, a signed checkpoint a minute, the archive, the alarm tick): not what a caller
+  // keeps, so they wait until the probes are done.
   t = await testApp({
     rateLimits: defaults.rateLimits,
     intakeAuthFailuresPerIp: defaults.intakeAuthFailuresPerIp,
     ledgerCheckpointMs: 86_400_000,
+    ledgerTickMs: 0,
     archiveMs: 0,
     alarmTickMs: 3_600_000,
   });
