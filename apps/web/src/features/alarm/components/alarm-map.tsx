@@ -3,7 +3,7 @@
 // GCJ-02 placement on GCJ-02 tiles). A marker selects its alarm; the selected one is focused.
 import { memo, useCallback, useMemo } from 'react';
 import type { AlarmRow } from '@iotc/shared/alarm';
-import { LiveMap } from '../../../components/live-map/live-map.tsx';
+import { LiveMap } from '../../../components/map/live-map.tsx';
 import { useMapConfig } from '../../../api/map-config.ts';
 import { alarmPoints, levelPalette, levelsByCode, type LevelInfo } from './alarm-model.ts';
 import { useAlarmTexts } from './use-alarm-texts.ts';

@@ -8,8 +8,8 @@ import { DATETIME_FORMAT } from '@iotc/shared/constants';
 import { precisionOf, roundedText, unitValueText } from '@iotc/shared/format';
 import type { Page } from '@iotc/shared/envelope';
 import type { Lang } from '@iotc/shared/i18n';
-import type { LivePoint } from '../../../components/live-map/cluster.ts';
-import type { MapPalette } from '../../../components/live-map/map-view.ts';
+import type { LivePoint } from '../../../components/map/cluster.ts';
+import type { MapPalette } from '../../../components/map/cluster-layer.ts';
 import { LiveBuffer } from '../../../lib/live-buffer.ts';
 
 /** What a level is known by: each alarm row carries its level, the levels list has them all. */

@@ -12,7 +12,7 @@ import type * as client from '../../../api/client.ts';
 import { request, type RequestOptions } from '../../../api/client.ts';
 import type * as liveModule from '../../../lib/live.ts';
 import type { LiveChannel } from '../../../lib/live.ts';
-import type { LiveMapProps } from '../../../components/live-map/live-map.tsx';
+import type { LiveMapProps } from '../../../components/map/live-map.tsx';
 import { alarm, LEVELS, MINOR, URGENT, user } from '../alarm-fixtures.ts';
 import AlarmRealtimePage, { LIVE_FLUSH_MS } from './alarm-realtime-page.tsx';
 
@@ -38,7 +38,7 @@ vi.mock('../../../lib/live.ts', async (importOriginal) => ({
 }));
 
 // Leaflet needs a real browser: the map shows its points as plain elements with LiveMap's hooks.
-vi.mock('../../../components/live-map/live-map.tsx', () => ({
+vi.mock('../../../components/map/live-map.tsx', () => ({
   LiveMap: ({ points, selectedId, onSelect, palette }: LiveMapProps<string>) => (
     <div data-testid="live-map" data-selected={selectedId ?? ''}>
       {points.map((p) => (

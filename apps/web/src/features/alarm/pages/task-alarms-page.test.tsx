@@ -11,7 +11,7 @@ import { byTestId, settle, settleUntil } from '../../../test/form.ts';
 import type * as client from '../../../api/client.ts';
 import { request, type RequestOptions } from '../../../api/client.ts';
 import type * as liveModule from '../../../lib/live.ts';
-import type { LiveMapProps } from '../../../components/live-map/live-map.tsx';
+import type { LiveMapProps } from '../../../components/map/live-map.tsx';
 import { alarm, LEVELS, user, uuid } from '../alarm-fixtures.ts';
 import type { AlarmEvent } from '../api/alarm-detail.ts';
 import { LIVE_FLUSH_MS } from './alarm-realtime-page.tsx';
@@ -31,7 +31,7 @@ vi.mock('../../../lib/live.ts', async (importOriginal) => ({
     return { status: 'open' };
   },
 }));
-vi.mock('../../../components/live-map/live-map.tsx', () => ({
+vi.mock('../../../components/map/live-map.tsx', () => ({
   LiveMap: ({ points }: LiveMapProps<string>) => <div data-testid="live-map">{points.length}</div>,
 }));
 

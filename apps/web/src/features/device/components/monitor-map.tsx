@@ -5,7 +5,7 @@ import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import { Button, Result, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { DeviceStatus, MapPoint } from '@iotc/shared/live';
-import { LiveMap } from '../../../components/live-map/live-map.tsx';
+import { LiveMap } from '../../../components/map/live-map.tsx';
 import { useMapConfig } from '../../../api/map-config.ts';
 import { usePoints } from '../api/map-points.ts';
 import { mergePoints, type StateBuffer, type MonitorFilter } from './monitor-model.ts';

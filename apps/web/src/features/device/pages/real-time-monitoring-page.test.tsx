@@ -10,7 +10,7 @@ import { byTestId, settle, settleUntil } from '../../../test/form.ts';
 import type * as client from '../../../api/client.ts';
 import { ApiError, request, type RequestOptions } from '../../../api/client.ts';
 import { clearAuth, setToken } from '../../../lib/session.ts';
-import type { LiveMapProps } from '../../../components/live-map/live-map.tsx';
+import type { LiveMapProps } from '../../../components/map/live-map.tsx';
 import RealTimeMonitoringPage, { LIVE_FLUSH_MS, mapHeightFor, tableFlushMs } from './real-time-monitoring-page.tsx';
 
 // The api modules run as they are; only the one HTTP client under them answers from the test.
@@ -22,7 +22,7 @@ const requestMock = vi.mocked(request);
 
 // Leaflet and ECharts need a real browser (layout, canvas); here the map shows its points as
 // plain elements with LiveMap's own hooks, and the chart as an empty box.
-vi.mock('../../../components/live-map/live-map.tsx', () => ({
+vi.mock('../../../components/map/live-map.tsx', () => ({
   LiveMap: ({ points, selectedId, onSelect }: LiveMapProps) => (
     <div data-testid="live-map" data-selected={selectedId ?? ''}>
       {points.map((p) => (

@@ -1,28 +1,37 @@
-// The history track's map as a React component: it makes the Leaflet view on mount and hands it
-// to the page (`onView`), which drives it; the container is the browser tests' `track-map`.
-import 'leaflet/dist/leaflet.css';
-import '../../../components/live-map/live-map.css';
+// The history track's map: the shared map with the track as its layer, which is handed to the
+// page (`onView`) that drives it; the container is the browser tests' `track-map`.
 import { useEffect, useRef } from 'react';
-import { TrackMapView } from './track-map-view.ts';
+import type { MapConfig } from '@iotc/shared/live';
+import { MapView, useMap } from '../../../components/map/map-view.tsx';
+import { TrackLayer } from './track-layer.ts';
 
 interface TrackMapProps {
-  onView: (view: TrackMapView | null) => void;
+  config: MapConfig | null;
+  onView: (view: TrackLayer | null) => void;
   height: number;
 }
 
-export function TrackMap({ onView, height }: TrackMapProps) {
-  const box = useRef<HTMLDivElement>(null);
+export function TrackMap({ config, onView, height }: TrackMapProps) {
+  return (
+    <MapView config={config} height={height} className="iotc-live-map track-map" testId="track-map">
+      <Track onView={onView} />
+    </MapView>
+  );
+}
+
+function Track({ onView }: Pick<TrackMapProps, 'onView'>) {
+  const base = useMap();
   const handed = useRef(onView);
   useEffect(() => {
     handed.current = onView;
   }, [onView]);
   useEffect(() => {
-    const view = new TrackMapView(box.current!);
-    handed.current(view);
+    const layer = new TrackLayer(base);
+    handed.current(layer);
     return () => {
       handed.current(null);
-      view.destroy();
+      layer.destroy();
     };
-  }, []);
-  return <div ref={box} className="iotc-live-map track-map" data-testid="track-map" style={{ height, width: '100%' }} />;
+  }, [base]);
+  return null;
 }

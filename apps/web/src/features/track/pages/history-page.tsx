@@ -31,7 +31,7 @@ import { TrackCurves, type TrackCurvesHandle } from '../components/track-curves.
 import { curvesOption } from '../components/track-curves-option.ts';
 import { TrackMap } from '../components/track-map.tsx';
 import { TripStats } from '../components/trip-stats.tsx';
-import type { TrackMapView } from '../components/track-map-view.ts';
+import type { TrackLayer } from '../components/track-layer.ts';
 import {
   SPEED_BANDS,
   coloredPieces,
@@ -190,7 +190,7 @@ export default function HistoryPage(_props: ScreenProps) {
   const domain = useMemo<[number, number]>(() => [d0, d1], [d0, d1]);
 
   // ---- map, curves and the playback, driven imperatively ----
-  const [view, setView] = useState<TrackMapView | null>(null);
+  const [view, setView] = useState<TrackLayer | null>(null);
   const curves = useRef<TrackCurvesHandle>(null);
   const hovering = useRef(false);
   const fixesRef = useRef(fixes);
@@ -221,12 +221,9 @@ export default function HistoryPage(_props: ScreenProps) {
   useEffect(() => {
     view?.setFollow(follow);
   }, [view, follow]);
-  useEffect(() => {
-    view?.setConfig(mapConfig.data ?? null);
-  }, [view, mapConfig.data]);
 
   const fittedFor = useRef<unknown>(null);
-  const drawn = useRef<{ view: TrackMapView | null; fixes: unknown }>({ view: null, fixes: null });
+  const drawn = useRef<{ view: TrackLayer | null; fixes: unknown }>({ view: null, fixes: null });
   useEffect(() => {
     if (!view || !fixes) return;
     if (drawn.current.fixes !== fixes || drawn.current.view !== view) {
@@ -373,7 +370,7 @@ export default function HistoryPage(_props: ScreenProps) {
         <div className="track-main">
           <div className="track-map-column">
             <div className="track-map-wrap">
-              <TrackMap onView={setView} height={MAP_HEIGHT} />
+              <TrackMap config={mapConfig.data ?? null} onView={setView} height={MAP_HEIGHT} />
               <div className="track-legend" data-testid="track-legend">
                 <Segmented<ColorMode>
                   size="small"

@@ -1,11 +1,10 @@
-// The status monitor's map as a React component: makes the Leaflet view on mount and follows the
-// tasks, the selection and the base map configuration.
-import 'leaflet/dist/leaflet.css';
-import '../../../components/live-map/live-map.css';
+// The status monitor's map: the shared map with the tasks as its layer, which follows the tasks
+// and the selection.
 import { useEffect, useRef } from 'react';
 import type { MapConfig } from '@iotc/shared/live';
 import type { TaskDetail } from '@iotc/shared/transport';
-import { MonitorMapView } from './monitor-map-view.ts';
+import { MapView, useMap } from '../../../components/map/map-view.tsx';
+import { TasksLayer } from './tasks-layer.ts';
 
 interface MonitorMapProps {
   tasks: readonly TaskDetail[];
@@ -16,24 +15,31 @@ interface MonitorMapProps {
   height: number;
 }
 
-export function MonitorMap({ tasks, selectedId, config, onSelect, tooltip, height }: MonitorMapProps) {
-  const box = useRef<HTMLDivElement>(null);
-  const view = useRef<MonitorMapView | null>(null);
+export function MonitorMap({ config, height, ...tasks }: MonitorMapProps) {
+  return (
+    <MapView config={config} height={height} testId="status-map">
+      <Tasks {...tasks} />
+    </MapView>
+  );
+}
+
+function Tasks({ tasks, selectedId, onSelect, tooltip }: Omit<MonitorMapProps, 'config' | 'height'>) {
+  const base = useMap();
+  const layer = useRef<TasksLayer | null>(null);
   const select = useRef(onSelect);
   useEffect(() => {
     select.current = onSelect;
   }, [onSelect]);
   useEffect(() => {
-    const v = new MonitorMapView(box.current!);
-    v.onSelect = (id) => select.current(id);
-    view.current = v;
+    const made = new TasksLayer(base);
+    made.onSelect = (id) => select.current(id);
+    layer.current = made;
     return () => {
-      view.current = null;
-      v.destroy();
+      layer.current = null;
+      made.destroy();
     };
-  }, []);
-  useEffect(() => view.current?.setConfig(config), [config]);
-  useEffect(() => view.current?.setTasks(tasks, tooltip), [tasks, tooltip]);
-  useEffect(() => view.current?.setSelected(selectedId), [selectedId, tasks]);
-  return <div ref={box} className="iotc-live-map" data-testid="status-map" style={{ height, width: '100%' }} />;
+  }, [base]);
+  useEffect(() => layer.current?.setTasks(tasks, tooltip), [base, tasks, tooltip]);
+  useEffect(() => layer.current?.setSelected(selectedId), [base, selectedId, tasks]);
+  return null;
 }

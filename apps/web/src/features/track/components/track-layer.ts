@@ -1,19 +1,15 @@
-// The Leaflet side of the history track, kept out of React: the track as coloured polylines on one
-// canvas renderer (thousands of segments stay smooth), start and end flags, stops and alarms, and
+// The history track as a layer of the shared map (components/map), kept out of React: the track as
+// coloured polylines on the map's overlay canvas (thousands of segments stay smooth), start and end flags, stops and alarms, and
 // the vehicle marker, which the playback moves every animation frame through setVehicle() without
-// React. The container carries the marker's WGS-84 position in `data-marker` for browser tests.
+// React. The map's container carries the marker's WGS-84 position in `data-marker` for browser tests.
 // Tooltip strings are HTML to Leaflet: every text (an alarm's level name is people's) is escaped.
 import * as L from 'leaflet';
-import DOMPurify from 'dompurify';
-import type { MapConfig } from '@iotc/shared/live';
 import type { TrackAlarmMarker, TrackStop } from '@iotc/shared/track';
-import { toDisplay, type TileCrs } from '../../../components/live-map/coords.ts';
-import { createOfflineLayer, offlineRenderer } from '../../../components/live-map/offline-layer.ts';
+import { DEFAULT_CENTER, fitView, type BaseMap, type BaseMapChange } from '../../../components/map/base-map.ts';
+import type { TileCrs } from '../../../components/map/coords.ts';
 import { escapeHtml } from '../../../lib/html.ts';
 import type { ColoredPiece, TrackFixes } from './track-model.ts';
 
-const DEFAULT_CENTER: [number, number] = [35, 105];
-const DEFAULT_ZOOM = 4;
 const FIT_MAX_ZOOM = 16;
 /** The followed vehicle is kept inside this share of the map around its centre. */
 const FOLLOW_BOX = 0.4;
@@ -28,16 +24,6 @@ export interface TrackMapTexts {
   alarm: (a: TrackAlarmMarker) => string;
 }
 
-function tileKey(config: MapConfig | null): string {
-  if (!config?.tileUrl) return '';
-  return JSON.stringify([config.tileUrl, config.tileSubdomains, config.tileAttribution, config.tileMaxZoom, config.tileCrs]);
-}
-
-function subdomains(s: string | null): string | string[] {
-  if (!s) return 'abc';
-  return s.includes(',') ? s.split(',').map((d) => d.trim()).filter(Boolean) : s.trim();
-}
-
 function flagIcon(kind: 'start' | 'end', text: string): L.DivIcon {
   const el = document.createElement('span');
   el.className = 'track-flag-core';
@@ -47,17 +33,16 @@ function flagIcon(kind: 'start' | 'end', text: string): L.DivIcon {
 
 const VEHICLE_ICON = L.divIcon({ className: 'track-vehicle', html: '<span class="track-vehicle-core"></span>', iconSize: [20, 20], tooltipAnchor: [0, -10] });
 
-export class TrackMapView {
-  readonly map: L.Map;
+export class TrackLayer {
+  private readonly base: BaseMap;
+  private readonly map: L.Map;
   private readonly container: HTMLElement;
   private readonly renderer: L.Canvas;
   private readonly lines: L.LayerGroup;
   private readonly marks: L.LayerGroup;
   private readonly vehicle: L.Marker;
-  private readonly resizeObserver: ResizeObserver | null = null;
-  private tiles: L.TileLayer | null = null;
-  private tilesKey = '';
-  private crs: TileCrs = 'wgs84';
+  private readonly unsubscribe: () => void;
+  private crs: TileCrs;
   private fixes: TrackFixes | null = null;
   private pieces: readonly ColoredPiece[] = [];
   private stops: readonly TrackStop[] = [];
@@ -69,59 +54,30 @@ export class TrackMapView {
   private destroyed = false;
   onSeek: ((t: number) => void) | null = null;
 
-  constructor(container: HTMLElement) {
-    this.container = container;
-    this.map = L.map(container, {
-      center: DEFAULT_CENTER,
-      zoom: DEFAULT_ZOOM,
-      minZoom: 2,
-      maxZoom: 18,
-      maxBounds: L.latLngBounds([-85, -180], [85, 180]),
-      maxBoundsViscosity: 1,
-      attributionControl: false,
-      preferCanvas: true,
-    });
-    L.control.attribution({ prefix: '<a href="https://leafletjs.com" target="_blank" rel="noreferrer">Leaflet</a>' }).addTo(this.map);
-    const pane = this.map.createPane('iotc-offline');
-    pane.style.zIndex = '150';
-    pane.style.pointerEvents = 'none';
-    createOfflineLayer(offlineRenderer('iotc-offline')).addTo(this.map);
-    // One canvas for every line of the track; the padding keeps a pan from redrawing at once. The
-    // offline layer's renderer is a canvas guarded against drawing after the map is gone (Leaflet #6030).
-    this.renderer = offlineRenderer('overlayPane');
+  constructor(base: BaseMap) {
+    this.base = base;
+    this.map = base.map;
+    this.container = base.container;
+    this.crs = base.crs;
+    // One canvas for every line of the track; its padding keeps a pan from redrawing at once.
+    this.renderer = base.overlayCanvas();
     this.lines = L.layerGroup().addTo(this.map);
     this.marks = L.layerGroup().addTo(this.map);
     this.vehicle = L.marker(DEFAULT_CENTER, { icon: VEHICLE_ICON, keyboard: false, interactive: false, zIndexOffset: 5000 });
-    if (typeof ResizeObserver !== 'undefined') {
-      this.resizeObserver = new ResizeObserver(() => {
-        if (this.destroyed) return;
-        this.map.invalidateSize({ pan: false });
-        if (this.fitPending) this.fit();
-      });
-      this.resizeObserver.observe(container);
-    }
+    this.unsubscribe = base.subscribe((change) => this.changed(change));
   }
 
-  setConfig(config: MapConfig | null): void {
-    const key = tileKey(config);
-    if (key === this.tilesKey) return;
-    this.tilesKey = key;
-    this.tiles?.remove();
-    this.tiles = null;
-    if (config?.tileUrl) {
-      const attribution = config.tileAttribution
-        ? DOMPurify.sanitize(config.tileAttribution, { ALLOWED_TAGS: ['a', 'b', 'strong', 'i', 'em', 'span'], ALLOWED_ATTR: ['href', 'target', 'rel', 'title'] })
-        : undefined;
-      this.tiles = L.tileLayer(config.tileUrl, { subdomains: subdomains(config.tileSubdomains), attribution, maxZoom: config.tileMaxZoom }).addTo(this.map);
+  /** On other tiles the track is drawn in their coordinate system; a map shown later is fitted then. */
+  private changed(change: BaseMapChange): void {
+    if (change === 'size') {
+      if (this.fitPending) this.fit();
+      return;
     }
-    this.map.setMaxZoom(config?.tileUrl ? config.tileMaxZoom : 18);
-    const crs: TileCrs = config?.tileUrl ? config.tileCrs : 'wgs84';
-    if (crs !== this.crs) {
-      this.crs = crs;
-      this.drawLines();
-      this.drawMarks();
-      if (this.vehicleAt) this.setVehicle(this.vehicleAt);
-    }
+    if (this.base.crs === this.crs) return;
+    this.crs = this.base.crs;
+    this.drawLines();
+    this.drawMarks();
+    if (this.vehicleAt) this.setVehicle(this.vehicleAt);
   }
 
   setTexts(texts: TrackMapTexts): void {
@@ -185,8 +141,7 @@ export class TrackMapView {
 
   fit(): void {
     const f = this.fixes;
-    const size = this.map.getSize();
-    if (!f || f.count === 0 || size.x === 0 || size.y === 0) {
+    if (!f || f.count === 0 || !this.base.hasSize()) {
       this.fitPending = !!f && f.count > 0;
       return;
     }
@@ -202,19 +157,21 @@ export class TrackMapView {
       if (lo < west) west = lo;
       if (lo > east) east = lo;
     }
-    const bounds = L.latLngBounds([south, west], [north, east]);
-    if (bounds.getNorthEast().equals(bounds.getSouthWest())) this.map.setView(bounds.getCenter(), FIT_MAX_ZOOM - 2, { animate: false });
-    else this.map.fitBounds(bounds, { padding: [28, 28], maxZoom: FIT_MAX_ZOOM, animate: false });
+    fitView(this.map, L.latLngBounds([south, west], [north, east]), { padding: 28, maxZoom: FIT_MAX_ZOOM, pointZoom: FIT_MAX_ZOOM - 2 });
   }
 
+  /** Takes the track off the map. */
   destroy(): void {
     this.destroyed = true;
-    this.resizeObserver?.disconnect();
-    this.map.remove();
+    this.unsubscribe();
+    this.lines.remove();
+    this.marks.remove();
+    this.vehicle.remove();
+    delete this.container.dataset.marker;
   }
 
   private display(lat: number, lon: number): [number, number] {
-    return this.crs === 'gcj02' ? toDisplay(lat, lon, this.crs) : [lat, lon];
+    return this.base.display(lat, lon);
   }
 
   /** Pans when the vehicle leaves the box around the centre (or at once, to centre it). */

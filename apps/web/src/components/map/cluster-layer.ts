@@ -1,11 +1,11 @@
-// The Leaflet side of the live map, kept out of React: one instance per mounted map. React hands it
-// the latest props; it keeps a clustering index of the devices and draws only what is in view,
+// The devices of the live map as a layer of the shared map (base-map.ts), kept out of React: one
+// instance per mounted layer, which React hands the latest props (map-clusters.tsx); it keeps a clustering index of the devices and draws only what is in view,
 // reusing marker instances between renders so thousands of moving devices stay smooth. Points are
 // coloured by their category: the device statuses by default, or another palette (alarm levels).
 import * as L from 'leaflet';
-import DOMPurify from 'dompurify';
-import { DEVICE_STATUSES, STATUS_COLORS, type DeviceStatus, type MapConfig } from '@iotc/shared/live';
-import { DisplayPositions, type TileCrs } from './coords.ts';
+import { DEVICE_STATUSES, STATUS_COLORS, type DeviceStatus } from '@iotc/shared/live';
+import { fitView, type BaseMap, type BaseMapChange } from './base-map.ts';
+import { DisplayPositions } from './coords.ts';
 import {
   buildIndex,
   CLUSTER_MAX_ZOOM,
@@ -19,16 +19,11 @@ import {
   type DeviceIndex,
   type LivePoint,
 } from './cluster.ts';
-import { createOfflineLayer, offlineRenderer } from './offline-layer.ts';
 
-/** The view before any device is known: mainland China. */
-export const DEFAULT_CENTER: [number, number] = [35, 105];
-export const DEFAULT_ZOOM = 4;
 /** Rebuild the clustering index at most this often while points keep arriving. */
 export const REBUILD_INTERVAL_MS = 250;
 /** Zoom at least this far in when focusing a device. */
 export const FOCUS_ZOOM = 12;
-const DEFAULT_MAX_ZOOM = 18;
 const FIT_MAX_ZOOM = 12;
 
 /** The categories points are coloured by, and their colours. */
@@ -47,7 +42,7 @@ export const DEVICE_PALETTE: MapPalette<DeviceStatus> = {
   color: (s) => STATUS_COLORS[s],
 };
 
-export interface LiveMapViewOptions<S extends string = DeviceStatus> {
+export interface ClusterLayerOptions<S extends string = DeviceStatus> {
   onSelect: (id: string) => void;
   statusLabel: (s: S) => string;
   /** Default: the device statuses. */
@@ -108,24 +103,14 @@ function clusterGradient<S extends string>(counts: CategoryCounts<S>, total: num
   return stops.length ? `conic-gradient(${stops.join(', ')})` : STATUS_COLORS.unused;
 }
 
-function splitSubdomains(s: string | null): string | string[] {
-  if (!s) return 'abc';
-  return s.includes(',') ? s.split(',').map((d) => d.trim()).filter(Boolean) : s.trim();
-}
-
-function tileKey(config: MapConfig | null): string {
-  if (!config?.tileUrl) return '';
-  return JSON.stringify([config.tileUrl, config.tileSubdomains, config.tileAttribution, config.tileMaxZoom]);
-}
-
-export class LiveMapView<S extends string = DeviceStatus> {
-  readonly map: L.Map;
-  private readonly options: LiveMapViewOptions<S>;
+export class ClusterLayer<S extends string = DeviceStatus> {
+  private readonly base: BaseMap;
+  private readonly map: L.Map;
+  private readonly options: ClusterLayerOptions<S>;
   private palette: MapPalette<S>;
+  private readonly legend: L.Control;
   private readonly legendBody: HTMLElement;
-  private readonly resizeObserver: ResizeObserver | null = null;
-  private tiles: L.TileLayer | null = null;
-  private tilesKey = '';
+  private readonly unsubscribe: () => void;
   private positions = new DisplayPositions('wgs84');
   private indexKey = '';
   private points: readonly LivePoint<S>[] = [];
@@ -143,72 +128,36 @@ export class LiveMapView<S extends string = DeviceStatus> {
   private readonly clusterMarkers = new Map<number, ClusterEntry<S>>();
   private destroyed = false;
 
-  constructor(container: HTMLElement, options: LiveMapViewOptions<S>) {
+  constructor(base: BaseMap, options: ClusterLayerOptions<S>) {
+    this.base = base;
+    this.map = base.map;
     this.options = { ...options };
     this.palette = options.palette ?? (DEVICE_PALETTE as unknown as MapPalette<S>);
-    this.map = L.map(container, {
-      center: DEFAULT_CENTER,
-      zoom: DEFAULT_ZOOM,
-      minZoom: 2,
-      maxZoom: DEFAULT_MAX_ZOOM,
-      maxBounds: L.latLngBounds([-85, -180], [85, 180]),
-      maxBoundsViscosity: 1,
-      attributionControl: false,
-      worldCopyJump: false,
-    });
-    L.control.attribution({ prefix: '<a href="https://leafletjs.com" target="_blank" rel="noreferrer">Leaflet</a>' }).addTo(this.map);
-
-    // The offline layer gets a pane under the tiles (tilePane is at z-index 200).
-    const pane = this.map.createPane('iotc-offline');
-    pane.style.zIndex = '150';
-    pane.style.pointerEvents = 'none';
-    createOfflineLayer(offlineRenderer('iotc-offline')).addTo(this.map);
 
     this.legendBody = L.DomUtil.create('div', 'iotc-map-legend');
     this.legendBody.dataset.testid = 'map-legend';
     L.DomEvent.disableClickPropagation(this.legendBody);
     L.DomEvent.disableScrollPropagation(this.legendBody);
-    const legend = new L.Control({ position: 'bottomleft' });
-    legend.onAdd = () => this.legendBody;
-    legend.addTo(this.map);
+    this.legend = new L.Control({ position: 'bottomleft' });
+    this.legend.onAdd = () => this.legendBody;
+    this.legend.addTo(this.map);
     this.drawLegend();
 
     this.map.on('moveend', this.render, this);
     // A tooltip belongs to what was under the mouse before a zoom; markers are reused after it.
     this.map.on('zoomstart', this.closeTooltips, this);
-    if (typeof ResizeObserver !== 'undefined') {
-      this.resizeObserver = new ResizeObserver(() => {
-        if (this.destroyed) return;
-        this.map.invalidateSize({ pan: false });
-        // A map mounted hidden (a closed tab) places itself once it has a size.
-        this.focus();
-        this.place();
-      });
-      this.resizeObserver.observe(container);
-    }
+    this.unsubscribe = base.subscribe((change) => this.changed(change));
+    this.changed('config');
   }
 
-  /** Tiles over the offline layer (or none), their coordinate system and zoom limit. */
-  setConfig(config: MapConfig | null): void {
-    const key = tileKey(config);
-    if (key !== this.tilesKey) {
-      this.tilesKey = key;
-      this.tiles?.remove();
-      this.tiles = null;
-      if (config?.tileUrl) {
-        // The attribution is HTML from the server's configuration: links and text only.
-        const attribution = config.tileAttribution
-          ? DOMPurify.sanitize(config.tileAttribution, { ALLOWED_TAGS: ['a', 'b', 'strong', 'i', 'em', 'span'], ALLOWED_ATTR: ['href', 'target', 'rel', 'title'] })
-          : undefined;
-        this.tiles = L.tileLayer(config.tileUrl, {
-          subdomains: splitSubdomains(config.tileSubdomains),
-          attribution,
-          maxZoom: config.tileMaxZoom,
-        }).addTo(this.map);
-      }
-      this.map.setMaxZoom(config?.tileUrl ? config.tileMaxZoom : DEFAULT_MAX_ZOOM);
+  /** The base map's coordinate system or zoom limit changed, or its size (a map mounted hidden places itself once it has one). */
+  private changed(change: BaseMapChange): void {
+    if (change === 'size') {
+      this.focus();
+      this.place();
+      return;
     }
-    const crs: TileCrs = config?.tileUrl ? config.tileCrs : 'wgs84';
+    const crs = this.base.crs;
     if (crs !== this.positions.crs) this.positions = new DisplayPositions(crs);
     // The clustering depends on both: where devices are drawn and the deepest zoom.
     const indexKey = `${crs}|${this.map.getMaxZoom()}`;
@@ -253,14 +202,17 @@ export class LiveMapView<S extends string = DeviceStatus> {
     this.reindex();
   }
 
+  /** Takes the devices and the legend off the map. */
   destroy(): void {
     this.destroyed = true;
     clearTimeout(this.timer);
     this.timer = undefined;
-    this.resizeObserver?.disconnect();
+    this.unsubscribe();
     this.map.off('moveend', this.render, this);
     this.map.off('zoomstart', this.closeTooltips, this);
-    this.map.remove();
+    for (const { marker } of this.pointMarkers.values()) marker.remove();
+    for (const { marker } of this.clusterMarkers.values()) marker.remove();
+    this.legend.remove();
     this.pointMarkers.clear();
     this.clusterMarkers.clear();
   }
@@ -292,19 +244,11 @@ export class LiveMapView<S extends string = DeviceStatus> {
     return this.positions.of(point);
   }
 
-  private hasSize(): boolean {
-    const size = this.map.getSize();
-    return size.x > 0 && size.y > 0;
-  }
-
   /** The first view: fitted to the devices once there are some (later updates keep the user's view). */
   private place(): void {
-    if (this.placed || !this.points.length || !this.hasSize()) return;
+    if (this.placed || !this.points.length || !this.base.hasSize()) return;
     this.placed = true;
-    const bounds = L.latLngBounds(this.points.map((p) => this.display(p)));
-    if (!bounds.isValid()) return;
-    if (bounds.getNorthEast().equals(bounds.getSouthWest())) this.map.setView(bounds.getCenter(), FIT_MAX_ZOOM, { animate: false });
-    else this.map.fitBounds(bounds, { padding: [32, 32], maxZoom: FIT_MAX_ZOOM, animate: false });
+    fitView(this.map, L.latLngBounds(this.points.map((p) => this.display(p))), { padding: 32, maxZoom: FIT_MAX_ZOOM });
   }
 
   /** Pans and zooms to the selected device once it is known. */
@@ -312,7 +256,7 @@ export class LiveMapView<S extends string = DeviceStatus> {
     const id = this.pendingFocus;
     if (!id) return;
     const point = this.byId.get(id);
-    if (!point || !this.hasSize()) return;
+    if (!point || !this.base.hasSize()) return;
     this.pendingFocus = null;
     this.placed = true;
     const zoom = Math.min(Math.max(this.map.getZoom(), FOCUS_ZOOM), this.map.getMaxZoom());

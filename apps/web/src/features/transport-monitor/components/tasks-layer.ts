@@ -1,61 +1,40 @@
-// The Leaflet side of the status monitor: per task its planned route (dashed), origin and
-// destination circles and the current position (red when abnormal), on one canvas renderer. A
+// The status monitor's tasks as a layer of the shared map (components/map): per task its planned
+// route (dashed), origin and destination circles and the current position (red when abnormal), on
+// the map's overlay canvas. A
 // refresh every 15 s redraws the few hundred tasks whole; the user's view is kept, only the first
 // load fits the map to the tasks and a selection focuses its task. Place names are text: a
 // string tooltip is HTML to Leaflet, so they are escaped.
 import * as L from 'leaflet';
-import type { MapConfig } from '@iotc/shared/live';
 import type { TaskDetail } from '@iotc/shared/transport';
 import { plannedPath } from '@iotc/shared/transport-progress';
-import { toDisplay, type TileCrs } from '../../../components/live-map/coords.ts';
-import { createOfflineLayer, offlineRenderer } from '../../../components/live-map/offline-layer.ts';
+import { fitView, type BaseMap, type BaseMapChange } from '../../../components/map/base-map.ts';
 import { escapeHtml } from '../../../lib/html.ts';
 import { ABNORMAL_COLOR, DESTINATION_COLOR, NORMAL_COLOR, ORIGIN_COLOR } from './monitor-model.ts';
 
-export class MonitorMapView {
-  readonly map: L.Map;
-  /** A canvas guarded against drawing after the map is gone (see offline-layer.ts). */
-  private readonly renderer = offlineRenderer('overlayPane');
+export class TasksLayer {
+  private readonly base: BaseMap;
+  private readonly map: L.Map;
+  private readonly renderer: L.Canvas;
   private readonly layer = L.layerGroup();
-  private readonly resizeObserver: ResizeObserver | null = null;
-  private tiles: L.TileLayer | null = null;
-  private tilesKey = '';
-  private crs: TileCrs = 'wgs84';
+  private readonly unsubscribe: () => void;
   private tasks: readonly TaskDetail[] = [];
   private selected: string | null = null;
   private placed = false;
   private destroyed = false;
   onSelect: ((id: string) => void) | null = null;
 
-  constructor(container: HTMLElement) {
-    this.map = L.map(container, { center: [35, 105], zoom: 4, minZoom: 2, maxZoom: 18, attributionControl: false, preferCanvas: true, maxBounds: L.latLngBounds([-85, -180], [85, 180]) });
-    const pane = this.map.createPane('iotc-offline');
-    pane.style.zIndex = '150';
-    pane.style.pointerEvents = 'none';
-    createOfflineLayer(offlineRenderer('iotc-offline')).addTo(this.map);
+  constructor(base: BaseMap) {
+    this.base = base;
+    this.map = base.map;
+    this.renderer = base.overlayCanvas();
     this.layer.addTo(this.map);
-    if (typeof ResizeObserver !== 'undefined') {
-      this.resizeObserver = new ResizeObserver(() => {
-        if (this.destroyed) return;
-        this.map.invalidateSize({ pan: false });
-        this.place();
-      });
-      this.resizeObserver.observe(container);
-    }
+    this.unsubscribe = base.subscribe((change) => this.changed(change));
   }
 
-  setConfig(config: MapConfig | null): void {
-    const key = config?.tileUrl ? JSON.stringify([config.tileUrl, config.tileSubdomains, config.tileMaxZoom, config.tileCrs]) : '';
-    if (key === this.tilesKey) return;
-    this.tilesKey = key;
-    this.tiles?.remove();
-    this.tiles = null;
-    if (config?.tileUrl) {
-      const sub = config.tileSubdomains ? (config.tileSubdomains.includes(',') ? config.tileSubdomains.split(',').map((s) => s.trim()) : config.tileSubdomains) : 'abc';
-      this.tiles = L.tileLayer(config.tileUrl, { subdomains: sub, maxZoom: config.tileMaxZoom }).addTo(this.map);
-    }
-    this.crs = config?.tileUrl ? config.tileCrs : 'wgs84';
-    this.draw();
+  /** Other tiles: the tasks drawn in their coordinate system; a map shown later is placed then. */
+  private changed(change: BaseMapChange): void {
+    if (change === 'size') this.place();
+    else this.draw();
   }
 
   setTasks(tasks: readonly TaskDetail[], tooltip: (t: TaskDetail) => HTMLElement): void {
@@ -77,16 +56,17 @@ export class MonitorMapView {
     }
   }
 
+  /** Takes the tasks off the map. */
   destroy(): void {
     this.destroyed = true;
-    this.resizeObserver?.disconnect();
-    this.map.remove();
+    this.unsubscribe();
+    this.layer.remove();
   }
 
   private tooltip: (t: TaskDetail) => HTMLElement = () => document.createElement('span');
 
   private d(lat: number, lon: number): [number, number] {
-    return this.crs === 'gcj02' ? toDisplay(lat, lon, this.crs) : [lat, lon];
+    return this.base.display(lat, lon);
   }
 
   private boundsOf(tasks: readonly TaskDetail[]): L.LatLngBounds | null {
@@ -99,13 +79,11 @@ export class MonitorMapView {
   }
 
   private place(): void {
-    if (this.placed || this.tasks.length === 0) return;
-    const size = this.map.getSize();
-    if (size.x === 0 || size.y === 0) return;
+    if (this.placed || this.tasks.length === 0 || !this.base.hasSize()) return;
     const bounds = this.boundsOf(this.tasks);
     if (!bounds) return;
     this.placed = true;
-    this.map.fitBounds(bounds, { padding: [32, 32], maxZoom: 12, animate: false });
+    fitView(this.map, bounds, { padding: 32, maxZoom: 12 });
   }
 
   private draw(): void {

@@ -13,6 +13,13 @@ export function toDisplay(lat: number, lon: number, crs: TileCrs): [number, numb
   return [y, x];
 }
 
+/** The WGS-84 [lat, lon] of a point on a base map drawn in `crs` (a click on the map). */
+export function fromDisplay(lat: number, lon: number, crs: TileCrs): [number, number] {
+  if (crs !== 'gcj02' || !Number.isFinite(lat) || !Number.isFinite(lon)) return [lat, lon];
+  const [x, y] = gcoord.transform<[number, number]>([lon, lat], gcoord.GCJ02, gcoord.WGS84);
+  return [y, x];
+}
+
 /**
  * Display positions of many devices over time: remembers each device's last conversion, so a new
  * list in which few devices moved converts only those (gcoord takes a few microseconds a point).

@@ -9,7 +9,8 @@ import type { DeviceStatus, MapConfig, MapPoint } from '@iotc/shared/live';
 import { click, render, type Rendered } from '../../test/dom.tsx';
 import { LiveMap, type LiveMapProps } from './live-map.tsx';
 import { toDisplay } from './coords.ts';
-import { LiveMapView, type MapPalette } from './map-view.ts';
+import { BaseMap } from './base-map.ts';
+import { ClusterLayer, type ClusterLayerOptions, type MapPalette } from './cluster-layer.ts';
 
 vi.mock('./offline-layer.ts', async () => {
   const leaflet = await import('leaflet');
@@ -28,6 +29,22 @@ beforeAll(() => {
   stub(HTMLElement.prototype, 'clientHeight', { get: () => 600 });
 });
 afterAll(() => restore.reverse().forEach((undo) => undo()));
+
+/** The live map without React: the shared map with the devices as its layer. */
+function liveMap(el: HTMLElement, options: ClusterLayerOptions) {
+  const base = new BaseMap(el);
+  const layer = new ClusterLayer(base, options);
+  return {
+    map: base.map,
+    setConfig: (config: MapConfig | null) => base.setConfig(config),
+    setPoints: (points: MapPoint[]) => layer.setPoints(points),
+    setSelected: (id: string | null) => layer.setSelected(id),
+    destroy: () => {
+      layer.destroy();
+      base.destroy();
+    },
+  };
+}
 
 let mounted: Rendered | undefined;
 afterEach(() => {
@@ -148,7 +165,7 @@ describe('LiveMap', () => {
   it('places devices at their GCJ-02 position on GCJ-02 tiles, and back on WGS-84 tiles', () => {
     const el = document.createElement('div');
     document.body.append(el);
-    const view = new LiveMapView(el, { onSelect: () => {}, statusLabel });
+    const view = liveMap(el, { onSelect: () => {}, statusLabel });
     const config: MapConfig = { tileUrl: 'https://t{s}.example.com/{z}/{x}/{y}.png', tileSubdomains: null, tileAttribution: null, tileCrs: 'gcj02', tileMaxZoom: 18 };
     view.setConfig(config);
     view.setPoints([spread[0]!]);
@@ -173,10 +190,10 @@ describe('LiveMap', () => {
     const el = document.createElement('div');
     document.body.append(el);
     const options = { onSelect: () => {}, statusLabel };
-    const first = new LiveMapView(el, options);
+    const first = liveMap(el, options);
     first.setPoints(spread);
     first.destroy();
-    const second = new LiveMapView(el, options);
+    const second = liveMap(el, options);
     second.setPoints(spread);
     expect(el.querySelectorAll('.leaflet-map-pane')).toHaveLength(1);
     expect(el.querySelectorAll('[data-testid="map-legend"]')).toHaveLength(1);
@@ -189,7 +206,7 @@ describe('LiveMap', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     const el = document.createElement('div');
     document.body.append(el);
-    const view = new LiveMapView(el, { onSelect: () => {}, statusLabel });
+    const view = liveMap(el, { onSelect: () => {}, statusLabel });
     expect(view.map.getCenter()).toMatchObject({ lat: 35, lng: 105 });
     view.setPoints(spread);
     const fitted = view.map.getBounds();
@@ -212,7 +229,7 @@ describe('LiveMap', () => {
   it('pans to the selected device once per selection, even when it was in a cluster', () => {
     const el = document.createElement('div');
     document.body.append(el);
-    const view = new LiveMapView(el, { onSelect: () => {}, statusLabel });
+    const view = liveMap(el, { onSelect: () => {}, statusLabel });
     const near = [point('a', 31.23, 121.47), point('b', 31.2301, 121.4701), point('far', 45.8, 126.5)];
     view.setSelected('b'); // before the devices are known: focused when they arrive
     view.setPoints(near);
