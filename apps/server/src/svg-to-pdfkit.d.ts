@@ -1,4 +1,4 @@
-// svg-to-pdfkit ships no types: the one function the shipment report uses.
+// svg-to-pdfkit ships no types: the one function lib/pdf-kit.ts uses.
 declare module 'svg-to-pdfkit' {
   interface SvgToPdfOptions {
     width?: number;

@@ -19,3 +19,15 @@ export async function pdfText(pdf: Buffer): Promise<string> {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** The text of each page (pdftotext ends every page with a form feed), white space as in pdfText. */
+export async function pdfPages(pdf: Buffer): Promise<string[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'pdf-text-'));
+  try {
+    writeFileSync(join(dir, 'd.pdf'), pdf);
+    const text = (await promisify(execFile)(PDFTOTEXT, [join(dir, 'd.pdf'), '-'])).stdout;
+    return text.split('\f').slice(0, -1).map((page) => page.replace(/\s+/g, ' ').trim());
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,16 +1,14 @@
-// A share's verification certificate: an A4 PDF (PDFKit with the report module's Noto Sans SC
-// helpers) that anyone holding the link may download without login. It states what the share
-// covers, the signed tree head and public key the records were checked against, the result of
-// verifying every record when the file was made (verify.ts, the same check the public page runs),
-// every record that failed with its reason, and a QR code that opens the public verification page.
-import PDFDocument from 'pdfkit';
-import SVGtoPDF from 'svg-to-pdfkit';
+// A share's verification certificate: an A4 PDF (the PDF kit of lib/pdf-kit.ts) that anyone
+// holding the link may download without login. It states what the share covers, the signed tree
+// head and public key the records were checked against, the result of verifying every record when
+// the file was made (verify.ts, the same check the public page runs), every record that failed
+// with its reason, and a QR code that opens the public verification page.
 import QRCode from 'qrcode';
 import type { Lang } from '@iotc/shared/i18n';
 import type { ShareSubject } from '@iotc/shared/ledger/api';
 import type { LedgerRecord } from '@iotc/shared/ledger/leaf';
 import { formatInstant } from '../../lib/export.ts';
-import { COLORS, CONTENT_W, ensureSpace, facts, font, heading, PAGE, type Doc } from '../report/pdf.ts';
+import { COLORS, CONTENT_W, drawSvg, ensureSpace, facts, heading, note, openDocument, PAGE, table, type Doc } from '../../lib/pdf-kit.ts';
 import { CERTIFICATE_TEXTS, type CertificateTexts } from './certificate-texts.ts';
 import type { ShareVerification } from './shares.ts';
 
@@ -89,52 +87,29 @@ function failureTable(doc: Doc, v: ShareVerification, x: CertificateTexts, tz: s
     if (v.total > 0) doc.fontSize(9.5).fillColor(COLORS.muted).text(x.noFailures, PAGE.margin, doc.y + 2, { width: CONTENT_W });
     return;
   }
-  const cols = [
-    { title: x.colIndex, w: 50 },
-    { title: x.colRecord, w: 240 },
-    { title: x.colReason, w: CONTENT_W - 290 },
+  const columns = [
+    { title: x.colIndex, width: 50 },
+    { title: x.colRecord, width: 240 },
+    { title: x.colReason, width: CONTENT_W - 290 },
   ];
-  const row = (cells: string[], color: string) => {
-    doc.fontSize(8.5);
-    const h = Math.max(...cells.map((c, i) => doc.heightOfString(c, { width: cols[i]!.w - 6 }))) + 5;
-    ensureSpace(doc, h);
-    const y = doc.y;
-    let cx = PAGE.margin;
-    cells.forEach((c, i) => {
-      doc.fillColor(color).text(c, cx, y + 2, { width: cols[i]!.w - 6 });
-      cx += cols[i]!.w;
-    });
-    doc.y = y + h;
-    doc.moveTo(PAGE.margin, doc.y).lineTo(PAGE.margin + CONTENT_W, doc.y).lineWidth(0.3).strokeColor(COLORS.line).stroke();
-  };
-  doc.y += 4;
-  row(cols.map((c) => c.title), COLORS.muted);
   // A bad tree-head signature fails every record alike: said once.
   const sigOnly = v.failures.every((f) => f.reason === 'bad-signature');
-  if (sigOnly) {
-    row(['—', `${v.failures.length}`, x.reasons['bad-signature']], COLORS.alarm);
-    return;
-  }
-  for (const f of v.failures) row([`#${f.index}`, recordText(f.record, x, tz), x.reasons[f.reason]], COLORS.text);
+  const rows = sigOnly
+    ? [{ cells: ['—', `${v.failures.length}`, x.reasons['bad-signature']], color: COLORS.alarm }]
+    : v.failures.map((f) => ({ cells: [`#${f.index}`, recordText(f.record, x, tz), x.reasons[f.reason]] }));
+  doc.y += 4;
+  table(doc, columns, rows, { padding: { x: 3, y: 2.5 }, rowRules: true, repeatHeader: false });
 }
 
 /** The certificate PDF of a share verified at `v.checkedAt`, in `lang` and the time zone `tz`. */
 export async function certificatePdf(v: ShareVerification, lang: Lang, tz: string): Promise<Buffer> {
   const x = CERTIFICATE_TEXTS[lang];
-  const doc = new PDFDocument({ size: 'A4', margin: PAGE.margin, bufferPages: true, info: { Title: x.title, Author: 'IoT Cloud Console', Subject: v.url } });
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
-  doc.registerFont('noto', font());
-  doc.font('noto');
+  const { doc, finish } = openDocument({ title: x.title, lang, subject: v.url });
 
   // Title on the left, the QR code of the verification page on the right.
   const qr = await QRCode.toString(v.url, { type: 'svg', margin: 0, errorCorrectionLevel: 'M' });
   const qrX = PAGE.margin + CONTENT_W - QR_SIZE;
-  SVGtoPDF(doc, qr, qrX, PAGE.margin, { width: QR_SIZE, height: QR_SIZE, assumePt: true });
+  drawSvg(doc, qr, qrX, PAGE.margin, QR_SIZE, QR_SIZE);
   doc.fontSize(7.5).fillColor(COLORS.muted).text(x.scan, qrX - 10, PAGE.margin + QR_SIZE + 3, { width: QR_SIZE + 20, align: 'center' });
   const textW = CONTENT_W - QR_SIZE - 16;
   doc.fontSize(20).fillColor(COLORS.text).text(x.title, PAGE.margin, PAGE.margin + 8, { width: textW });
@@ -173,7 +148,7 @@ export async function certificatePdf(v: ShareVerification, lang: Lang, tz: strin
     ]);
   } else {
     facts(doc, [[x.publicKey, v.verifierKey]]);
-    doc.fontSize(9.5).fillColor(COLORS.muted).text(x.noCheckpoint, PAGE.margin, doc.y);
+    note(doc, x.noCheckpoint);
   }
 
   heading(doc, x.sectionHow, 60);
@@ -184,21 +159,7 @@ export async function certificatePdf(v: ShareVerification, lang: Lang, tz: strin
     doc.y += 4;
   }
   ensureSpace(doc, 30);
-  doc.fontSize(9).fillColor(COLORS.muted).text(`${x.link}: `, PAGE.margin, doc.y + 4, { continued: true }).fillColor(COLORS.track).text(v.url, { link: v.url, underline: false });
+  doc.fontSize(9).fillColor(COLORS.muted).text(`${x.link}: `, PAGE.margin, doc.y + 4, { continued: true }).fillColor(COLORS.link).text(v.url, { link: v.url, underline: false });
 
-  const pages = doc.bufferedPageRange();
-  for (let i = pages.start; i < pages.start + pages.count; i++) {
-    doc.switchToPage(i);
-    doc.page.margins.bottom = 0;
-    doc
-      .fontSize(8)
-      .fillColor(COLORS.muted)
-      .text(`${name} · ${x.generatedAt} ${formatInstant(new Date(v.checkedAt), tz)} · ${x.page(i + 1, pages.count)}`, PAGE.margin, PAGE.height - PAGE.margin + 8, {
-        width: CONTENT_W,
-        align: 'right',
-        lineBreak: false,
-      });
-  }
-  doc.end();
-  return done;
+  return finish((page, pages) => `${name} · ${x.generatedAt} ${formatInstant(new Date(v.checkedAt), tz)} · ${x.page(page, pages)}`);
 }

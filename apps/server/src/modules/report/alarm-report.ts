@@ -16,7 +16,7 @@ import type { ExportFile } from '../../lib/export.ts';
 import { XLSX_TYPE } from '../../lib/sheet.ts';
 import { AppError } from '../../plugins/errors.ts';
 import type { Caller } from '../auth/service.ts';
-import { CONTENT_W } from './pdf.ts';
+import { CONTENT_W } from '../../lib/pdf-kit.ts';
 import { fileDate, opsPdf, opsXlsx, shortDuration, type OpsDocument } from './ops-pdf.ts';
 import { OPS_TEXTS } from './ops-texts.ts';
 import { REPORT_TEXTS } from './texts.ts';

@@ -3,7 +3,7 @@
 // temperature of USP <1160>, time out of range with the longest excursion and the cumulative
 // time) from packages/shared/src/shipment.ts over the task's first device; humidity; distance
 // driven; the task's alarms. As JSON (the screen), as a PDF in the request's language and time
-// zone (pdf.ts), and as Excel with the raw readings.
+// zone (shipment-pdf.ts), and as Excel with the raw readings.
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { Lang } from '@iotc/shared/i18n';
@@ -18,32 +18,11 @@ import { formatInstant, type ExportFile } from '../../lib/export.ts';
 import { XLSX_TYPE } from '../../lib/sheet.ts';
 import { AppError } from '../../plugins/errors.ts';
 import type { Caller } from '../auth/service.ts';
-import { shipmentPdf } from './pdf.ts';
+import { shipmentPdf } from './shipment-pdf.ts';
+import type { ShipmentData, ShipmentReading } from './shipment-data.ts';
 import { REPORT_TEXTS, type ReportTexts } from './texts.ts';
 import { alarmValueNumber, durationText } from '@iotc/shared/format';
 import { readPackRows, sensorNumber, sensorsOf, sensorText } from '../archive/reader.ts';
-
-export interface ShipmentReading {
-  t: number;
-  lat: number | null;
-  lon: number | null;
-  positioning: string | null;
-  speed: number | null;
-  temp: number | null;
-  humidity: number | null;
-  door: string | null;
-  battery: number | null;
-}
-
-/** The report with what the PDF and the Excel file draw besides it. */
-export interface ShipmentData {
-  report: ShipmentReport;
-  readings: ShipmentReading[];
-  /** The planned path (origin, the route's points, destination); [] without a route. */
-  route: [number, number][];
-  origin: { lat: number; lon: number; radiusM: number };
-  destination: { lat: number; lon: number; radiusM: number };
-}
 
 interface TaskSettings {
   route?: [number, number][];

@@ -1,35 +1,19 @@
-// The shipment report as a PDF (A4, PDFKit): the task and temperature facts, the track drawn
-// as vectors (planned route, track driven, origin and destination areas, alarms; no map tiles,
-// so it is made the same without internet), the temperature curve with its limits (ECharts
-// rendered to SVG on the server, drawn by svg-to-pdfkit), and the alarm list. Text is set in
-// Noto Sans SC Regular (SIL OFL 1.1; the one file kept in apps/server/assets/fonts with its
-// licence), which holds the Chinese and the Latin glyphs; PDFKit embeds only the glyphs used.
-import { readFileSync } from 'node:fs';
-import PDFDocument from 'pdfkit';
-import SVGtoPDF from 'svg-to-pdfkit';
+// The shipment report as a PDF (A4, the PDF kit of lib/pdf-kit.ts): the task and temperature
+// facts, the track drawn as vectors (planned route, track driven, origin and destination areas,
+// alarms; no map tiles, so it is made the same without internet), the temperature curve with its
+// limits (ECharts rendered to SVG on the server), and the alarm list.
 import * as echarts from 'echarts';
 import type { Lang } from '@iotc/shared/i18n';
-import { formatInstant } from '../../lib/export.ts';
 import { alarmValueText } from '@iotc/shared/format';
-import type { ShipmentData } from './shipment.ts';
+import { formatInstant } from '../../lib/export.ts';
+import { COLORS, CONTENT_W, drawSvg, ensureSpace, facts, heading, note, openDocument, PAGE, table, titleBlock, type Doc } from '../../lib/pdf-kit.ts';
+import type { ShipmentData } from './shipment-data.ts';
 import { REPORT_TEXTS } from './texts.ts';
 
-
-const FONT_FILE = new URL('../../../assets/fonts/NotoSansSC-Regular.ttf', import.meta.url);
-let fontBytes: Buffer | null = null;
-/** The TTF, read once (10 MB; PDFKit subsets it per document). */
-export function font(): Buffer {
-  fontBytes ??= readFileSync(FONT_FILE);
-  return fontBytes;
-}
-
-export const PAGE = { width: 595.28, height: 841.89, margin: 40 };
-export const CONTENT_W = PAGE.width - 2 * PAGE.margin;
-export const COLORS = { text: '#1f1f1f', muted: '#8c8c8c', line: '#d9d9d9', track: '#1677ff', route: '#8c8c8c', origin: '#52c41a', destination: '#fa541c', alarm: '#f5222d', band: '#fff1f0' };
+/** The map's colours (the curve and its lower limit use the track's blue too). */
+const MAP = { track: '#1677ff', route: '#8c8c8c', origin: '#52c41a', destination: '#fa541c' };
 /** Most points drawn of the track and the curve (more adds nothing at this size). */
 const MAX_DRAWN = 3000;
-
-export type Doc = PDFKit.PDFDocument;
 
 function thin<T>(items: T[], max: number): T[] {
   if (items.length <= max) return items;
@@ -38,34 +22,6 @@ function thin<T>(items: T[], max: number): T[] {
   for (let i = 0; i < max; i++) out.push(items[Math.floor(i * step)]!);
   out.push(items[items.length - 1]!);
   return out;
-}
-
-export function ensureSpace(doc: Doc, height: number) {
-  if (doc.y + height > PAGE.height - PAGE.margin - 20) doc.addPage();
-}
-
-/** A section title, on the page where at least `keep` points of its content fit too. */
-export function heading(doc: Doc, text: string, keep = 40) {
-  ensureSpace(doc, keep + 30);
-  doc.moveDown(0.6).fontSize(13).fillColor(COLORS.text).text(text, PAGE.margin, doc.y);
-  const y = doc.y + 2;
-  doc.moveTo(PAGE.margin, y).lineTo(PAGE.margin + CONTENT_W, y).lineWidth(0.5).strokeColor(COLORS.line).stroke();
-  doc.y = y + 6;
-}
-
-/** Label and value rows, the label column a third of the width. */
-export function facts(doc: Doc, lines: [string, string][]) {
-  const labelW = CONTENT_W * 0.36;
-  const valueW = CONTENT_W - labelW - 8;
-  doc.fontSize(9.5);
-  for (const [label, value] of lines) {
-    const h = Math.max(doc.heightOfString(label, { width: labelW }), doc.heightOfString(value, { width: valueW })) + 3;
-    ensureSpace(doc, h);
-    const y = doc.y;
-    doc.fillColor(COLORS.muted).text(label, PAGE.margin, y, { width: labelW });
-    doc.fillColor(COLORS.text).text(value, PAGE.margin + labelW + 8, y, { width: valueW });
-    doc.y = y + h;
-  }
 }
 
 /** The track, the planned route and the two areas in a box, equirectangular around the middle latitude. */
@@ -109,8 +65,8 @@ function trackMap(doc: Doc, d: ShipmentData, lang: Lang) {
   doc.save();
   doc.rect(left, top, box.w, box.h).clip();
   for (const [a, color] of [
-    [d.origin, COLORS.origin],
-    [d.destination, COLORS.destination],
+    [d.origin, MAP.origin],
+    [d.destination, MAP.destination],
   ] as const) {
     const [cx, cy] = px(a.lat, a.lon);
     const r = Math.max(3, (a.radiusM / 111_195) * scale);
@@ -121,12 +77,12 @@ function trackMap(doc: Doc, d: ShipmentData, lang: Lang) {
     const [sx, sy] = px(d.route[0]![0], d.route[0]![1]);
     doc.moveTo(sx, sy);
     for (const [lat, lon] of d.route.slice(1)) doc.lineTo(...px(lat, lon));
-    doc.dash(4, { space: 3 }).lineWidth(1.2).strokeColor(COLORS.route).stroke().undash();
+    doc.dash(4, { space: 3 }).lineWidth(1.2).strokeColor(MAP.route).stroke().undash();
   }
   if (fixes.length >= 2) {
     doc.moveTo(...px(fixes[0]!.lat!, fixes[0]!.lon!));
     for (const r of fixes.slice(1)) doc.lineTo(...px(r.lat!, r.lon!));
-    doc.lineWidth(1.6).strokeColor(COLORS.track).lineJoin('round').stroke();
+    doc.lineWidth(1.6).strokeColor(MAP.track).lineJoin('round').stroke();
   }
   for (const a of d.report.alarms) {
     const at = Date.parse(a.startedAt);
@@ -141,10 +97,10 @@ function trackMap(doc: Doc, d: ShipmentData, lang: Lang) {
   const ly = top + box.h + 8;
   doc.fontSize(8.5);
   for (const [label, color, kind] of [
-    [x.legendTrack, COLORS.track, 'line'],
-    [x.legendRoute, COLORS.route, 'dash'],
-    [x.legendOrigin, COLORS.origin, 'dot'],
-    [x.legendDestination, COLORS.destination, 'dot'],
+    [x.legendTrack, MAP.track, 'line'],
+    [x.legendRoute, MAP.route, 'dash'],
+    [x.legendOrigin, MAP.origin, 'dot'],
+    [x.legendDestination, MAP.destination, 'dot'],
     [x.legendAlarm, COLORS.alarm, 'dot'],
   ] as const) {
     if (kind === 'dot') doc.circle(lx + 5, ly + 4, 3.5).fill(color);
@@ -160,7 +116,7 @@ function trackMap(doc: Doc, d: ShipmentData, lang: Lang) {
 }
 
 /** The temperature curve with the limits, as SVG from ECharts. */
-export function curveSvg(d: ShipmentData, lang: Lang, tz: string, width: number, height: number): string | null {
+function curveSvg(d: ShipmentData, lang: Lang, tz: string, width: number, height: number): string | null {
   const x = REPORT_TEXTS[lang];
   const points = thin(d.readings.filter((r) => r.temp !== null), MAX_DRAWN);
   if (points.length === 0) return null;
@@ -168,7 +124,7 @@ export function curveSvg(d: ShipmentData, lang: Lang, tz: string, width: number,
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
   const lines = [
     ...(tempMax !== null ? [{ yAxis: tempMax, name: x.upper, lineStyle: { color: COLORS.alarm, type: 'dashed' as const } }] : []),
-    ...(tempMin !== null ? [{ yAxis: tempMin, name: x.lower, lineStyle: { color: COLORS.track, type: 'dashed' as const } }] : []),
+    ...(tempMin !== null ? [{ yAxis: tempMin, name: x.lower, lineStyle: { color: MAP.track, type: 'dashed' as const } }] : []),
   ];
   const values = points.map((p) => p.temp!);
   const lo = Math.min(...values, ...(tempMin !== null ? [tempMin] : []));
@@ -186,7 +142,7 @@ export function curveSvg(d: ShipmentData, lang: Lang, tz: string, width: number,
       {
         type: 'line',
         showSymbol: false,
-        lineStyle: { width: 1.2, color: COLORS.track },
+        lineStyle: { width: 1.2, color: MAP.track },
         data: points.map((p) => [p.t, p.temp]),
         markLine: lines.length ? { symbol: 'none', label: { show: false }, data: lines } : undefined,
       },
@@ -206,7 +162,7 @@ function limitLegend(doc: Doc, d: ShipmentData, lang: Lang) {
   doc.fontSize(8.5);
   for (const [label, value, color] of [
     [x.upper, tempMax, COLORS.alarm],
-    [x.lower, tempMin, COLORS.track],
+    [x.lower, tempMin, MAP.track],
   ] as const) {
     if (value === null) continue;
     doc.moveTo(lx, ly + 4).lineTo(lx + 14, ly + 4).lineWidth(1.2).dash(3, { space: 2 }).strokeColor(color).stroke().undash();
@@ -220,62 +176,37 @@ function limitLegend(doc: Doc, d: ShipmentData, lang: Lang) {
 function alarmTable(doc: Doc, d: ShipmentData, lang: Lang, tz: string) {
   const x = REPORT_TEXTS[lang];
   if (d.report.alarms.length === 0) {
-    doc.fontSize(9.5).fillColor(COLORS.muted).text(x.noAlarms, PAGE.margin, doc.y);
+    note(doc, x.noAlarms);
     return;
   }
-  const cols = [
-    { title: x.alarmStarted, w: 98 },
-    { title: x.alarmEnded, w: 98 },
-    { title: x.alarmType, w: 95 },
-    { title: x.alarmLevel, w: 55 },
-    { title: x.alarmValue, w: 55 },
-    { title: x.alarmThreshold, w: 55 },
-    { title: x.alarmStatus, w: CONTENT_W - 456 },
+  const columns = [
+    { title: x.alarmStarted, width: 98 },
+    { title: x.alarmEnded, width: 98 },
+    { title: x.alarmType, width: 95 },
+    { title: x.alarmLevel, width: 55 },
+    { title: x.alarmValue, width: 55 },
+    { title: x.alarmThreshold, width: 55 },
+    { title: x.alarmStatus, width: CONTENT_W - 456 },
   ];
-  const row = (cells: string[], color: string) => {
-    doc.fontSize(8.5);
-    const h = Math.max(...cells.map((c, i) => doc.heightOfString(c, { width: cols[i]!.w - 4 }))) + 4;
-    ensureSpace(doc, h);
-    const y = doc.y;
-    let cx = PAGE.margin;
-    cells.forEach((c, i) => {
-      doc.fillColor(color).text(c, cx, y, { width: cols[i]!.w - 4 });
-      cx += cols[i]!.w;
-    });
-    doc.y = y + h;
-  };
-  row(cols.map((c) => c.title), COLORS.muted);
-  for (const a of d.report.alarms) {
-    row(
-      [
-        formatInstant(new Date(a.startedAt), tz),
-        a.endedAt ? formatInstant(new Date(a.endedAt), tz) : '—',
-        x.alarmTypes[a.type] ?? a.type,
-        a.levelName,
-        // The unit's precision and unit (format.ts): '111.8 km/h', not 111.78995078908814.
-        a.peak !== null || a.value !== null ? alarmValueText(a.type, a.peak ?? a.value, lang) : '—',
-        alarmValueText(a.type, a.threshold, lang),
-        x.alarmStatuses[a.status] ?? a.status,
-      ],
-      COLORS.text,
-    );
-  }
+  const rows = d.report.alarms.map((a) => ({
+    cells: [
+      formatInstant(new Date(a.startedAt), tz),
+      a.endedAt ? formatInstant(new Date(a.endedAt), tz) : '—',
+      x.alarmTypes[a.type] ?? a.type,
+      a.levelName,
+      // The unit's precision and unit (format.ts): '111.8 km/h', not 111.78995078908814.
+      a.peak !== null || a.value !== null ? alarmValueText(a.type, a.peak ?? a.value, lang) : '—',
+      alarmValueText(a.type, a.threshold, lang),
+      x.alarmStatuses[a.status] ?? a.status,
+    ],
+  }));
+  table(doc, columns, rows, { repeatHeader: false });
 }
 
 export async function shipmentPdf(d: ShipmentData, lines: [string, string][], lang: Lang, tz: string): Promise<Buffer> {
   const x = REPORT_TEXTS[lang];
-  const doc = new PDFDocument({ size: 'A4', margin: PAGE.margin, bufferPages: true, info: { Title: `${x.title} ${d.report.task.code}`, Author: 'IoT Cloud Console' } });
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
-  doc.registerFont('noto', font());
-  doc.font('noto');
-
-  doc.fontSize(20).fillColor(COLORS.text).text(x.title, PAGE.margin, PAGE.margin);
-  doc.fontSize(10).fillColor(COLORS.muted).text(`${x.subtitle} · ${d.report.task.code}`);
+  const { doc, finish } = openDocument({ title: `${x.title} ${d.report.task.code}`, lang });
+  titleBlock(doc, { title: x.title, subtitle: `${x.subtitle} · ${d.report.task.code}`, size: 20, align: 'left' });
 
   // Task facts first, then the temperature ones (the lines are in that order; the split is at the period).
   const split = lines.findIndex(([label]) => label === x.period);
@@ -291,26 +222,15 @@ export async function shipmentPdf(d: ShipmentData, lines: [string, string][], la
   const svg = curveSvg(d, lang, tz, Math.round(CONTENT_W), 230);
   if (svg) {
     ensureSpace(doc, 235);
-    SVGtoPDF(doc, svg, PAGE.margin, doc.y, { width: CONTENT_W, height: 230, assumePt: true, fontCallback: () => 'noto' });
+    drawSvg(doc, svg, PAGE.margin, doc.y, CONTENT_W, 230);
     doc.y += 234;
     limitLegend(doc, d, lang);
   } else {
-    doc.fontSize(9.5).fillColor(COLORS.muted).text(x.noCurve, PAGE.margin, doc.y);
+    note(doc, x.noCurve);
   }
 
   heading(doc, x.sectionAlarms);
   alarmTable(doc, d, lang, tz);
 
-  const range = doc.bufferedPageRange();
-  for (let i = range.start; i < range.start + range.count; i++) {
-    doc.switchToPage(i);
-    // The footer sits in the bottom margin: without it PDFKit would start a new page for it.
-    doc.page.margins.bottom = 0;
-    doc
-      .fontSize(8)
-      .fillColor(COLORS.muted)
-      .text(`${d.report.task.code} · ${x.page(i + 1, range.count)}`, PAGE.margin, PAGE.height - PAGE.margin + 8, { width: CONTENT_W, align: 'right', lineBreak: false });
-  }
-  doc.end();
-  return done;
+  return finish((page, pages) => `${d.report.task.code} · ${x.page(page, pages)}`);
 }
