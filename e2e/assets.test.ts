@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ADMIN_PASSWORD, screenshot, startServer, withBrowser, type Server } from './harness.ts';
-import { seedDemoFleet } from '../apps/server/src/db/seed-demo.ts';
+import { seedDemoFleet } from '../apps/server/src/demo/seed-demo.ts';
 
 let server: Server;
 beforeAll(async () => {

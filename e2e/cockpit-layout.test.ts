@@ -7,7 +7,7 @@
 // and each lies inside its card. Screenshots with E2E_SHOTS set.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { demoDevices, rekey, seedDemoFleet } from '../apps/server/src/db/seed-demo.ts';
+import { demoDevices, rekey, seedDemoFleet } from '../apps/server/src/demo/seed-demo.ts';
 import { DEMO_PASSWORD, screenshot, signInAs, startServer, withBrowser, type Server } from './harness.ts';
 
 let server: Server;

@@ -5,7 +5,7 @@
 // frame and still fits; and the red theme in full screen. Screenshots with E2E_SHOTS set.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { demoDevices, rekey, seedDemoFleet, type DemoDevice } from '../apps/server/src/db/seed-demo.ts';
+import { demoDevices, rekey, seedDemoFleet, type DemoDevice } from '../apps/server/src/demo/seed-demo.ts';
 import { DEMO_PASSWORD, screenshot, startServer, withBrowser, type Server } from './harness.ts';
 
 let server: Server;

@@ -9,9 +9,9 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig, type AppConfig } from '../apps/server/src/config.ts';
 import { TEST_RATE_LIMITS } from '../apps/server/src/test/harness.ts';
-import { demoDevices, seedDemoFleet } from '../apps/server/src/db/seed-demo.ts';
-import { seedDemoTransport } from '../apps/server/src/db/seed-demo-transport.ts';
-import { seedDemoWarehouse } from '../apps/server/src/db/seed-demo-warehouse.ts';
+import { demoDevices, seedDemoFleet } from '../apps/server/src/demo/seed-demo.ts';
+import { seedDemoTransport } from '../apps/server/src/demo/seed-demo-transport.ts';
+import { seedDemoWarehouse } from '../apps/server/src/demo/seed-demo-warehouse.ts';
 
 export const ADMIN_PASSWORD = 'Admin#2026';
 export const DEMO_PASSWORD = 'Demo@2026';

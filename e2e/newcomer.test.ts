@@ -8,7 +8,7 @@ import type { Locator, Page } from 'playwright-core';
 import dayjs from 'dayjs';
 import type { AlarmRow, LevelRow } from '@iotc/shared/alarm';
 import type { Page as Paged } from '@iotc/shared/envelope';
-import { demoDevices, rekey, seedDemoFleet } from '../apps/server/src/db/seed-demo.ts';
+import { demoDevices, rekey, seedDemoFleet } from '../apps/server/src/demo/seed-demo.ts';
 import { ADMIN_PASSWORD, apiCall, screenshot, startServer, withBrowser, type Server } from './harness.ts';
 
 let server: Server;

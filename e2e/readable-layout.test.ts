@@ -5,7 +5,7 @@
 // column, the header row) draws over the header bar, scrolled across the days or not.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { seedDemoFleet } from '../apps/server/src/db/seed-demo.ts';
+import { seedDemoFleet } from '../apps/server/src/demo/seed-demo.ts';
 import { ADMIN_PASSWORD, screenshot, startServer, withBrowser, type Server } from './harness.ts';
 
 let server: Server;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { AlarmRow } from '@iotc/shared/alarm';
 import type { Page as Paged } from '@iotc/shared/envelope';
-import { rekey } from '../apps/server/src/db/seed-demo.ts';
+import { rekey } from '../apps/server/src/demo/seed-demo.ts';
 import { storeBackfill } from '../apps/server/src/sim/demo.ts';
 import { apiCall, apiToken, screenshot, seedDemoData, signInAs, startServer, withBrowser, type Server } from './harness.ts';
 

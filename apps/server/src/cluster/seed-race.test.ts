@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { openDatabase, type Database } from '../db/client.ts';
 import { seed } from '../db/seed.ts';
-import { seedDemoFleet } from '../db/seed-demo.ts';
+import { seedDemoFleet } from '../demo/seed-demo.ts';
 import { createPgDatabase, DEMO_PASSWORD } from '../test/harness.ts';
 
 const { DATABASE_URL } = process.env;

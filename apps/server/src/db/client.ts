@@ -21,6 +21,8 @@ export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).row
 
 /** What raw statements need: the database, or a transaction of it. */
 export type Executor = Pick<Db, 'execute'>;
+/** The handle of a transaction (`db.transaction(async (tx) => ...)`). */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /**
  * A transaction-scoped advisory lock if no one holds it (a lease: one node does a job at a

@@ -2,7 +2,7 @@
 // organisation's device answers 404 exactly like a missing one), and the join to the binding a
 // device is mounted by now.
 import { and, eq, isNull } from 'drizzle-orm';
-import { AppError } from '../plugins/errors.ts';
+import { AppError } from '../lib/errors.ts';
 import type { Db } from './client.ts';
 import { orgTree } from './list.ts';
 import { deviceBindings, devices } from './schema.ts';

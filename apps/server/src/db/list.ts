@@ -4,7 +4,7 @@ import { asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Page } from '@iotc/shared/envelope';
 import type { ListQuery } from '@iotc/shared/list';
-import { AppError } from '../plugins/errors.ts';
+import { AppError } from '../lib/errors.ts';
 import { rowsOf, type Db, type Executor } from './client.ts';
 
 /** Sortable fields: columns, or an SQL expression (a status derived when read). */

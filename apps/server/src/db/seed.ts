@@ -3,12 +3,12 @@
 // Menus and dictionaries are upserted so corrected texts reach existing databases.
 import { and, eq, sql } from 'drizzle-orm';
 import { SCENARIO_TYPES } from '@iotc/shared/constants';
-import { LOCKS, xactLock, type Db } from './client.ts';
+import { LOCKS, xactLock, type Db, type Tx } from './client.ts';
 import { PERMISSION_CODES } from '@iotc/shared/platform';
 import { dictItems, dictTypes, menus, orgs, roleMenus, rolePermissions, roles, userRoles, users } from './schema.ts';
 import { DICTS, menuTree, type MenuNode } from './seed-data.ts';
 import { backfillOrgDefaults } from './org-defaults.ts';
-import { generatePassword, hashPassword, verifyPassword } from '../modules/auth/password.ts';
+import { generatePassword, hashPassword, verifyPassword } from '../lib/password.ts';
 
 export interface SeedOptions {
   adminPassword?: string;
@@ -150,7 +150,6 @@ export async function seed(db: Db, opts: SeedOptions): Promise<SeedResult> {
   });
 }
 
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 async function upsertOrg(
   tx: Tx,

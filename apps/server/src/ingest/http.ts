@@ -8,7 +8,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DEVICE_API, intakeResultSchema } from '@iotc/shared/device';
 import { envelopeSchema } from '@iotc/shared/envelope';
-import { AppError, ok } from '../plugins/errors.ts';
+import { ok } from '../plugins/errors.ts';
+import { AppError } from '../lib/errors.ts';
 import { reportList, type IntakePipeline } from './pipeline.ts';
 import { isUnavailable } from '../db/availability.ts';
 

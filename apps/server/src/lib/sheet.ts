@@ -3,7 +3,7 @@
 // field, whichever language its header row is in.
 import ExcelJS from 'exceljs';
 import type { I18nText, Lang } from '@iotc/shared/i18n';
-import { AppError } from '../plugins/errors.ts';
+import { AppError } from './errors.ts';
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 

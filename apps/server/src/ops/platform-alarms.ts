@@ -9,7 +9,8 @@ import { z } from 'zod';
 import { envelopeSchema } from '@iotc/shared/envelope';
 import { PLATFORM_ALARMS_API, platformAlarmSchema, type PlatformAlarm } from '@iotc/shared/platform-alarms';
 import { callerOf } from '../plugins/auth.ts';
-import { AppError, ok } from '../plugins/errors.ts';
+import { ok } from '../plugins/errors.ts';
+import { AppError } from '../lib/errors.ts';
 
 /** Ended alarms kept for the administrator to read after the fact. */
 const KEEP_ENDED = 20;

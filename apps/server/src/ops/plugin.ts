@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { AppError } from '../plugins/errors.ts';
+import { AppError } from '../lib/errors.ts';
 import { healthChecks, OPS_PATHS, type Health } from './health.ts';
 import type { AppMetrics } from './metrics.ts';
 

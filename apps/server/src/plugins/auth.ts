@@ -3,8 +3,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Permission } from '@iotc/shared/platform';
-import { AppError } from './errors.ts';
-import type { AuthService, Caller } from '../modules/auth/service.ts';
+import { AppError } from '../lib/errors.ts';
+import type { Caller, ClientMeta, Sessions } from '../lib/caller.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -21,7 +21,7 @@ declare module 'fastify' {
   }
 }
 
-export const authPlugin = fp(async (app: FastifyInstance, opts: { auth: AuthService }) => {
+export const authPlugin = fp(async (app: FastifyInstance, opts: { auth: Sessions }) => {
   app.decorateRequest('caller', null);
   app.decorateRequest('accessToken', null);
   const tokenOf = (req: FastifyRequest) => {
@@ -51,12 +51,6 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { auth: AuthServ
 export function callerOf(req: FastifyRequest): Caller {
   if (!req.caller) throw new AppError(401, 'TOKEN_INVALID');
   return req.caller;
-}
-
-/** Who is asking, as the audit log keeps it: address and (shortened) user agent. */
-export interface ClientMeta {
-  ip: string | null;
-  userAgent: string | null;
 }
 
 export function clientOf(req: FastifyRequest): ClientMeta {

@@ -9,17 +9,7 @@ import { langFromHeader, type I18nText, type Lang } from '@iotc/shared/i18n';
 import { issueSentence, type ValidationPart } from '@iotc/shared/validation-text';
 import type { Envelope } from '@iotc/shared/envelope';
 import type { DatabaseAvailability } from '../db/availability.ts';
-
-export class AppError extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly code: ErrorCode,
-    /** Extra detail appended to the catalogue text (never internal details); in both languages when it is words. */
-    readonly detail?: string | I18nText,
-  ) {
-    super(code);
-  }
-}
+import { AppError } from '../lib/errors.ts';
 
 export function ok<T>(data: T): Envelope<T> {
   return { isSuccess: 'Y', data, errorcode: null, errormsg: null };

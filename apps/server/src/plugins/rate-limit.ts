@@ -13,7 +13,7 @@ import { API } from '@iotc/shared/auth';
 import { ACCOUNT_API } from '@iotc/shared/account';
 import type { ErrorCode } from '@iotc/shared/errors';
 import type { RateLimits } from '../config.ts';
-import { AppError } from './errors.ts';
+import { AppError } from '../lib/errors.ts';
 
 export const RATE_WINDOW_MS = 60_000;
 

@@ -13,8 +13,8 @@ import { LIVE_API, type DeviceState, type LiveMessage } from '@iotc/shared/live'
 import type { Db } from '../db/client.ts';
 import type { DatabaseAvailability } from '../db/availability.ts';
 import { orgTree } from '../db/list.ts';
-import type { AuthService } from '../modules/auth/service.ts';
 import type { EventBus } from './bus.ts';
+import type { Sessions } from '../lib/caller.ts';
 
 const FLUSH_MS = 100;
 const RECHECK_MS = 60_000;
@@ -44,7 +44,7 @@ export async function liveHub(
   app: FastifyInstance,
   opts: {
     db: Db;
-    auth: AuthService;
+    auth: Sessions;
     bus: EventBus;
     offlineAfterMs: number;
     /** While the database is unreachable, sessions are checked again only after it is back. */

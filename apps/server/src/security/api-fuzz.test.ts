@@ -11,8 +11,8 @@ import { errorText, isErrorCode } from '@iotc/shared/errors';
 import { ADMIN_PASSWORD, login, testApp, type TestApp } from '../test/harness.ts';
 import { rowsOf } from '../db/client.ts';
 import type { RouteEntry } from '../app.ts';
-import { seedDemoFleet, demoDevices } from '../db/seed-demo.ts';
-import { seedDemoTransport } from '../db/seed-demo-transport.ts';
+import { seedDemoFleet, demoDevices } from '../demo/seed-demo.ts';
+import { seedDemoTransport } from '../demo/seed-demo-transport.ts';
 import { addressWith, apiRoutes, changedTables, dbDigest, idsOfOrg, pathParams, withIds, type Ids } from './route-kit.ts';
 
 /**

@@ -17,7 +17,7 @@ import { decodeTemperature } from '@iotc/shared/sensors';
 import { startMqtt } from '../ingest/mqtt.ts';
 import { call, DEMO_PASSWORD, login, testApp } from '../test/harness.ts';
 import { createTenantUser } from '../test/fixtures.ts';
-import { demoDevices, rekey, seedDemoFleet } from '../db/seed-demo.ts';
+import { demoDevices, rekey, seedDemoFleet } from '../demo/seed-demo.ts';
 import { deviceBindings, devices as deviceTable, jt808Models, jt808Terminals, telemetry } from '../db/schema.ts';
 import { OPS_REPORT_API, type MileageReport } from '@iotc/shared/ops-report';
 import { startJt808Gateway } from '../modules/jt808/gateway.ts';

@@ -1,6 +1,6 @@
 // Test data shared by API and browser tests: a tenant organisation with one operator whose role
 // opens the given menu items.
-import { hashPassword } from '../modules/auth/password.ts';
+import { hashPassword } from '../lib/password.ts';
 import type { Db } from '../db/client.ts';
 import { eq } from 'drizzle-orm';
 import { addOrgDefaults } from '../db/org-defaults.ts';

@@ -23,11 +23,11 @@ import type {
 import { emailSchema } from '@iotc/shared/account';
 import { PRODUCT_TITLE, type Lang } from '@iotc/shared/i18n';
 import { PATTERNS } from '@iotc/shared/validation';
-import type { ClientMeta } from '../../plugins/auth.ts';
-import { AppError } from '../../plugins/errors.ts';
+import type { ClientMeta } from '../../lib/caller.ts';
+import { AppError } from '../../lib/errors.ts';
 import { DeliveryError, type Messenger } from '../../lib/messenger.ts';
 import type { AuditEntry } from '../audit/repo.ts';
-import { hashPassword, verifyPassword } from '../auth/password.ts';
+import { hashPassword, verifyPassword } from '../../lib/password.ts';
 import type { AccountRepo } from './repo.ts';
 
 interface Deps {

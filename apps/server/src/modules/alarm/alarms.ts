@@ -10,8 +10,8 @@ import type { Db } from '../../db/client.ts';
 import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable } from '../../db/list.ts';
 import { alarmEvents, alarmLevels, alarms, dictItems, users } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
-import { AppError } from '../../plugins/errors.ts';
-import type { Caller } from '../auth/service.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { Caller } from '../../lib/caller.ts';
 import type { AlarmEventKind, AlarmEventRow } from '@iotc/shared/alarm';
 import { alarmsByIds, selectAlarms, toAlarmRow } from './records.ts';
 

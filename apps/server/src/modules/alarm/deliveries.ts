@@ -8,8 +8,8 @@ import type { Page } from '@iotc/shared/envelope';
 import type { Db } from '../../db/client.ts';
 import { inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable, isoOrNull } from '../../db/list.ts';
 import { alarmLevels, alarms, deliveries, deliveryAttempts, devices, users } from '../../db/schema.ts';
-import { AppError } from '../../plugins/errors.ts';
-import type { Caller } from '../auth/service.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { Caller } from '../../lib/caller.ts';
 import type { AlarmPush } from './push.ts';
 
 const SORTABLE: Sortable = {

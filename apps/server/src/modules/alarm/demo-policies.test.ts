@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
 import { policyBodySchema } from '@iotc/shared/alarm';
 import { testApp, type TestApp } from '../../test/harness.ts';
-import { seedDemoFleet } from '../../db/seed-demo.ts';
+import { seedDemoFleet } from '../../demo/seed-demo.ts';
 import { alarmPolicies, assets } from '../../db/schema.ts';
 
 let t: TestApp;

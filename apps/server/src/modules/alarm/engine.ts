@@ -22,8 +22,7 @@ import { evaluateRule, evaluateTick, TICKED_KINDS, type RuleEvent, type RuleSamp
 import type { SensorValues } from '@iotc/shared/sensors';
 import { terminalAlarmWord } from '@iotc/shared/terminal-alarms';
 import type { FastifyBaseLogger } from 'fastify';
-import { LOCKS, tryXactLock, xactLockKeys, type Db } from '../../db/client.ts';
-import type { Tx } from '../../db/seed.ts';
+import { LOCKS, tryXactLock, xactLockKeys, type Db, type Tx } from '../../db/client.ts';
 import { CURRENT_BINDING } from '../../db/devices.ts';
 import { ancestorChain, anyUuid, isoOrNull } from '../../db/list.ts';
 import { alarmPolicies, alarmRuleStates, deviceBindings, devices, deviceStates, orgs, type alarmEvents, type alarms } from '../../db/schema.ts';

@@ -9,9 +9,9 @@ import type { Page } from '@iotc/shared/envelope';
 import type { Db } from '../../db/client.ts';
 import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable } from '../../db/list.ts';
 import { alarmLevels, alarmPolicies, orgs, pushRules, roles, users } from '../../db/schema.ts';
-import type { ClientMeta } from '../../plugins/auth.ts';
-import { AppError } from '../../plugins/errors.ts';
-import type { Caller } from '../auth/service.ts';
+import type { ClientMeta } from '../../lib/caller.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { Caller } from '../../lib/caller.ts';
 import type { AuditEntry } from '../audit/repo.ts';
 import { successRecorder } from '../audit/service.ts';
 

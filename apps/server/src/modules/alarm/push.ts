@@ -35,8 +35,7 @@ import {
 } from '@iotc/shared/alarm-push';
 import { DATETIME_FORMAT } from '@iotc/shared/constants';
 import type { I18nText, Lang } from '@iotc/shared/i18n';
-import { LOCKS, rowsOf, tryXactLock, type Db } from '../../db/client.ts';
-import type { Tx } from '../../db/seed.ts';
+import { LOCKS, rowsOf, tryXactLock, type Db, type Tx } from '../../db/client.ts';
 import { ancestorChain, anyUuid, orgTree } from '../../db/list.ts';
 import { alarmEvents, alarms, deliveries, deliveryAttempts, dictItems, pushEscalations, pushRules, userRoles, users } from '../../db/schema.ts';
 import type { Messenger } from '../../lib/messenger.ts';

@@ -3,7 +3,7 @@
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import { ALARM_TYPE_INFO, type AlarmRow, type AlarmType } from '@iotc/shared/alarm';
 import type { Db } from '../../db/client.ts';
-import type { Tx } from '../../db/seed.ts';
+import type { Tx } from '../../db/client.ts';
 import { anyUuid, isoOrNull } from '../../db/list.ts';
 import { alarmEvents, alarmLevels, alarmRuleStates, alarms, assets, devices, orgs, transportTasks, users, workOrderAlarms, workOrders } from '../../db/schema.ts';
 

@@ -23,9 +23,10 @@ import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, toPa
 import { assets, deviceBindings, devices, orgs } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
 import { bodyOf, readWorkbook, templateWorkbook } from '../../lib/sheet.ts';
-import type { ClientMeta } from '../../plugins/auth.ts';
-import { AppError, zodIssueText } from '../../plugins/errors.ts';
-import type { Caller } from '../auth/service.ts';
+import type { ClientMeta } from '../../lib/caller.ts';
+import { zodIssueText } from '../../plugins/errors.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { Caller } from '../../lib/caller.ts';
 import type { AuditEntry } from '../audit/repo.ts';
 import { successRecorder } from '../audit/service.ts';
 import { assetColumns } from './columns.ts';

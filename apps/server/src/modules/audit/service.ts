@@ -3,11 +3,11 @@ import type { Page } from '@iotc/shared/envelope';
 import type { AuditLogQuery, AuditLogRow } from '@iotc/shared/audit';
 import { MAX_EXPORT_ROWS, type ExportFormat } from '@iotc/shared/list';
 import type { Lang } from '@iotc/shared/i18n';
-import { AppError } from '../../plugins/errors.ts';
+import { AppError } from '../../lib/errors.ts';
 import { toPage } from '../../db/list.ts';
 import { exportRows, type ExportColumn, type ExportFile } from '../../lib/export.ts';
-import type { Caller } from '../auth/service.ts';
-import type { ClientMeta } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
+import type { ClientMeta } from '../../lib/caller.ts';
 import type { AuditEntry, AuditRepo } from './repo.ts';
 
 const ACTION: Record<string, { zh: string; en: string }> = {

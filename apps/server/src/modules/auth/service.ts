@@ -5,19 +5,11 @@ import { LOGIN_FAILURE_WINDOW_MS, LOGIN_MAX_FAILURES, LOGIN_PERIOD_DAYS } from '
 import type { ChangePasswordBody, LoginBody, LoginData, UserInfo } from '@iotc/shared/auth';
 import type { ErrorCode } from '@iotc/shared/errors';
 import { PERMISSION_CODES, type Permission } from '@iotc/shared/platform';
-import type { ClientMeta } from '../../plugins/auth.ts';
-import { AppError } from '../../plugins/errors.ts';
+import type { Caller, ClientMeta } from '../../lib/caller.ts';
+import { AppError } from '../../lib/errors.ts';
 import type { AuthRepo } from './repo.ts';
 import type { AuditEntry } from '../audit/repo.ts';
-import { hashPassword, verifyPassword } from './password.ts';
-
-export interface Caller {
-  userId: string;
-  orgId: string;
-  sessionId: string;
-  account: string;
-  isPlatformAdmin: boolean;
-}
+import { hashPassword, verifyPassword } from '../../lib/password.ts';
 
 const DAY = 86_400_000;
 /** A sliding session is extended at most once a minute, so reads do not all become writes. */

@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { call, DEMO_PASSWORD, testApp, type TestApp } from '../../test/harness.ts';
 import { loginFailures } from '../../db/schema.ts';
-import type * as Password from './password.ts';
+import type * as Password from '../../lib/password.ts';
 
 const verified = vi.hoisted(() => ({ count: 0 }));
-vi.mock('./password.ts', async (importOriginal) => {
+vi.mock('../../lib/password.ts', async (importOriginal) => {
   const real = await importOriginal<typeof Password>();
   return {
     ...real,

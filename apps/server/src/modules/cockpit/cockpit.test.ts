@@ -8,7 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import type { CockpitSummary } from '@iotc/shared/cockpit';
 import { call, DEMO_PASSWORD, login, testApp, type TestApp } from '../../test/harness.ts';
 import { createTenantUser } from '../../test/fixtures.ts';
-import { demoDevices, rekey, seedDemoFleet, type DemoDevice } from '../../db/seed-demo.ts';
+import { demoDevices, rekey, seedDemoFleet, type DemoDevice } from '../../demo/seed-demo.ts';
 import { alarmLevels, alarms, assets, deviceBindings, devices, transportTasks } from '../../db/schema.ts';
 import { lastDays, levelsByCode, provincesByCode } from './service.ts';
 

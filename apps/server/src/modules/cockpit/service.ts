@@ -12,7 +12,7 @@ import { findProvince, provinceLabel } from '@iotc/shared/region';
 import type { Db } from '../../db/client.ts';
 import { orgTree } from '../../db/list.ts';
 import { alarmsByIds } from '../alarm/records.ts';
-import type { Caller } from '../auth/service.ts';
+import type { Caller } from '../../lib/caller.ts';
 import type { StateReader } from '../telemetry/states.ts';
 import { cockpitRepo } from './repo.ts';
 

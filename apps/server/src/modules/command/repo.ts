@@ -5,7 +5,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { CommandEventKind, CommandEventRow, CommandFailure, CommandRow, CommandStatus } from '@iotc/shared/command';
 import type { Db } from '../../db/client.ts';
-import type { Tx } from '../../db/seed.ts';
+import type { Tx } from '../../db/client.ts';
 import { isoOrNull } from '../../db/list.ts';
 import { commandEvents, commands, devices, orgs, users } from '../../db/schema.ts';
 

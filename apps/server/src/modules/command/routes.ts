@@ -9,9 +9,10 @@ import { envelopeSchema } from '@iotc/shared/envelope';
 import { exportFormatSchema } from '@iotc/shared/list';
 import { idParamsSchema, type Permission } from '@iotc/shared/platform';
 import { callerOf } from '../../plugins/auth.ts';
-import { AppError, ok } from '../../plugins/errors.ts';
+import { ok } from '../../plugins/errors.ts';
+import { AppError } from '../../lib/errors.ts';
 import { contentDisposition, requestTimezone } from '../../lib/export.ts';
-import type { Caller } from '../auth/service.ts';
+import type { Caller } from '../../lib/caller.ts';
 import type { CommandService } from './service.ts';
 
 export const commandRoutes: FastifyPluginAsyncZod<{ commands: CommandService; permissionsOf: (caller: Caller) => Promise<Permission[]> }> = async (app, { commands, permissionsOf }) => {

@@ -26,8 +26,8 @@ import { LOCKS, tryXactLock, type Db } from '../../db/client.ts';
 import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable } from '../../db/list.ts';
 import { commands, devices } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
-import { AppError } from '../../plugins/errors.ts';
-import type { Caller } from '../auth/service.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { addEvents, commandByDelivery, commandById, commandWithDevice, countByStatus, deliveryOf, deviceMatches, eventsOf, expireSent, fail, move, selectCommands, toCommandRow, undeliveredOf } from './repo.ts';
 
 /**

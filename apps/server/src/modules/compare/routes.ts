@@ -8,9 +8,10 @@ import { exportFormatSchema } from '@iotc/shared/list';
 import type { Permission } from '@iotc/shared/platform';
 import type { FastifyRequest } from 'fastify';
 import { callerOf } from '../../plugins/auth.ts';
-import { AppError, ok } from '../../plugins/errors.ts';
+import { ok } from '../../plugins/errors.ts';
+import { AppError } from '../../lib/errors.ts';
 import { contentDisposition, requestTimezone } from '../../lib/export.ts';
-import type { Caller } from '../auth/service.ts';
+import type { Caller } from '../../lib/caller.ts';
 import type { CompareService } from './service.ts';
 
 export const compareRoutes: FastifyPluginAsyncZod<{ compare: CompareService; permissionsOf: (caller: Caller) => Promise<Permission[]> }> = async (

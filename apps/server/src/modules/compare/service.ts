@@ -19,8 +19,8 @@ import {
 import { rowsOf, type Db } from '../../db/client.ts';
 import { orgTree, tsParam as ts } from '../../db/list.ts';
 import { exportRows, formatInstant, type ExportFile } from '../../lib/export.ts';
-import { AppError } from '../../plugins/errors.ts';
-import type { Caller } from '../auth/service.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { firstReadingUs, readPackRows, sensorsOf, sensorText } from '../archive/reader.ts';
 import type { PackRow } from '../archive/pack.ts';
 

@@ -11,8 +11,8 @@ import { CURRENT_BINDING } from '../../db/devices.ts';
 import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable, isoOrNull } from '../../db/list.ts';
 import { assets, deviceBindings, devices, faultCounters, faultRepairs, faults, orgs } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
-import { AppError } from '../../plugins/errors.ts';
-import type { Caller } from '../auth/service.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { lockFaultCounters } from './detector.ts';
 
 const SORTABLE: Sortable = { lastAt: faults.lastAt, firstAt: faults.firstAt, count: faults.count };

@@ -6,7 +6,7 @@ import type { Page } from '@iotc/shared/envelope';
 import type { HomeAlert, Notice, StatusCounts } from '@iotc/shared/live';
 import { call, DEMO_PASSWORD, login, testApp, type TestApp } from '../../test/harness.ts';
 import { createTenantUser } from '../../test/fixtures.ts';
-import { demoDevices, rekey, seedDemoFleet } from '../../db/seed-demo.ts';
+import { demoDevices, rekey, seedDemoFleet } from '../../demo/seed-demo.ts';
 
 let t: TestApp;
 let demo: string;

@@ -9,7 +9,7 @@ import type { DeviceState, HomeAlert, HomeAlertQuery, Notice } from '@iotc/share
 import type { Db } from '../../db/client.ts';
 import { limitOffset, orgTree, toPage } from '../../db/list.ts';
 import { notices } from '../../db/schema.ts';
-import type { Caller } from '../auth/service.ts';
+import type { Caller } from '../../lib/caller.ts';
 import type { StateReader } from '../telemetry/states.ts';
 
 /** The alerts one device's latest state raises. */

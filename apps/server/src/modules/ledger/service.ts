@@ -42,9 +42,9 @@ import type { Permission } from '@iotc/shared/platform';
 import { LOCKS, tryXactLock, type Db } from '../../db/client.ts';
 import { orgTree, uuidList } from '../../db/list.ts';
 import { devices, orgs, transportTaskDevices, transportTasks, warehouseRecords } from '../../db/schema.ts';
-import { AppError } from '../../plugins/errors.ts';
+import { AppError } from '../../lib/errors.ts';
 import type { AuditEntry } from '../audit/repo.ts';
-import type { Caller } from '../auth/service.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { loadSigner, type Signer } from './keys.ts';
 import { SHARE_PERMISSION, scopeKind, scopeOf, shareService } from './shares.ts';
 import {

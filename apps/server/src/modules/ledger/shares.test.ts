@@ -12,7 +12,7 @@ import { errorText } from '@iotc/shared/errors';
 import { LEDGER_API, MAX_SHARE_EXPIRY_DAYS, type PublicRecordsAnswer, type ShareAnswer, type ShareRow } from '@iotc/shared/ledger/api';
 import type { TaskDetail } from '@iotc/shared/transport';
 import { auditLogs, ledgerShares, orgs, roleMenus, rolePermissions, roles } from '../../db/schema.ts';
-import { AppError } from '../../plugins/errors.ts';
+import { AppError } from '../../lib/errors.ts';
 import { addOrgUser, createTenantUser } from '../../test/fixtures.ts';
 import { call, DEMO_PASSWORD, login, testApp, type TestApp } from '../../test/harness.ts';
 import { ledgerService } from './service.ts';

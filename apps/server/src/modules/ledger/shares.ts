@@ -31,11 +31,11 @@ import type { LedgerRecord } from '@iotc/shared/ledger/leaf';
 import type { Permission } from '@iotc/shared/platform';
 import type { Db } from '../../db/client.ts';
 import { orgTree, toPage } from '../../db/list.ts';
-import { AppError } from '../../plugins/errors.ts';
-import type { ClientMeta } from '../../plugins/auth.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { ClientMeta } from '../../lib/caller.ts';
 import type { AuditEntry } from '../audit/repo.ts';
 import { successRecorder } from '../audit/service.ts';
-import type { Caller } from '../auth/service.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { insertShare, revokeShare, shareById, shareByTokenHash, sharePage, shareRow, type ShareRecord } from './share-repo.ts';
 import { verifyRecords } from './verify.ts';
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dict, MenuItem } from '@iotc/shared/auth';
 import { ADMIN_PASSWORD, call, DEMO_PASSWORD, login, testApp, type TestApp } from '../../test/harness.ts';
 import { orgs, roleMenus, roles, userRoles, users } from '../../db/schema.ts';
-import { hashPassword } from '../auth/password.ts';
+import { hashPassword } from '../../lib/password.ts';
 import { createTenantUser } from '../../test/fixtures.ts';
 
 const MENU = '/iot-cloud-auth/menu/v1/loadMenu';

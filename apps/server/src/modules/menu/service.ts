@@ -2,7 +2,7 @@
 // request's language. Management items (platformOnly) show to whoever's roles grant them.
 import type { MenuItem, MyServices, ServiceKey } from '@iotc/shared/auth';
 import type { Lang } from '@iotc/shared/i18n';
-import type { Caller } from '../auth/service.ts';
+import type { Caller } from '../../lib/caller.ts';
 import type { MenuRepo, MenuRow } from './repo.ts';
 
 export function buildTree(rows: MenuRow[], visible: (r: MenuRow) => boolean, lang: Lang): MenuItem[] {

@@ -25,11 +25,11 @@ import {
   type UserRow,
   type UserUpdateBody,
 } from '@iotc/shared/platform';
-import type { ClientMeta } from '../../plugins/auth.ts';
-import { AppError } from '../../plugins/errors.ts';
+import type { ClientMeta } from '../../lib/caller.ts';
+import { AppError } from '../../lib/errors.ts';
 import type { AuditEntry } from '../audit/repo.ts';
-import type { Caller } from '../auth/service.ts';
-import { hashPassword } from '../auth/password.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { hashPassword } from '../../lib/password.ts';
 import { buildTree } from '../menu/service.ts';
 import type { OrgRow, OrgUserRepo } from './repo.ts';
 

@@ -7,8 +7,8 @@ import type { OutboxQuery, OutboxRow } from '@iotc/shared/outbox';
 import type { Db } from '../../db/client.ts';
 import { orgs, outbox } from '../../db/schema.ts';
 import { containsPattern, limitOffset } from '../../db/list.ts';
-import { AppError } from '../../plugins/errors.ts';
-import type { Caller } from '../auth/service.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { Caller } from '../../lib/caller.ts';
 
 export function outboxService(db: Db) {
   function where(q: OutboxQuery): SQL | undefined {

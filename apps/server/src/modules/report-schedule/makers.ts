@@ -15,8 +15,8 @@ import {
 import type { GspReportQuery } from '@iotc/shared/gsp-report';
 import type { Lang } from '@iotc/shared/i18n';
 import type { ExportFile } from '../../lib/export.ts';
-import { AppError } from '../../plugins/errors.ts';
-import type { Caller } from '../auth/service.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { Caller } from '../../lib/caller.ts';
 
 /** Makes one report file: `range.date` is the first day (YYYY-MM-DD) of the period reported. */
 export type ReportMaker = (

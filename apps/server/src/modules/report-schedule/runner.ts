@@ -25,8 +25,8 @@ import type { Permission } from '@iotc/shared/platform';
 import type { Db } from '../../db/client.ts';
 import { orgs, reportScheduleRuns, reportSchedules, users } from '../../db/schema.ts';
 import { DeliveryError, type Messenger } from '../../lib/messenger.ts';
-import { AppError } from '../../plugins/errors.ts';
-import type { Caller } from '../auth/service.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { Caller } from '../../lib/caller.ts';
 import type { ReportMaker } from './makers.ts';
 
 /** Schedules one claim takes on (a tick claims again while batches come back full). */

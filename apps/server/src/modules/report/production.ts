@@ -11,8 +11,8 @@ import { rowsOf, type Db } from '../../db/client.ts';
 import { inOrgs, listScope } from '../../db/list.ts';
 import { transportTasks } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
-import { AppError } from '../../plugins/errors.ts';
-import type { Caller } from '../auth/service.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { Caller } from '../../lib/caller.ts';
 
 type Raw = Record<Exclude<keyof ProductionRow, 'onTimeRate' | 'alarmRate' | 'key'>, number | string> & { key: string | null; not_cancelled: number | string };
 

@@ -12,11 +12,11 @@ import type {
   RetentionRuleBody,
   RetentionTree,
 } from '@iotc/shared/retention';
-import { AppError } from '../../plugins/errors.ts';
+import { AppError } from '../../lib/errors.ts';
 import { isoOrNull, orgTree, toPage } from '../../db/list.ts';
 import type { Db } from '../../db/client.ts';
-import type { Caller } from '../auth/service.ts';
-import type { ClientMeta } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
+import type { ClientMeta } from '../../lib/caller.ts';
 import { successRecorder } from '../audit/service.ts';
 import type { AuditEntry } from '../audit/repo.ts';
 import type { RetentionRepo } from './repo.ts';

@@ -7,7 +7,8 @@ import { loginDataSchema } from '@iotc/shared/auth';
 import { DEFAULT_LANDING } from '@iotc/shared/constants';
 import { envelopeSchema } from '@iotc/shared/envelope';
 import { clientOf } from '../../plugins/auth.ts';
-import { AppError, ok } from '../../plugins/errors.ts';
+import { ok } from '../../plugins/errors.ts';
+import { AppError } from '../../lib/errors.ts';
 import type { SsoService } from './service.ts';
 
 

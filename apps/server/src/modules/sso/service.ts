@@ -11,8 +11,8 @@ import { ACCOUNT_API } from '@iotc/shared/account';
 import type { Db } from '../../db/client.ts';
 import { ssoFlows, userIdentities } from '../../db/schema.ts';
 import { userByAccount } from '../../db/users.ts';
-import type { ClientMeta } from '../../plugins/auth.ts';
-import { AppError } from '../../plugins/errors.ts';
+import type { ClientMeta } from '../../lib/caller.ts';
+import { AppError } from '../../lib/errors.ts';
 import type { AuthService } from '../auth/service.ts';
 import type { AuditEntry } from '../audit/repo.ts';
 

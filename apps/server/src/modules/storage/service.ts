@@ -6,8 +6,8 @@
 import { sql } from 'drizzle-orm';
 import type { StorageFigures, StoragePage, StorageQuery, StorageRow } from '@iotc/shared/storage';
 import { rowsOf, type Db } from '../../db/client.ts';
-import { AppError } from '../../plugins/errors.ts';
-import type { Caller } from '../auth/service.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { Caller } from '../../lib/caller.ts';
 
 /** Snapshots (days) growth per day is measured over. */
 export const GROWTH_SNAPSHOTS = 7;

@@ -24,8 +24,8 @@ import { intakeLog } from '../../db/schema.ts';
 import { countReadings, readEvery, readingOf, readPackRows, sensorsOf } from '../archive/reader.ts';
 import type { PackRow } from '../archive/pack.ts';
 import { exportRows, type ExportColumn, type ExportFile } from '../../lib/export.ts';
-import { AppError } from '../../plugins/errors.ts';
-import type { Caller } from '../auth/service.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { Caller } from '../../lib/caller.ts';
 import type { StateReader } from './states.ts';
 import { visibleDevice } from '../../db/devices.ts';
 

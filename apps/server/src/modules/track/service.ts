@@ -19,11 +19,11 @@ import { MAX_TRACK_DAYS, SUMMARY_BUCKET_S, type TrackAnswer, type TrackPoints, t
 import type { Db } from '../../db/client.ts';
 import { orgTree } from '../../db/list.ts';
 import { alarmLevels, alarms, devices, transportTaskDevices, transportTasks } from '../../db/schema.ts';
-import { AppError } from '../../plugins/errors.ts';
+import { AppError } from '../../lib/errors.ts';
 import { isUsableFix, readFixes, type Fixes } from '../archive/fixes.ts';
 import { firstPerBucket, readPackRows, sensorNumber, sensorsOf } from '../archive/reader.ts';
 import type { PackRow } from '../archive/pack.ts';
-import type { Caller } from '../auth/service.ts';
+import type { Caller } from '../../lib/caller.ts';
 import type { Lang } from '@iotc/shared/i18n';
 
 /** The summary reads every position up to this many; past it, one per bucket. */

@@ -3,8 +3,7 @@
 // the latest states of the tasks' first devices.
 import { and, asc, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { TaskAbnormalReason, TaskAlarm, TaskDetection, TaskEventKind, TaskEventRow, TaskRow, Contact, RouteSource } from '@iotc/shared/transport';
-import { LOCKS, xactLockKeys, type Db } from '../../db/client.ts';
-import type { Tx } from '../../db/seed.ts';
+import { LOCKS, xactLockKeys, type Db, type Tx } from '../../db/client.ts';
 import { anyUuid, isoOrNull } from '../../db/list.ts';
 import { assets, deviceStates, devices, orgs, transportTaskDevices, transportTaskEvents, transportTasks } from '../../db/schema.ts';
 

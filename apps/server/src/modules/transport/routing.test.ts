@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { errorText } from '@iotc/shared/errors';
 import { MAX_ROUTE_POINTS, TRANSPORT_API, type RoadRoute, type RoutingConfig } from '@iotc/shared/transport';
-import { AppError } from '../../plugins/errors.ts';
+import { AppError } from '../../lib/errors.ts';
 import { call, DEMO_PASSWORD, login, testApp, type TestApp } from '../../test/harness.ts';
 import { createTenantUser } from '../../test/fixtures.ts';
 import { routingService, thinRoute } from './routing.ts';

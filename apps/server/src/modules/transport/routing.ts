@@ -3,7 +3,7 @@
 // a task keeps. Without a service the planned route is drawn by hand on the map.
 import type { FastifyBaseLogger } from 'fastify';
 import { MAX_ROUTE_POINTS, type RoadRoute } from '@iotc/shared/transport';
-import { AppError } from '../../plugins/errors.ts';
+import { AppError } from '../../lib/errors.ts';
 
 export const ROUTING_TIMEOUT_MS = 10_000;
 

@@ -32,15 +32,15 @@ import {
   type TaskTransition,
 } from '@iotc/shared/transport';
 import { liveProgress, plannedLengthM } from '@iotc/shared/transport-progress';
-import { LOCKS, xactLockKeys, type Db } from '../../db/client.ts';
-import type { Tx } from '../../db/seed.ts';
+import { LOCKS, xactLockKeys, type Db, type Tx } from '../../db/client.ts';
 import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable } from '../../db/list.ts';
 import { alarmLevels, assets, devices, transportTasks, transportTemplates } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
 import { readWorkbook, templateWorkbook, type SheetColumn } from '../../lib/sheet.ts';
-import type { ClientMeta } from '../../plugins/auth.ts';
-import { AppError, zodIssueText } from '../../plugins/errors.ts';
-import type { Caller } from '../auth/service.ts';
+import type { ClientMeta } from '../../lib/caller.ts';
+import { zodIssueText } from '../../plugins/errors.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { Caller } from '../../lib/caller.ts';
 import type { AuditEntry } from '../audit/repo.ts';
 import { successRecorder } from '../audit/service.ts';
 import {

@@ -12,7 +12,7 @@ import { pushRuleBodySchema, type PushChannel } from '@iotc/shared/alarm-push';
 import type { Contact, TaskAlarm, TaskPlace, TaskStatus } from '@iotc/shared/transport';
 import { plannedPath } from '@iotc/shared/transport-progress';
 import { PATTERNS } from '@iotc/shared/validation';
-import type { Tx } from '../../db/seed.ts';
+import type { Tx } from '../../db/client.ts';
 import { alarmPolicies, pushRules } from '../../db/schema.ts';
 import { retireRules } from '../alarm/policies.ts';
 

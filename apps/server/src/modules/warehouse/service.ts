@@ -33,8 +33,9 @@ import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, toPa
 import { assets, orgs, warehouseRecords } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
 import { readWorkbook, templateWorkbook } from '../../lib/sheet.ts';
-import { AppError, zodIssueText } from '../../plugins/errors.ts';
-import type { Caller } from '../auth/service.ts';
+import { zodIssueText } from '../../plugins/errors.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { AUDIT_TEXT, DIRECTION_TEXT, IMPORT_COLUMNS, SHEET_NAME, directionOf } from './columns.ts';
 import { readingAt } from './readings.ts';
 

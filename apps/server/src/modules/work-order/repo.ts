@@ -3,8 +3,7 @@
 import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { WorkOrderEventKind, WorkOrderEventRow, WorkOrderRow } from '@iotc/shared/work-order';
 import type { AlarmEventKind } from '@iotc/shared/alarm';
-import { LOCKS, xactLockKeys, type Db } from '../../db/client.ts';
-import type { Tx } from '../../db/seed.ts';
+import { LOCKS, xactLockKeys, type Db, type Tx } from '../../db/client.ts';
 import { anyUuid, isoOrNull } from '../../db/list.ts';
 import { alarmEvents, alarms, orgs, users, workOrderAlarms, workOrderEvents, workOrders } from '../../db/schema.ts';
 

@@ -22,12 +22,12 @@ import {
   type WorkOrderUpdate,
 } from '@iotc/shared/work-order';
 import type { Db } from '../../db/client.ts';
-import type { Tx } from '../../db/seed.ts';
+import type { Tx } from '../../db/client.ts';
 import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable } from '../../db/list.ts';
 import { orgs, users, workOrders } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
-import { AppError } from '../../plugins/errors.ts';
-import type { Caller } from '../auth/service.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { alarmsByIds } from '../alarm/records.ts';
 import {
   activeUser,

@@ -11,7 +11,7 @@ import { seedDemoTransport } from './seed-demo-transport.ts';
 import { backfill } from '../sim/demo.ts';
 import { createDevice } from '../sim/models.ts';
 import { shuttleAt } from '../sim/shuttle.ts';
-import { transportTaskDevices } from './schema.ts';
+import { transportTaskDevices } from '../db/schema.ts';
 
 let t: TestApp;
 let token: string;

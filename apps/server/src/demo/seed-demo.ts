@@ -7,12 +7,11 @@
 // simulator drives over TCP to the gateway.
 import { and, eq, inArray, or } from 'drizzle-orm';
 import { ruleSchema, type AlarmRuleInput } from '@iotc/shared/alarm';
-import { CURRENT_BINDING } from './devices.ts';
-import { LOCKS, xactLock, type Db } from './client.ts';
-import { alarmLevels, alarmPolicies, assets, deviceBindings, devices, jt808Models, jt808Terminals, notices, orgs } from './schema.ts';
-import type { Tx } from './seed.ts';
+import { CURRENT_BINDING } from '../db/devices.ts';
+import { LOCKS, xactLock, type Db, type Tx } from '../db/client.ts';
+import { alarmLevels, alarmPolicies, assets, deviceBindings, devices, jt808Models, jt808Terminals, notices, orgs } from '../db/schema.ts';
 import { hashSecret, newSecret } from '../ingest/pipeline.ts';
-import { DEMO_ORG } from './seed.ts';
+import { DEMO_ORG } from '../db/seed.ts';
 import { registrationOf } from '../sim/jt808-terminal.ts';
 
 export type DemoKind = 'vehicle' | 'container' | 'coldroom';

@@ -7,15 +7,15 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { TaskInput, TemplateInput } from '@iotc/shared/transport';
 import { taskBodySchema, templateBodySchema } from '@iotc/shared/transport';
-import type { Db } from './client.ts';
-import { alarmLevels, deviceBindings, transportTasks, users } from './schema.ts';
+import type { Db } from '../db/client.ts';
+import { alarmLevels, deviceBindings, transportTasks, users } from '../db/schema.ts';
 import type { DemoDevice } from './seed-demo.ts';
 import { createDevice, type SimDevice } from '../sim/models.ts';
 import { shuttleAt } from '../sim/shuttle.ts';
 import type { Route } from '../sim/routes.ts';
 import type { TransportTaskService } from '../modules/transport/service.ts';
 import type { TemplateService } from '../modules/transport/templates.ts';
-import type { Caller } from '../modules/auth/service.ts';
+import type { Caller } from '../lib/caller.ts';
 import { addEvent } from '../modules/transport/repo.ts';
 
 const MINUTE = 60_000;

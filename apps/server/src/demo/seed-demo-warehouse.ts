@@ -3,9 +3,9 @@
 // carry the temperature at hand-over): older movements approved, the last day's waiting for
 // review, and one rejected. Every approved outbound leaves stock, as an approval would demand.
 import { and, eq, inArray } from 'drizzle-orm';
-import type { Db } from './client.ts';
-import { assets, orgs, users, warehouseRecords } from './schema.ts';
-import { DEMO_ORG } from './seed.ts';
+import type { Db } from '../db/client.ts';
+import { assets, orgs, users, warehouseRecords } from '../db/schema.ts';
+import { DEMO_ORG } from '../db/seed.ts';
 import { placeValues, type Location } from '../modules/warehouse/service.ts';
 
 const HOUR = 3_600_000;
