@@ -6,10 +6,8 @@ import { isUtf8 } from 'node:buffer';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
-import fastifySwagger from '@fastify/swagger';
 import secureJson from 'secure-json-parse';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { PRODUCT_TITLE } from '@iotc/shared/i18n';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { partitionJob } from './db/partitions.ts';
@@ -27,6 +25,7 @@ import { databaseNotWritableAlarm, platformAlarmRoutes, platformAlarms } from '.
 import { opsPlugin } from './ops/plugin.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
+import { openapiPlugin } from './plugins/openapi.ts';
 import { deviceRateLimiter } from './ingest/device-rate.ts';
 import { authRepo } from './modules/auth/repo.ts';
 import { authService, type AuthService } from './modules/auth/service.ts';
@@ -297,13 +296,8 @@ export async function buildApp(
   await app.register(securityPlugin, { map: config.map, publicUrl: config.publicUrl });
   await app.register(rateLimitPlugin, { limits: config.rateLimits, redisUrl: config.redisUrl });
   await app.register(authPlugin, { auth });
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: { title: `${PRODUCT_TITLE.en} API`, version: '0.1.0' },
-      components: { securitySchemes: { accessToken: { type: 'apiKey', in: 'header', name: 'access_token' } } },
-    },
-    transform: jsonSchemaTransform,
-  });
+  // OpenAPI: /api/docs/json and its page /api/docs (plugins/openapi.ts); before the routes it describes.
+  await app.register(openapiPlugin, { publicUrl: config.publicUrl });
 
   await app.register(authRoutes, { auth });
   await app.register(menuRoutes, { menus: menuService(menuRepo(database.db)) });
@@ -590,7 +584,6 @@ export async function buildApp(
     clearInterval(checkpointTicker);
     await ledger.settled();
   });
-  app.get('/api/docs/json', { schema: { hide: true } }, async () => app.swagger());
 
   const webDist = config.webDist && existsSync(join(config.webDist, 'index.html')) ? resolve(config.webDist) : undefined;
   if (webDist) {

@@ -1,5 +1,6 @@
 // The response envelope every API call answers with (DESIGN.md, API contract).
 import { z } from 'zod';
+import { ERRORS, type ErrorCode } from './errors.ts';
 
 export interface Envelope<T> {
   isSuccess: 'Y' | 'N';
@@ -16,6 +17,14 @@ export function envelopeSchema<T extends z.ZodType>(data: T) {
     errormsg: z.string().nullable(),
   });
 }
+
+/** The envelope of every refused call (4xx, 5xx): a code of the catalogue and its text in the request's language. */
+export const errorEnvelopeSchema = z.object({
+  isSuccess: z.literal('N'),
+  data: z.null(),
+  errorcode: z.enum(Object.keys(ERRORS) as [ErrorCode, ...ErrorCode[]]),
+  errormsg: z.string(),
+});
 
 /** Paged list payload: `{ rows, total, page, size }`. */
 export interface Page<T> {

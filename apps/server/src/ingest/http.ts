@@ -36,6 +36,7 @@ export const httpIntakeRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags: ['intake'],
         summary: 'Device reports over HTTP (Basic auth with the device id and secret), one or an array',
+        security: [{ deviceBasic: [] }],
         body: z.unknown(),
         response: { 200: envelopeSchema(intakeResultSchema) },
       },

@@ -21,6 +21,23 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * What a preHandler asks of the caller, for the OpenAPI document (plugins/openapi.ts): a session
+ * (required, or only checked when a token is sent) and whether it may refuse with 403.
+ */
+export interface Guard {
+  session: 'required' | 'optional';
+  permission?: boolean;
+}
+const guards = new WeakMap<object, Guard>();
+/** The guard a preHandler stands for, when it is one of these (or marked with sessionGuard). */
+export const guardOf = (fn: unknown): Guard | undefined => (typeof fn === 'function' ? guards.get(fn) : undefined);
+/** Marks a route's own preHandler that authenticates and may answer 403, so the document says so. */
+export function sessionGuard<T extends object>(fn: T): T {
+  guards.set(fn, { session: 'required', permission: true });
+  return fn;
+}
+
 export const authPlugin = fp(async (app: FastifyInstance, opts: { auth: Sessions }) => {
   app.decorateRequest('caller', null);
   app.decorateRequest('accessToken', null);
@@ -36,15 +53,20 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { auth: Sessions
     req.caller = caller;
     req.accessToken = token;
   };
+  guards.set(authenticate, { session: 'required' });
   app.decorate('authenticate', authenticate);
-  app.decorate('requirePermission', (permission: Permission) => async (req: FastifyRequest) => {
-    await authenticate(req);
-    const granted = await opts.auth.permissionsOf(req.caller!);
-    if (!granted.includes(permission)) throw new AppError(403, 'NO_PERMISSION');
-  });
-  app.decorate('authenticateIfToken', async (req: FastifyRequest) => {
+  app.decorate('requirePermission', (permission: Permission) =>
+    sessionGuard(async (req: FastifyRequest) => {
+      await authenticate(req);
+      const granted = await opts.auth.permissionsOf(req.caller!);
+      if (!granted.includes(permission)) throw new AppError(403, 'NO_PERMISSION');
+    }),
+  );
+  const ifToken = async (req: FastifyRequest) => {
     if (tokenOf(req)) await authenticate(req);
-  });
+  };
+  guards.set(ifToken, { session: 'optional' });
+  app.decorate('authenticateIfToken', ifToken);
 });
 
 /** The caller of an authenticated route. */

@@ -6,7 +6,7 @@
 // transparency-log tools read them.
 import { z } from 'zod';
 import { blankAsUndefined, isoInstant, listQuerySchema } from '../list.ts';
-import { ledgerRecordSchema } from './leaf.ts';
+import { jsonValueSchema, ledgerRecordSchema } from './leaf.ts';
 
 export const LEDGER_API = {
   /** GET: the latest signed checkpoint, text/plain (C2SP signed note). No login. */
@@ -116,7 +116,7 @@ export type RecordsQuery = z.infer<typeof recordsQuerySchema>;
 export const publicRecordsQuerySchema = z.object({ after: z.preprocess(blankAsUndefined, treeIndex.optional()) });
 
 /** One reading as the sensor-minute digest covers it (see modules/ledger/sources.ts). */
-export const ledgerReadingSchema = z.object({ time: z.string() }).catchall(z.json());
+export const ledgerReadingSchema = z.object({ time: z.string() }).catchall(jsonValueSchema);
 
 export const ledgerItemSchema = z.object({
   index: z.number(),

@@ -60,7 +60,9 @@ const isoTime = z.string().refine((s) => ISO_UTC.test(s) && !Number.isNaN(Date.p
 });
 const minuteStart = isoTime.refine((s) => s.endsWith(':00.000Z'), { message: 'expected the start of a minute' });
 const id = z.string().min(1).max(200);
-const fields = z.record(z.string(), z.json());
+/** Any JSON value: one instance, recursive, so the OpenAPI document names it once (JsonValue). */
+export const jsonValueSchema = z.json();
+const fields = z.record(z.string(), jsonValueSchema);
 
 export const CUSTODY_EVENTS = ['task.created', 'task.started', 'task.ended', 'task.handover', 'warehouse.in', 'warehouse.out'] as const;
 export const ALARM_EVENTS = ['opened', 'closed'] as const;

@@ -2,6 +2,7 @@
 // deliveries (the log with its filters, one delivery with every attempt, send again), plus the
 // deliveries of one alarm. Reading needs alarm:read (a user's own messages, `mine=true`, only a
 // sign-in), changing rules alarm:write, sending again alarm:handle.
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -9,6 +10,7 @@ import {
   deliveryDetailSchema,
   deliveryQuerySchema,
   deliveryRowSchema,
+  type DeliveryQuery,
   pushRuleBodySchema,
   pushRuleQuerySchema,
   pushRuleRowSchema,
@@ -17,7 +19,7 @@ import { ALARM_API } from '@iotc/shared/alarm';
 import { envelopeSchema } from '@iotc/shared/envelope';
 import { pageSchema } from '@iotc/shared/list';
 import { idParamsSchema } from '@iotc/shared/platform';
-import { callerOf, clientOf } from '../../plugins/auth.ts';
+import { callerOf, clientOf, sessionGuard } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/errors.ts';
 import type { DeliveryService } from './deliveries.ts';
 import type { PushRuleService } from './push-rules.ts';
@@ -59,10 +61,10 @@ export const pushRoutes: FastifyPluginAsyncZod<{ rules: PushRuleService; deliver
       base,
       {
         schema: { tags, summary: 'The delivery log; mine=true: what was addressed to the caller (in-app messages)', querystring: deliveryQuerySchema, response: { 200: envelopeSchema(pageSchema(deliveryRowSchema)) } },
-        preHandler: async (req, reply) => {
-          if (req.query.mine === 'true') await app.authenticate(req, reply);
+        preHandler: sessionGuard(async (req: FastifyRequest, reply: FastifyReply) => {
+          if ((req.query as DeliveryQuery).mine === 'true') await app.authenticate(req, reply);
           else await readAlarms(req, reply);
-        },
+        }),
       },
       async (req) => ok(await deliveries.list(callerOf(req), req.query)),
     );

@@ -8,7 +8,7 @@ import { COMMAND_API, commandEventRowSchema, commandPageSchema, commandQuerySche
 import { envelopeSchema } from '@iotc/shared/envelope';
 import { exportFormatSchema } from '@iotc/shared/list';
 import { idParamsSchema, type Permission } from '@iotc/shared/platform';
-import { callerOf } from '../../plugins/auth.ts';
+import { callerOf, sessionGuard } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/errors.ts';
 import { AppError } from '../../lib/errors.ts';
 import { contentDisposition, requestTimezone } from '../../lib/export.ts';
@@ -17,11 +17,11 @@ import type { CommandService } from './service.ts';
 
 export const commandRoutes: FastifyPluginAsyncZod<{ commands: CommandService; permissionsOf: (caller: Caller) => Promise<Permission[]> }> = async (app, { commands, permissionsOf }) => {
   const read = {
-    preHandler: async (req: FastifyRequest, reply: FastifyReply) => {
+    preHandler: sessionGuard(async (req: FastifyRequest, reply: FastifyReply) => {
       await app.authenticate(req, reply);
       const granted = await permissionsOf(callerOf(req));
       if (!granted.includes('command:request') && !granted.includes('command:review')) throw new AppError(403, 'NO_PERMISSION');
-    },
+    }),
   };
   const request = { preHandler: app.requirePermission('command:request') };
   const review = { preHandler: app.requirePermission('command:review') };
