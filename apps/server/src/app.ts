@@ -61,6 +61,7 @@ import { jt808ModelRoutes } from './modules/jt808/models-routes.ts';
 import { alarmConfirmations, type AlarmConfirmations } from './modules/jt808/alarm-confirm.ts';
 import { intakePipeline, type IntakePipeline } from './ingest/pipeline.ts';
 import { readingStore, type ReadingStore } from './ingest/store.ts';
+import { storedReadings as storedReadingsEvent } from './ingest/stored-readings.ts';
 import { localBus, redisBus, type CachedConfig, type EventBus } from './realtime/bus.ts';
 import { liveHub } from './realtime/hub.ts';
 import { liveComposer, stateReader } from './modules/telemetry/states.ts';
@@ -78,6 +79,7 @@ import { assetRoutes } from './modules/asset/routes.ts';
 import { XLSX_TYPE } from './lib/sheet.ts';
 import { orgUserRoutes } from './modules/org-user/routes.ts';
 import type { AlarmRow } from '@iotc/shared/alarm';
+import { alarmChanges } from './modules/alarm/changes.ts';
 import { alarmEngine, type AlarmEngine } from './modules/alarm/engine.ts';
 import { levelService } from './modules/alarm/levels.ts';
 import { policyService } from './modules/alarm/policies.ts';
@@ -94,7 +96,7 @@ import { faultRoutes } from './modules/fault/routes.ts';
 import { workOrderService } from './modules/work-order/service.ts';
 import { trackService } from './modules/track/service.ts';
 import { trackRoutes } from './modules/track/routes.ts';
-import { archiveTick } from './modules/archive/job.ts';
+import { archiveTick, markStalePacks } from './modules/archive/job.ts';
 import { storageJob } from './modules/storage/job.ts';
 import { storageService } from './modules/storage/service.ts';
 import { storageRoutes } from './modules/storage/routes.ts';
@@ -317,11 +319,14 @@ export async function buildApp(
   const live = liveComposer(database.db, config.offlineAfterMs);
   const push = alarmPush(database.db, { log: app.log, messenger: messages });
   app.decorate('push', push);
-  // Every alarm row that opened or changed: to the browsers, and to the push rules.
+  // Alarm changes: every alarm row that opened or changed, to the browsers and to the push rules.
+  const changedAlarms = alarmChanges();
+  changedAlarms.subscribe((alarms) => bus.publish({ type: 'alarms', alarms }));
+  changedAlarms.subscribe((alarms) => push.onAlarms(alarms));
   const publishAlarms = (rows: AlarmRow[]) => {
     if (rows.length === 0) return;
-    bus.publish({ type: 'alarms', alarms: rows });
-    push.onAlarms(rows);
+    const failed = changedAlarms.publish(rows);
+    if (failed !== undefined) throw failed;
   };
   const engine = alarmEngine(database.db, { log: app.log, publish: publishAlarms, opened: metrics.alarmsOpened });
   app.decorate('alarmEngine', engine);
@@ -363,6 +368,19 @@ export async function buildApp(
     onCreated: (months) => app.log.info({ months }, 'readings partitions created'),
   });
   app.addHook('onClose', () => partitions.stop());
+  // The stored readings event: what must commit with a batch, and who hears of it once committed.
+  const storedReadings = storedReadingsEvent();
+  // A reading of a closed day makes that day's pack stale (modules/archive/job.ts), in the write's transaction.
+  storedReadings.storing.add(({ tx, readings, receivedAt }) => markStalePacks(tx, readings, receivedAt));
+  storedReadings.stored.subscribe(({ readings }) => engine.submit(readings));
+  storedReadings.stored.subscribe(({ states, readings, heardBefore }) => faults.stored(states, readings, heardBefore));
+  storedReadings.stored.subscribe(({ readings }) => recognizer.stored(readings));
+  storedReadings.stored.subscribe(({ states }) =>
+    void live.compose(states).then(
+      (changed) => bus.publish({ type: 'device-states', states: changed }),
+      (err: unknown) => app.log.warn({ err }, 'live state read failed'),
+    ),
+  );
   const readings = readingStore(database.db, {
     availability,
     concurrency: database.kind === 'postgres' ? 3 : 1,
@@ -370,15 +388,7 @@ export async function buildApp(
     silenceAfterMs: config.offlineAfterMs,
     // The reading goes to its device's intake log with the reason; the rest of its batch is stored.
     onFailed: (err, r) => app.log.warn({ err, deviceRef: r.deviceRef, time: Number.isNaN(r.time.getTime()) ? null : r.time }, 'a reading the database refused was left out of its batch'),
-    onStored: (stored, inserted, heardBefore) => {
-      engine.submit(inserted);
-      faults.stored(stored, inserted, heardBefore);
-      recognizer.stored(inserted);
-      void live.compose(stored).then(
-        (changed) => bus.publish({ type: 'device-states', states: changed }),
-        (err: unknown) => app.log.warn({ err }, 'live state read failed'),
-      );
-    },
+    events: storedReadings,
   });
   app.decorate('readings', readings);
   // Policies, push rules, tasks and JT/T 808 item mappings are cached by each node: a change made

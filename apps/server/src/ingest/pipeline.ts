@@ -8,7 +8,8 @@ import { DEVICE_ID_PATTERN, deviceReportSchema, MAX_FUTURE_SKEW_MS, MAX_REPORTS_
 import { decodeExtraData } from '@iotc/shared/sensors';
 import { rowsOf, type Db } from '../db/client.ts';
 import { devices, intakeLog } from '../db/schema.ts';
-import type { Reading, ReadingStore } from './store.ts';
+import type { ReadingStore } from './store.ts';
+import type { Reading } from './stored-readings.ts';
 import { storableText, unstorableTextAt } from '../plugins/text-guard.ts';
 import type { DeviceRateLimiter } from './device-rate.ts';
 import type { DatabaseAvailability } from '../db/availability.ts';

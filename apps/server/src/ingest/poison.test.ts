@@ -10,7 +10,8 @@ import { devices, intakeLog, orgs, telemetry } from '../db/schema.ts';
 import { testApp, type TestApp } from '../test/harness.ts';
 import { createTenantUser } from '../test/fixtures.ts';
 import { hashSecret } from './pipeline.ts';
-import { readingStore, type Reading } from './store.ts';
+import { readingStore } from './store.ts';
+import type { Reading } from './stored-readings.ts';
 
 let t: TestApp;
 let db: Db;

@@ -6,7 +6,8 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { devices, orgs } from '../db/schema.ts';
 import { testApp, type TestApp } from '../test/harness.ts';
-import { readingStore, type Reading } from './store.ts';
+import { readingStore } from './store.ts';
+import { storedReadings, type Reading } from './stored-readings.ts';
 
 let t: TestApp;
 let db: Db;
@@ -55,7 +56,9 @@ describe('reading store', () => {
       },
     });
     const stored: number[] = [];
-    const store = readingStore(counted, { onStored: (s) => stored.push(s.length) });
+    const events = storedReadings();
+    events.stored.subscribe((e) => stored.push(e.states.length));
+    const store = readingStore(counted, { events });
     const time = new Date(Date.now() - 60_000);
     // One submission per macrotask, like one MQTT message per socket read.
     const answers = await Promise.all(

@@ -7,7 +7,8 @@ import type { Db } from '../db/client.ts';
 import { isUnavailable, type UnavailableError } from '../db/availability.ts';
 import { devices, orgs } from '../db/schema.ts';
 import { testApp, type TestApp } from '../test/harness.ts';
-import { readingStore, type Reading } from './store.ts';
+import { readingStore } from './store.ts';
+import type { Reading } from './stored-readings.ts';
 
 let t: TestApp;
 let db: Db;

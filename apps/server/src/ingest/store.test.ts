@@ -1,7 +1,8 @@
 // Folding a batch's readings into one latest state per device: the newest time wins, values
 // missing from the newest reading keep earlier ones, whatever order the readings came in.
 import { describe, expect, it } from 'vitest';
-import { foldStates, type Reading } from './store.ts';
+import { foldStates } from './store.ts';
+import type { Reading } from './stored-readings.ts';
 
 const reading = (deviceRef: string, t: number, over: Partial<Reading> = {}): Reading => ({
   orgId: 'org',

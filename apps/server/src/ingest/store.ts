@@ -2,9 +2,9 @@
 // the writes are running are stored together by the next one, in one transaction: one insert
 // of the readings (a repeated device time is stored once) and one upsert of each device's
 // latest state.
-// Each caller learns how many of its own readings were new once they are stored; whoever
-// watches the store learns the changed states and, for the devices that may have been silent,
-// when they had last been heard of before.
+// Each caller learns how many of its own readings were new once they are stored; the stored
+// readings event (stored-readings.ts) tells its subscribers the changed states and, for the
+// devices that may have been silent, when they had last been heard of before.
 // Durability: nothing is acknowledged before its transaction; while the database is unreachable
 // or cannot write (db/availability.ts) submissions are refused at once, and at most `maxWaiting` readings wait
 // for a write, past which new submissions are refused too, so memory stays bounded.
@@ -12,10 +12,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db, type Executor } from '../db/client.ts';
 import { isUnavailable, UnavailableError, type DatabaseAvailability } from '../db/availability.ts';
 import { uuidList } from '../db/list.ts';
-import type { deviceStates, telemetry } from '../db/schema.ts';
-import { markStalePacks } from '../modules/archive/job.ts';
-
-export type Reading = typeof telemetry.$inferInsert & { time: Date; deviceRef: string; acc: boolean | null };
+import type { deviceStates } from '../db/schema.ts';
+import type { Reading, StoredReadings, StoredState } from './stored-readings.ts';
 
 /** What became of one submission: how many of its readings were new, and those the store could not take. */
 export interface StoreOutcome {
@@ -63,8 +61,6 @@ export function foldStates(readings: Reading[], receivedAt: Date): StateRow[] {
   return [...byDevice.values()].sort((a, b) => (a.deviceRef < b.deviceRef ? -1 : 1));
 }
 
-export type StoredState = typeof deviceStates.$inferSelect;
-
 /** A database error's message, short enough for an intake log line (never a stack). */
 function reasonOf(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
@@ -74,14 +70,10 @@ function reasonOf(err: unknown): string {
 export function readingStore(
   db: Db,
   opts: {
+    /** Where each write is told: its steps in the write's transaction, and what it stored once committed (stored-readings.ts). */
+    events?: StoredReadings;
     /**
-     * After each write: the latest states it changed, the readings it stored (a repeat of a
-     * stored device time is not among them) and, with `silenceAfterMs`, when the platform had
-     * last heard of each device before this write that may have been silent longer than that.
-     */
-    onStored?: (states: StoredState[], readings: Reading[], heardBefore: ReadonlyMap<string, Date>) => void;
-    /**
-     * Tell onStored of silences longer than this (the offline time). A device this process has
+     * Tell the stored event of silences longer than this (the offline time). A device this process has
      * itself written within it cannot have been silent that long, so only the others (after a
      * silence, after a start, or written by other processes only) cost a lookup, made in the
      * write's transaction just before their states are replaced.
@@ -164,7 +156,8 @@ export function readingStore(
       }
       // Outside the isolation: a listener that fails does not make its readings look refused.
       try {
-        if (committed.changed.length) opts.onStored?.(committed.changed, committed.readings, committed.heardBefore);
+        const listenerFailed = committed.changed.length ? opts.events?.stored.publish({ states: committed.changed, readings: committed.readings, heardBefore: committed.heardBefore }) : undefined;
+        if (listenerFailed !== undefined) listenerError ??= listenerFailed;
       } catch (err) {
         listenerError ??= err;
       }
@@ -191,8 +184,8 @@ export function readingStore(
         inserted.push(e);
       }
       const readings = inserted.map((e) => e.r);
-      // A reading of a closed day makes that day's pack stale (modules/archive/job.ts).
-      await markStalePacks(tx, readings, receivedAt);
+      // What must commit with the readings (a closed day's pack made stale by a late reading, say).
+      await opts.events?.storing.run({ tx, readings, receivedAt });
       const states = foldStates(readings, receivedAt);
       if (silenceAfterMs !== undefined && states.length) {
         const since = receivedAt.getTime() - silenceAfterMs;

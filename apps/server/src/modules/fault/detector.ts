@@ -34,7 +34,7 @@ import { LOCKS, rowsOf, xactLockKeys, type Db, type Tx } from '../../db/client.t
 import { uuidList } from '../../db/list.ts';
 import { batchQueue } from '../../lib/batch-queue.ts';
 import type { Refusal } from '../../ingest/pipeline.ts';
-import type { Reading, StoredState } from '../../ingest/store.ts';
+import type { Reading, StoredState } from '../../ingest/stored-readings.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -13,7 +13,8 @@ import type { FaultKind } from '@iotc/shared/fault';
 import { testApp, type TestApp } from '../../test/harness.ts';
 import { devices, faultCounters, faults, intakeLog, orgs, telemetry } from '../../db/schema.ts';
 import { hashSecret } from '../../ingest/pipeline.ts';
-import { readingStore, type Reading } from '../../ingest/store.ts';
+import { readingStore } from '../../ingest/store.ts';
+import { storedReadings, type Reading } from '../../ingest/stored-readings.ts';
 import { advanceRun, advanceWindow, faultDetector, gpsVerdict, sensorVerdict, type Signal } from './detector.ts';
 
 let t: TestApp;
@@ -333,8 +334,11 @@ describe('several processes', () => {
     const d = await device('two-stores');
     let clock = Date.now();
     const heard: (number | undefined)[] = [];
-    const store = () =>
-      readingStore(t.app.database.db, { silenceAfterMs: 600_000, now: () => new Date(clock), onStored: (_s, _r, before) => heard.push(before.get(d.id)?.getTime()) });
+    const store = () => {
+      const events = storedReadings();
+      events.stored.subscribe((e) => heard.push(e.heardBefore.get(d.id)?.getTime()));
+      return readingStore(t.app.database.db, { silenceAfterMs: 600_000, now: () => new Date(clock), events });
+    };
     const [a, b] = [store(), store()];
     const write = async (s: typeof a, minute: number) => {
       clock = T0 + minute * 60_000;
