@@ -22,7 +22,7 @@ export interface MapViewProps {
   config: MapConfig | null;
   /** Default 100%. */
   height?: number | string;
-  /** Default `iotc-live-map` (the console's map look, map.css). */
+  /** Besides `iotc-map`; default `iotc-live-map` (the console's map look, map.css). */
   className?: string;
   testId?: string;
   /** Layer components. */
@@ -48,7 +48,7 @@ export function MapView({ config, height = '100%', className = 'iotc-live-map', 
 
   return (
     <>
-      <div ref={containerRef} className={className} data-testid={testId} style={{ height, width: '100%' }} />
+      <div ref={containerRef} className={`iotc-map ${className}`} data-testid={testId} style={{ height, width: '100%' }} />
       {base ? <MapContext.Provider value={base}>{children}</MapContext.Provider> : null}
     </>
   );
