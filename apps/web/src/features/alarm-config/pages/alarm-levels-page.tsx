@@ -18,7 +18,7 @@ import { useDeleteLevel } from '../api/level-delete.ts';
 import { useLevelList, type LevelView } from '../api/levels.ts';
 import { tagColoursOn } from '../../../lib/color.ts';
 import { LevelFormModal, type LevelFormTarget } from '../components/level-form-modal.tsx';
-import { useOrgFilter } from '../components/org-filter.ts';
+import { useOrgFilter } from '../../../components/org-filter.ts';
 import '../components/alarm-config.css';
 
 const SOUND: ButtonLookupItem[] = [

@@ -22,7 +22,7 @@ import { usePolicies, type PolicyView } from '../api/policies.ts';
 import { useCopyPolicy, useDeletePolicy, useSetPolicyEnabled } from '../api/policy-actions.ts';
 import { exportPolicies } from '../api/policy-file.ts';
 import { ImportPoliciesModal } from '../components/import-policies-modal.tsx';
-import { useOrgFilter } from '../components/org-filter.ts';
+import { useOrgFilter } from '../../../components/org-filter.ts';
 import { PolicyDrawer, type PolicyFormTarget } from '../components/policy-drawer.tsx';
 import { isAssetKind, KIND_LABELS, ruleTypes } from '../components/policy-form-model.ts';
 import '../components/alarm-config.css';

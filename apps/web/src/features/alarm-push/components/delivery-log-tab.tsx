@@ -20,7 +20,7 @@ import { useResendDelivery } from '../api/delivery-resend.ts';
 import { useRuleChoices } from '../api/push-rules.ts';
 import { canResend, DELIVERY_STATUS_COLORS, deliveryFilters, formatTime, resultText, targetText, TIME_FILTER } from './delivery-model.ts';
 import { DeliveryDrawer } from './delivery-drawer.tsx';
-import { useOrgFilter } from './org-filter.ts';
+import { useOrgFilter } from '../../../components/org-filter.ts';
 
 /** A row as the table shows it: `createdAt` in the user's time zone (the sort key stays the API's), the summaries as texts. */
 interface DeliveryTableRow extends DeliveryRow {

@@ -21,7 +21,7 @@ import { useDialog } from '../../../lib/use-dialog.ts';
 import { useLevelChoices } from '../api/level-choices.ts';
 import { useDeletePushRule, useSetPushRuleEnabled } from '../api/push-rule-actions.ts';
 import { usePushRules } from '../api/push-rules.ts';
-import { useOrgFilter } from './org-filter.ts';
+import { useOrgFilter } from '../../../components/org-filter.ts';
 import { PushRuleDrawer, type PushRuleTarget } from './push-rule-drawer.tsx';
 import { ruleChannels } from './push-form-model.ts';
 

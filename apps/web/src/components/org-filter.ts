@@ -1,10 +1,11 @@
-// The organisation filter of the push lists: a select of every organisation of the caller's tree
-// (indented by depth), shown only when there is more than one to choose from.
+// The organisation filter of the lists that several features show (alarm levels and policies,
+// push rules, the delivery log): a select of every organisation of the caller's tree (indented by
+// depth), shown only when there is more than one to choose from.
 import { useMemo } from 'react';
 import type { OrgNode } from '@iotc/shared/platform';
-import { useOrgTree } from '../../../api/org-tree.ts';
-import type { FilterItem, FilterOption } from '../../../components/filter-bar.tsx';
-import { usePermission } from '../../../lib/permissions.ts';
+import { useOrgTree } from '../api/org-tree.ts';
+import type { FilterItem, FilterOption } from './filter-bar.tsx';
+import { usePermission } from '../lib/permissions.ts';
 
 export function flattenOrgs(nodes: OrgNode[], depth = 0): FilterOption[] {
   // An ideographic space per level: the tree's shape in a flat list, and still searchable by name.
