@@ -10,7 +10,8 @@ import secureJson from 'secure-json-parse';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
-import { partitionJob } from './db/partitions.ts';
+import { ensurePartitions, PARTITION_JOB_MS } from './db/partitions.ts';
+import { jobsPlugin } from './plugins/jobs.ts';
 import { databaseAvailability, type DatabaseAvailability } from './db/availability.ts';
 import { seed, type SeedResult } from './db/seed.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -38,7 +39,7 @@ import { dictRepo } from './modules/dict/repo.ts';
 import { auditRepo } from './modules/audit/repo.ts';
 import { auditService } from './modules/audit/service.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
-import { retentionJob } from './modules/retention/job.ts';
+import { retentionTick } from './modules/retention/job.ts';
 import { retentionRepo } from './modules/retention/repo.ts';
 import { retentionRoutes } from './modules/retention/routes.ts';
 import { retentionService } from './modules/retention/service.ts';
@@ -97,7 +98,7 @@ import { workOrderService } from './modules/work-order/service.ts';
 import { trackService } from './modules/track/service.ts';
 import { trackRoutes } from './modules/track/routes.ts';
 import { archiveTick, markStalePacks } from './modules/archive/job.ts';
-import { storageJob } from './modules/storage/job.ts';
+import { takeSnapshot } from './modules/storage/job.ts';
 import { storageService } from './modules/storage/service.ts';
 import { storageRoutes } from './modules/storage/routes.ts';
 import { shipmentService } from './modules/report/shipment.ts';
@@ -352,22 +353,14 @@ export async function buildApp(
     if (availability.unwritable) throw new Error(`the database cannot write: ${availability.stats().unwritableCause?.message ?? ''}`);
   });
   await app.register(platformAlarmRoutes, { alarms: alarmsOfPlatform });
-  /** A background job failed: logged, unless the database is unreachable (the outage is logged once). */
-  const jobFailed = (what: string) => (err: unknown) =>
-    void availability.failed(err).then((down) => {
-      if (!down) app.log.warn({ err }, what);
-    });
-  /** Background jobs pause while the database is unreachable or cannot write, so they neither pile up nor flood the log. */
-  const whileUp = (job: () => void) => () => {
-    if (!availability.down && !availability.unwritable) job();
-  };
+  // Every periodic job of this node (plugins/jobs.ts): timers, one run at a time, paused while the
+  // database is unreachable or cannot write, failures logged by name, stopped on close.
+  await app.register(jobsPlugin, { availability });
   // The readings table's month partitions, created ahead one node at a time (db/partitions.ts).
-  const partitions = partitionJob(database.db, {
-    shouldRun: () => !availability.down,
-    onError: jobFailed('readings partitions failed'),
-    onCreated: (months) => app.log.info({ months }, 'readings partitions created'),
+  app.job('readings partitions', { everyMs: PARTITION_JOB_MS, atStart: true, whileUnwritable: true }, async () => {
+    const months = (await ensurePartitions(database.db)).filter((m) => m.created);
+    if (months.length) app.log.info({ months }, 'readings partitions created');
   });
-  app.addHook('onClose', () => partitions.stop());
   // The stored readings event: what must commit with a batch, and who hears of it once committed.
   const storedReadings = storedReadingsEvent();
   // A reading of a closed day makes that day's pack stale (modules/archive/job.ts), in the write's transaction.
@@ -414,21 +407,13 @@ export async function buildApp(
     // Every node sweeps and finds the same devices: each tells its own browsers only.
     if (gone.length) bus.publishLocal({ type: 'device-states', states: gone });
   });
-  const sweeper = setInterval(whileUp(() => void app.sweepOffline().catch(jobFailed('offline sweep failed'))), 15_000);
-  sweeper.unref();
+  const sweeper = app.job('offline sweep', { everyMs: 15_000 }, () => app.sweepOffline());
   // Time-based alarms (offline, stay timeout): one node's tick at a time does the work.
-  // Escalation steps and delivery retries run on the same tick, one node at a time too.
-  const alarmTicker = setInterval(
-    whileUp(() => {
-      void engine.tick().catch(jobFailed('alarm tick failed'));
-      void push.tick().catch(jobFailed('alarm push tick failed'));
-    }),
-    config.alarmTickMs,
-  );
-  alarmTicker.unref();
+  // Escalation steps and delivery retries run on the same turn, one node at a time too.
+  const alarmTick = app.job('alarm tick', { everyMs: config.alarmTickMs }, async () => void (await engine.tick()));
+  const pushTick = app.job('alarm push tick', { everyMs: config.alarmTickMs }, () => push.tick());
   app.addHook('onClose', async () => {
-    clearInterval(sweeper);
-    clearInterval(alarmTicker);
+    await Promise.all([sweeper.stop(), alarmTick.stop(), pushTick.stop()]);
     await readings.flushed();
     await engine.settled();
     await push.settled();
@@ -453,51 +438,25 @@ export async function buildApp(
   // The readings archive: each device's closed days packed, every column, for small storage and
   // fast month-long reads (one node at a time; modules/archive/job.ts). Again at once while a
   // backlog remains, else every ARCHIVE_SECONDS (0: not on this node).
-  let archiving: Promise<unknown> | undefined;
-  let archiveStopped = false;
-  const archiveRun = () => {
-    if (archiving || archiveStopped) return;
-    archiving = archiveTick(database.db, { node: config.nodeId })
-      .then((r) => {
-        if (r.ran && !r.caughtUp) setImmediate(whileUp(archiveRun));
-      })
-      .catch(jobFailed('readings archive failed'))
-      .finally(() => {
-        archiving = undefined;
-      });
-  };
-  const archiveTicker = config.archiveMs > 0 ? setInterval(whileUp(archiveRun), config.archiveMs) : undefined;
-  archiveTicker?.unref();
-  app.addHook('onClose', async () => {
-    archiveStopped = true;
-    clearInterval(archiveTicker);
-    await archiving;
+  app.job('readings archive', { everyMs: config.archiveMs }, async () => {
+    const r = await archiveTick(database.db, { node: config.nodeId });
+    return r.ran && !r.caughtUp ? 'again' : undefined;
   });
   // Storage figures per organisation: a snapshot at start and every STORAGE_SECONDS (one node at
   // a time; modules/storage), read by the platform-management screen and /metrics.
   const storage = storageService(database.db, { freeBytes: async () => (database.kind === 'pglite' && config.dataDir ? availability.checkDisk() : null) });
   await app.register(storageRoutes, { storage });
   metrics.watchStorage(storage.overview);
-  if (config.storageMs > 0) {
-    const snapshots = storageJob(database.db, {
-      everyMs: config.storageMs,
-      shouldRun: () => !availability.down && !availability.unwritable,
-      onError: jobFailed('storage figures failed'),
-    });
-    app.addHook('onClose', () => snapshots.stop());
-  }
+  // Another node's snapshot of the last half interval stands for this one.
+  app.job('storage figures', { everyMs: config.storageMs, atStart: true }, async () => {
+    await takeSnapshot(database.db, { freshMs: config.storageMs / 2 });
+  });
   // Retention: what the organisations' rules no longer keep is removed, unless a legal hold
   // covers it (modules/retention/job.ts); at start and every RETENTION_SECONDS (0: not on this node).
-  if (config.retentionMs > 0) {
-    const retention = retentionJob(database.db, {
-      everyMs: config.retentionMs,
-      audit: audit.record,
-      shouldRun: () => !availability.down && !availability.unwritable,
-      onError: jobFailed('retention failed'),
-      onRemoved: (r) => app.log.info(r, 'retention removed readings'),
-    });
-    app.addHook('onClose', () => retention.stop());
-  }
+  app.job('retention', { everyMs: config.retentionMs, atStart: true }, async () => {
+    const r = await retentionTick(database.db, { audit: audit.record });
+    if (r.rowsRemoved || r.packReadingsRemoved) app.log.info(r, 'retention removed readings');
+  });
   await app.register(retentionRoutes, { service: retentionService(database.db, retentionRepo(database.db), audit.record) });
   const alarmReports = alarmReportService(database.db);
   const onlineReports = onlineReportService(database.db, { offlineAfterMs: config.offlineAfterMs });
@@ -547,10 +506,9 @@ export async function buildApp(
   commands.attach(jt808Commands.sender, 'jt808');
   app.decorate('jt808Commands', jt808Commands.downlink);
   await app.register(commandRoutes, { commands, permissionsOf: auth.permissionsOf });
-  const commandTicker = setInterval(whileUp(() => void commands.tick()), Math.max(1000, Math.min(5000, config.commandTimeoutMs / 4)));
-  commandTicker.unref();
+  const commandTick = app.job('command timeouts', { everyMs: Math.max(1000, Math.min(5000, config.commandTimeoutMs / 4)) }, async () => void (await commands.tick()));
   app.addHook('onClose', async () => {
-    clearInterval(commandTicker);
+    await commandTick.stop();
     await commands.settled();
   });
   // Scheduled reports: each due run is claimed by one node's tick and mailed with its file.
@@ -562,10 +520,9 @@ export async function buildApp(
   });
   app.decorate('reportScheduler', scheduler);
   await app.register(reportScheduleRoutes, { schedules: scheduleService(database.db, { audit: audit.record, scheduler, permissionsOf: auth.permissionsOf }) });
-  const scheduleTicker = setInterval(whileUp(() => void scheduler.tick()), 60_000);
-  scheduleTicker.unref();
+  const scheduleTick = app.job('scheduled reports', { everyMs: 60_000 }, () => scheduler.tick());
   app.addHook('onClose', async () => {
-    clearInterval(scheduleTicker);
+    await scheduleTick.stop();
     await scheduler.settled();
   });
   // The ledger: stored readings, custody events and alarms are appended every few seconds and a
@@ -582,16 +539,10 @@ export async function buildApp(
   await ledger.signer();
   app.decorate('ledger', ledger);
   await app.register(ledgerRoutes, { ledger });
-  const ledgerTicker = config.ledgerTickMs > 0 ? setInterval(whileUp(() => void ledger.tick().catch(jobFailed('ledger tick failed'))), config.ledgerTickMs) : undefined;
-  ledgerTicker?.unref();
-  const checkpointTicker = setInterval(
-    whileUp(() => void ledger.checkpoint().catch(jobFailed('ledger checkpoint failed'))),
-    config.ledgerCheckpointMs,
-  );
-  checkpointTicker.unref();
+  const ledgerTick = app.job('ledger tick', { everyMs: config.ledgerTickMs }, async () => void (await ledger.tick()));
+  const checkpoint = app.job('ledger checkpoint', { everyMs: config.ledgerCheckpointMs }, async () => void (await ledger.checkpoint()));
   app.addHook('onClose', async () => {
-    clearInterval(ledgerTicker);
-    clearInterval(checkpointTicker);
+    await Promise.all([ledgerTick.stop(), checkpoint.stop()]);
     await ledger.settled();
   });
 

@@ -118,11 +118,10 @@ const demo = startDemo().catch((err: unknown) => {
   return undefined;
 });
 
-const HOUR = 3_600_000;
-const housekeeping = setInterval(() => {
-  Promise.all([app.authService.purge(), app.captchaService.purge(), app.accountService.purge(), app.ssoService.purge(), app.intake.purge()]).catch((err) => app.log.warn({ err }, 'housekeeping failed'));
-}, HOUR);
-housekeeping.unref();
+// Expired sessions, captchas, codes, sign-in flows and old intake log rows go every hour.
+app.job('housekeeping', { everyMs: 3_600_000 }, async () => {
+  await Promise.all([app.authService.purge(), app.captchaService.purge(), app.accountService.purge(), app.ssoService.purge(), app.intake.purge()]);
+});
 
 const port = new URL(address).port;
 const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
@@ -178,7 +177,6 @@ async function shutdown(signal: string) {
   }, SHUTDOWN_LIMIT_MS);
   limit.unref();
   try {
-    clearInterval(housekeeping);
     await (await demo)?.stop().catch(() => undefined);
     detachCommands();
     step = 'device link';

@@ -8,7 +8,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase, rowsOf, type Database, type Db } from './client.ts';
 import { createPgDatabase } from '../test/harness.ts';
-import { addMonths, createMonth, dropMonth, ensurePartitions, listPartitions, monthOf, partitionJob, partitionName, type CreatedMonth } from './partitions.ts';
+import { addMonths, createMonth, dropMonth, ensurePartitions, listPartitions, type CreatedMonth } from './partitions.ts';
 
 let node1: Database;
 let node2: Database;
@@ -198,29 +198,5 @@ describe('month partitions', () => {
       'telemetry_p2041_06',
     ]);
     expect(scanned(await plan(sql`select count(*) from telemetry where org_id = ${ORG} and time >= '2041-06-01T00:00:00Z' and time < '2041-06-02T00:00:00Z'`))).toEqual(['telemetry_p2041_06']);
-  });
-
-  it('the job creates the months ahead at once and on each turn, and stops cleanly', async () => {
-    const next = addMonths(monthOf(new Date()), 1);
-    expect(await dropMonth(db, next)).toMatchObject({ dropped: true });
-    const created: string[] = [];
-    const errors: unknown[] = [];
-    const job = partitionJob(db, { onError: (e) => errors.push(e), onCreated: (m) => created.push(...m.map((x) => x.month)) });
-    await job.run();
-    expect(created).toEqual([next]);
-    expect(await partitionNames()).toContain(partitionName(next));
-    await job.run();
-    expect(created).toEqual([next]);
-    await job.stop();
-    expect(errors).toEqual([]);
-
-    // A turn skipped while the database is down does nothing.
-    await dropMonth(db, next);
-    const idle = partitionJob(db, { shouldRun: () => false, onError: (e) => errors.push(e) });
-    await idle.run();
-    await idle.stop();
-    expect(await partitionNames()).not.toContain(partitionName(next));
-    await ensurePartitions(db);
-    expect(await partitionNames()).toContain(partitionName(next));
   });
 });

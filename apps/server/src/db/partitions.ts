@@ -10,7 +10,6 @@
 // nothing is lost. Inserts wait for those few milliseconds, once a month.
 import { sql } from 'drizzle-orm';
 import { LOCKS, rowsOf, xactLock, type Db, type Executor } from './client.ts';
-import { periodicJob, type PeriodicJob } from '../lib/periodic.ts';
 
 /** Months created ahead of this one (this month, and this many after it). */
 export const AHEAD_MONTHS = 2;
@@ -179,21 +178,4 @@ export async function listPartitions(db: Executor): Promise<PartitionInfo[]> {
     out.push({ name: p.name, month: m ? `${m[1]}-${m[2]}` : null, rows, exact, bytes: Number(p.bytes) });
   }
   return out.sort((a, b) => (a.month ?? '\uffff').localeCompare(b.month ?? '\uffff'));
-}
-
-/**
- * The job: ensurePartitions at once and every `everyMs`, one run at a time; `shouldRun` false
- * skips a turn (the database is unreachable). stop() waits for a run in progress.
- */
-export function partitionJob(
-  db: Db,
-  opts: { everyMs?: number; shouldRun?: () => boolean; onError: (err: unknown) => void; onCreated?: (months: CreatedMonth[]) => void },
-): PeriodicJob {
-  return periodicJob(
-    async () => {
-      const made = (await ensurePartitions(db)).filter((m) => m.created);
-      if (made.length) opts.onCreated?.(made);
-    },
-    { everyMs: opts.everyMs ?? PARTITION_JOB_MS, shouldRun: opts.shouldRun, onError: opts.onError },
-  );
 }

@@ -1,26 +1,37 @@
-// A housekeeping job of one node: a run at once and every `everyMs`, one run at a time; a turn
-// is skipped while `shouldRun` says no (the database is unreachable or cannot write); a failed run
-// goes to `onError` and the next turn tries again. stop() waits for a run in progress.
+// A periodic job of one node: a turn every `everyMs` (and one at once with `atStart`), one run at
+// a time (a turn that finds the last run going joins it); a turn is skipped while `shouldRun`
+// says no (the database is unreachable or cannot write); a failed run goes to `onError` and the
+// next turn tries again; a run that answers 'again' (a backlog remains) is followed by another
+// at once. stop() ends the turns and waits for a run in progress. The jobs plugin
+// (plugins/jobs.ts) builds every job of the server with it.
 export interface PeriodicJob {
   /** Runs now (or joins the run in progress). */
   run(): Promise<void>;
   stop(): Promise<void>;
 }
 
-export function periodicJob(work: () => Promise<void>, opts: { everyMs: number; shouldRun?: () => boolean; onError: (err: unknown) => void }): PeriodicJob {
+/** What a run may answer: 'again' when work remains, so the next run follows at once. */
+export type RunResult = void | 'again';
+
+export function periodicJob(
+  work: () => Promise<RunResult>,
+  opts: { everyMs: number; atStart?: boolean; shouldRun?: () => boolean; onError: (err: unknown) => void },
+): PeriodicJob {
   let running: Promise<void> | undefined;
   let stopped = false;
   const run = (): Promise<void> => {
     if (running) return running;
     if (stopped || opts.shouldRun?.() === false) return Promise.resolve();
     running = work()
-      .catch(opts.onError)
+      .then((result) => {
+        if (result === 'again') setImmediate(() => void run());
+      }, opts.onError)
       .finally(() => {
         running = undefined;
       });
     return running;
   };
-  void run();
+  if (opts.atStart ?? true) void run();
   const timer = setInterval(() => void run(), opts.everyMs);
   timer.unref();
   return {

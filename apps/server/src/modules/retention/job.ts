@@ -15,7 +15,6 @@
 // One audit entry per organisation and run, by the account `system`.
 import { sql } from 'drizzle-orm';
 import { LOCKS, rowsOf, xactLockKeys, type Db, type Executor } from '../../db/client.ts';
-import { periodicJob, type PeriodicJob } from '../../lib/periodic.ts';
 import type { AuditEntry } from '../audit/repo.ts';
 import { removePackedRows } from '../archive/job.ts';
 import { DAY_MS, dayOf } from '../archive/reader.ts';
@@ -280,21 +279,4 @@ export async function retentionTick(db: Db, opts: { audit: (e: AuditEntry) => Pr
     await opts.audit({ orgId, userId: null, account: 'system', action: 'retention_remove', result: 'success', detail: `removed ${parts.join('; ')}` });
   }
   return result;
-}
-
-/**
- * The job: a run at once and every `everyMs`, one run at a time on this node; `shouldRun`
- * false skips a turn (the database is unreachable). stop() waits for a run in progress.
- */
-export function retentionJob(
-  db: Db,
-  opts: { everyMs: number; audit: (e: AuditEntry) => Promise<void>; shouldRun?: () => boolean; onError: (err: unknown) => void; onRemoved?: (r: RetentionTickResult) => void },
-): PeriodicJob {
-  return periodicJob(
-    async () => {
-      const r = await retentionTick(db, { audit: opts.audit });
-      if (r.rowsRemoved || r.packReadingsRemoved) opts.onRemoved?.(r);
-    },
-    { everyMs: opts.everyMs, shouldRun: opts.shouldRun, onError: opts.onError },
-  );
 }

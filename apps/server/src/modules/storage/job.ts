@@ -9,7 +9,6 @@
 // within `freshMs` leaves it, so several nodes on one database take one an interval.
 import { sql } from 'drizzle-orm';
 import { LOCKS, rowsOf, tryXactLock, type Db } from '../../db/client.ts';
-import { periodicJob, type PeriodicJob } from '../../lib/periodic.ts';
 
 /** How often the job takes a snapshot by default (STORAGE_SECONDS). */
 export const STORAGE_JOB_MS = 3_600_000;
@@ -76,22 +75,4 @@ export async function takeSnapshot(db: Db, opts: { day?: string; freshMs?: numbe
     }
     return { ran: true, day, orgs: values.length };
   });
-}
-
-/**
- * The job: a snapshot at once and every `everyMs`, one run at a time; `shouldRun` false skips a
- * turn (the database is unreachable or cannot write). stop() waits for a run in progress.
- */
-export function storageJob(
-  db: Db,
-  opts: { everyMs?: number; shouldRun?: () => boolean; onError: (err: unknown) => void },
-): PeriodicJob {
-  const everyMs = opts.everyMs ?? STORAGE_JOB_MS;
-  // Another node's snapshot of the last half interval stands for this one.
-  return periodicJob(
-    async () => {
-      await takeSnapshot(db, { freshMs: everyMs / 2 });
-    },
-    { everyMs, shouldRun: opts.shouldRun, onError: opts.onError },
-  );
 }
