@@ -1,34 +1,12 @@
-// What a policy may name as targets: devices (GET /api/iot/v2/devices?keyword=&size=20) and
-// assets of one kind (GET /api/iot/v2/<resource>?keyword=&size=20), searched as the user types;
-// and the names of targets a stored policy holds only by id.
+// The names of the targets a stored policy holds only by id (devices, or assets of any kind),
+// looked up through the console's shared pickers (api/pickers.ts), whose searches the target
+// picker uses as the user types.
 import { useQuery } from '@tanstack/react-query';
-import { ASSET_API, ASSET_KINDS, ASSET_RESOURCES, type AssetKind, type AssetRow } from '@iotc/shared/asset';
-import { DEVICE_API, type DeviceRow } from '@iotc/shared/device';
-import { request } from '../../../api/client.ts';
-import type { RemoteOption } from '../../../components/remote-select.tsx';
-import { fetchList, type FilterValues } from '../../../lib/list-query.ts';
+import { ASSET_KINDS, type AssetKind } from '@iotc/shared/asset';
+import { fetchAssetLabel, fetchDeviceLabel } from '../../../api/pickers.ts';
 
-const SEARCH_SIZE = 20;
 /** Names looked up for a stored policy: beyond this many, the rest show their ids. */
 const MAX_LOOKUPS = 50;
-
-export function assetPath(kind: AssetKind): string {
-  return `${ASSET_API.base}/${ASSET_RESOURCES[kind]}`;
-}
-
-const filters = (search: string): FilterValues => (search.trim() ? { keyword: search.trim() } : {});
-export const deviceLabel = (d: Pick<DeviceRow, 'deviceId' | 'name'>) => `${d.deviceId} · ${d.name}`;
-export const assetLabel = (a: Pick<AssetRow, 'code' | 'name'>) => `${a.code} · ${a.name}`;
-
-export async function searchDevices(search: string, signal: AbortSignal): Promise<RemoteOption[]> {
-  const page = await fetchList<DeviceRow>(DEVICE_API.devices, { page: 1, size: SEARCH_SIZE, filters: filters(search) }, signal);
-  return page.rows.map((d) => ({ value: d.id, label: deviceLabel(d) }));
-}
-
-export async function searchAssets(kind: AssetKind, search: string, signal: AbortSignal): Promise<(RemoteOption & { kind: AssetKind })[]> {
-  const page = await fetchList<AssetRow>(assetPath(kind), { page: 1, size: SEARCH_SIZE, filters: filters(search) }, signal);
-  return page.rows.map((a) => ({ value: a.id, label: assetLabel(a), kind }));
-}
 
 export interface TargetName {
   label: string;
@@ -36,20 +14,10 @@ export interface TargetName {
 }
 
 /** A device's name, or null when it is gone (or not the caller's). */
-async function deviceName(id: string, signal?: AbortSignal): Promise<TargetName | null> {
-  const d = await request<DeviceRow>(`${DEVICE_API.devices}/${encodeURIComponent(id)}`, { signal, silent: true }).catch(() => null);
-  return d ? { label: deviceLabel(d) } : null;
-}
+const deviceName = (id: string, signal?: AbortSignal): Promise<TargetName | null> => fetchDeviceLabel(id, signal).then((label) => ({ label }), () => null);
 
 /** An asset's name: the id says nothing of the kind, so each kind is asked in turn. */
-async function assetName(id: string, signal?: AbortSignal): Promise<TargetName | null> {
-  for (const kind of ASSET_KINDS) {
-    const a = await request<AssetRow>(`${assetPath(kind)}/${encodeURIComponent(id)}`, { signal, silent: true }).catch(() => null);
-    if (a) return { label: assetLabel(a), kind };
-    if (signal?.aborted) return null;
-  }
-  return null;
-}
+const assetName = (id: string, signal?: AbortSignal): Promise<TargetName | null> => fetchAssetLabel(id, ASSET_KINDS, signal);
 
 export async function targetNames(scope: 'devices' | 'assets', ids: string[], signal?: AbortSignal): Promise<Record<string, TargetName>> {
   const lookup = scope === 'devices' ? deviceName : assetName;

@@ -7,8 +7,9 @@ import { Empty, Select, Space, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { PolicyScope } from '@iotc/shared/alarm';
 import { ASSET_KINDS, type AssetKind } from '@iotc/shared/asset';
+import { searchAssets, searchDevices } from '../../../api/pickers.ts';
 import { useRemoteOptions, type RemoteFetcher, type RemoteOption } from '../../../components/remote-select.tsx';
-import { searchAssets, searchDevices, useTargetNames } from '../api/policy-targets.ts';
+import { useTargetNames } from '../api/policy-targets.ts';
 import { KIND_LABELS } from './policy-form-model.ts';
 
 type Names = Record<string, string>;
@@ -66,9 +67,8 @@ export function TargetPicker({ id, scope, value = [], onChange, storedIds }: Tar
   const [picked, setPicked] = useState<Names>({});
   const stored = useTargetNames(scope === 'assets' ? 'assets' : 'devices', scope === 'devices' || scope === 'assets' ? storedIds : []);
 
-  const devices = useCallback<RemoteFetcher>((search, signal) => searchDevices(search, signal), []);
   const assets = useCallback<RemoteFetcher>(
-    async (search, signal) => (await searchAssets(kind, search, signal)).map((o) => ({ value: o.value, label: `${kindName(o.kind)} · ${o.label}` })),
+    async (search, signal) => (await searchAssets(kind, search, signal)).map((o) => ({ value: o.value, label: `${kindName(kind)} · ${o.label}` })),
     [kind, kindName],
   );
 
@@ -97,7 +97,7 @@ export function TargetPicker({ id, scope, value = [], onChange, storedIds }: Tar
     onChange?.(ids);
   };
 
-  if (scope === 'devices') return <SearchSelect id={id} value={value} onChange={change} fetcher={devices} names={names} testId="policy-targets" />;
+  if (scope === 'devices') return <SearchSelect id={id} value={value} onChange={change} fetcher={searchDevices} names={names} testId="policy-targets" />;
 
   return (
     <Space.Compact block className="alarm-asset-picker">

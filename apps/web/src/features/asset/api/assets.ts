@@ -1,17 +1,15 @@
 // GET /api/iot/v2/<resource> of every asset kind (`keyword`, `parentId` filters): the list made
-// ready for the table, and the search behind the asset pickers.
+// ready for the table. (The asset pickers' search is the console's shared one, api/pickers.ts.)
 import { useCallback } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { ASSET_API, ASSET_RESOURCES, type AssetKind, type AssetRow } from '@iotc/shared/asset';
+import type { AssetKind, AssetRow } from '@iotc/shared/asset';
+import { assetPath } from '../../../api/pickers.ts';
 import type { Page } from '@iotc/shared/envelope';
-import type { RemoteOption } from '../../../components/remote-select.tsx';
 import { useLang } from '../../../lib/language.ts';
-import { fetchList, listQueryOptions, type ListState } from '../../../lib/list-query.ts';
+import { listQueryOptions, type ListState } from '../../../lib/list-query.ts';
 import { toAssetView } from '../components/asset-kinds.ts';
 
-export function assetPath(kind: AssetKind): string {
-  return `${ASSET_API.base}/${ASSET_RESOURCES[kind]}`;
-}
+export { assetPath };
 
 /** Every list of one kind, whatever its filters: what that kind's mutations invalidate. */
 export function assetListKey(kind: AssetKind) {
@@ -26,10 +24,4 @@ export function useAssets(kind: AssetKind, state: ListState, enabled = true) {
     enabled,
     select,
   });
-}
-
-/** Picker options: the first 20 assets of a kind whose code or name contains `search`. */
-export async function searchAssets(kind: AssetKind, search: string, signal: AbortSignal): Promise<RemoteOption[]> {
-  const page = await fetchList<AssetRow>(assetPath(kind), { page: 1, size: 20, filters: search.trim() ? { keyword: search.trim() } : {} }, signal);
-  return page.rows.map((r) => ({ value: r.id, label: `${r.code} · ${r.name}` }));
 }

@@ -4,9 +4,9 @@ import { useCallback } from 'react';
 import { Select, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ASSET_KINDS, type AssetKind } from '@iotc/shared/asset';
+import { searchAssets } from '../../../api/pickers.ts';
 import { RemoteSelect, type RemoteOption } from '../../../components/remote-select.tsx';
 import { useLabel } from '../../../lib/label.ts';
-import { searchAssets } from '../api/assets.ts';
 import { kindLabel } from './asset-kinds.ts';
 
 export interface AssetPickerProps {

@@ -11,12 +11,13 @@ import { useSearchParams } from 'react-router-dom';
 import dayjs from 'dayjs';
 import { DATETIME_FORMAT } from '@iotc/shared/constants';
 import { GSP_ASSET_KINDS, GSP_PERIODS, type GspAssetKind, type GspPeriod, type GspReport, type GspRow } from '@iotc/shared/gsp-report';
+import { searchAssets } from '../../../api/pickers.ts';
 import { Forbidden } from '../../../components/forbidden.tsx';
 import { RemoteSelect } from '../../../components/remote-select.tsx';
 import { usePermission } from '../../../lib/permissions.ts';
 import type { ScreenProps } from '../../../lib/screen.ts';
 import { useExport } from '../../../lib/use-export.ts';
-import { downloadGspReport, searchGspAssets, useGspReport } from '../api/temperature-report.ts';
+import { downloadGspReport, useGspReport } from '../api/temperature-report.ts';
 import { fixed, gspRequest, hms, parseGspFilters, percent, switchPeriod, writeGspFilters, type GspFilters } from '../components/gsp-model.ts';
 import '../components/gsp-report.css';
 import { usePagination } from '../../../components/data-table/pagination.ts';
@@ -72,7 +73,7 @@ export default function TemperatureReportPage(_props: ScreenProps) {
   const query = useMemo(() => gspRequest(filters), [filters]);
   const report = useGspReport(query);
   const set = useCallback((f: GspFilters) => setParams((prev) => writeGspFilters(prev, f)), [setParams]);
-  const fetcher = useCallback((search: string, signal: AbortSignal) => searchGspAssets(filters.kind, search, signal), [filters.kind]);
+  const fetcher = useCallback((search: string, signal: AbortSignal) => searchAssets(filters.kind, search, signal), [filters.kind]);
   const { exporting, download } = useExport<'pdf' | 'xlsx'>(
     (format) => downloadGspReport(query!, format),
     (name) => t('gspReport.exported', { name }),

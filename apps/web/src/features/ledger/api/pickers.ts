@@ -1,38 +1,24 @@
-// The searches behind the scope pickers of the verify screen (tasks, devices, batch numbers of
-// approved warehouse records: only approved ones are logged) and the label of a value already in
-// the address. Batches come from the records list (its keyword matches goods or batch number),
-// one option per batch number.
+// The searches behind the scope pickers of the verify screen (tasks and devices: the console's
+// shared searches, api/pickers.ts; batch numbers of approved warehouse records: only approved
+// ones are logged) and the label of a value already in the address. Batches come from the records
+// list (its keyword matches goods or batch number), one option per batch number.
 import { useQuery } from '@tanstack/react-query';
-import { DEVICE_API, type DeviceRow } from '@iotc/shared/device';
-import { TRANSPORT_API, type TaskRow } from '@iotc/shared/transport';
 import { WAREHOUSE_API, type RecordRow } from '@iotc/shared/warehouse';
 import { request } from '../../../api/client.ts';
+import { fetchDeviceLabel, fetchTaskLabel, PICKER_SIZE, searchDevices, searchTasks } from '../../../api/pickers.ts';
 import type { RemoteOption } from '../../../components/remote-select.tsx';
 import { fetchList } from '../../../lib/list-query.ts';
 
 export type PickerKind = 'task' | 'device' | 'warehouse';
 
-const PICKER_SIZE = 20;
 /** Records read to collect batch numbers (several records share one batch). */
 const BATCH_ROWS = 100;
 /** Goods names a batch option shows. */
 const BATCH_GOODS = 3;
 
-const taskLabel = (r: Pick<TaskRow, 'code' | 'goodsName'>) => `${r.code} · ${r.goodsName}`;
-const deviceLabel = (r: Pick<DeviceRow, 'deviceId' | 'name'>) => `${r.deviceId} · ${r.name}`;
 const recordLabel = (r: Pick<RecordRow, 'goodsName' | 'batchNo' | 'warehouseName' | 'time'>) => `${r.goodsName} · ${r.batchNo} · ${r.warehouseName} · ${r.time.slice(0, 10)}`;
 
 const filters = (search: string, extra: Record<string, string> = {}) => ({ ...(search.trim() ? { keyword: search.trim() } : {}), ...extra });
-
-export async function searchTasks(search: string, signal: AbortSignal): Promise<RemoteOption[]> {
-  const page = await fetchList<TaskRow>(TRANSPORT_API.tasks, { page: 1, size: PICKER_SIZE, filters: filters(search) }, signal);
-  return page.rows.map((r) => ({ value: r.id, label: taskLabel(r) }));
-}
-
-export async function searchDevices(search: string, signal: AbortSignal): Promise<RemoteOption[]> {
-  const page = await fetchList<DeviceRow>(DEVICE_API.devices, { page: 1, size: PICKER_SIZE, filters: filters(search) }, signal);
-  return page.rows.map((r) => ({ value: r.id, label: deviceLabel(r) }));
-}
 
 /** The batch numbers of the approved records the search matches, newest first, with their goods. */
 export function batchOptions(rows: readonly Pick<RecordRow, 'batchNo' | 'goodsName'>[]): RemoteOption[] {
@@ -59,8 +45,8 @@ export const PICKER_SEARCH: Record<PickerKind, (search: string, signal: AbortSig
 };
 
 async function labelOf(kind: PickerKind, id: string, signal: AbortSignal): Promise<string> {
-  if (kind === 'task') return taskLabel(await request<TaskRow>(`${TRANSPORT_API.tasks}/${id}`, { signal, silent: true }));
-  if (kind === 'device') return deviceLabel(await request<DeviceRow>(`${DEVICE_API.devices}/${id}`, { signal, silent: true }));
+  if (kind === 'task') return fetchTaskLabel(id, signal);
+  if (kind === 'device') return fetchDeviceLabel(id, signal);
   return recordLabel(await request<RecordRow>(WAREHOUSE_API.record(id), { signal, silent: true }));
 }
 

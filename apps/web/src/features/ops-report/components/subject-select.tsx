@@ -6,9 +6,9 @@ import { Select, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { AssetKind } from '@iotc/shared/asset';
 import { MAX_REPORT_SUBJECTS } from '@iotc/shared/ops-report';
+import { searchAssets, searchDevices } from '../../../api/pickers.ts';
 import { MultiRemoteSelect } from '../../../components/multi-remote-select.tsx';
 import type { RemoteFetcher, RemoteOption } from '../../../components/remote-select.tsx';
-import { searchAssets, searchDevices } from '../api/subject-options.ts';
 
 export interface SubjectSelectProps {
   /** Devices, or assets of these kinds. */
@@ -28,7 +28,6 @@ export function SubjectSelect({ kinds, value, onChange, known, placeholder, widt
   const [seen, setSeen] = useState<Record<string, string>>({});
   const remember = useCallback((options: RemoteOption[]) => setSeen((prev) => ({ ...prev, ...Object.fromEntries(options.map((o) => [o.value, o.label])) })), []);
   const names = useMemo(() => ({ ...known, ...seen }), [known, seen]);
-  const devices = useCallback<RemoteFetcher>((search, signal) => searchDevices(search, signal), []);
   const assets = useCallback<RemoteFetcher>((search, signal) => searchAssets(kind, search, signal), [kind]);
   const select = (fetcher: RemoteFetcher, key?: string) => (
     <MultiRemoteSelect
@@ -57,7 +56,7 @@ export function SubjectSelect({ kinds, value, onChange, known, placeholder, widt
         />
       ) : null}
       {/* A new kind is a new search: the options of the previous kind must not linger. */}
-      {kinds ? select(assets, kind) : select(devices)}
+      {kinds ? select(assets, kind) : select(searchDevices)}
     </Space.Compact>
   );
 }

@@ -23,7 +23,7 @@ import { apiErrorText } from '../../../lib/api-error.ts';
 import { useRevalidateOnLanguage } from '../../../lib/form.ts';
 import { useLang } from '../../../lib/language.ts';
 import { useRequestCommand } from '../api/command-request.ts';
-import { searchDevices } from '../api/device-options.ts';
+import { deviceLabel, searchDeviceRows } from '../../../api/pickers.ts';
 import { formKeys, guardedModalRender, useGuardedClose } from '../../../components/form-guard.ts';
 
 interface RequestValues {
@@ -89,9 +89,9 @@ export function RequestModal({ open, onClose }: { open: boolean; onClose: () => 
   // The protocols of the devices the picker found, by row id: they decide the commands offered.
   const protocols = useRef(new Map<string, string>());
   const fetcher = useCallback(async (keyword: string, signal: AbortSignal) => {
-    const options = await searchDevices(keyword, signal);
-    for (const o of options) protocols.current.set(o.value, o.protocol);
-    return options;
+    const rows = await searchDeviceRows(keyword, signal);
+    for (const d of rows) protocols.current.set(d.id, d.protocol);
+    return rows.map((d) => ({ value: d.id, label: deviceLabel(d) }));
   }, []);
   const protocol = (deviceRef && protocols.current.get(deviceRef)) || 'json';
   const kinds = commandKindsFor(protocol);

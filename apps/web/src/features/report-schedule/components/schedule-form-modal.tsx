@@ -19,7 +19,7 @@ import {
 import { apiErrorText } from '../../../lib/api-error.ts';
 import { useLang } from '../../../lib/language.ts';
 import { useSaveSchedule } from '../api/schedule-save.ts';
-import { useSubjectNames } from '../api/subject-options.ts';
+import { useSubjectNames } from '../api/subject-names.ts';
 import {
   badRecipients,
   bodyIssues,

@@ -7,9 +7,9 @@ import { Select, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { AssetKind } from '@iotc/shared/asset';
 import { MAX_REPORT_SUBJECTS, type ScheduleKind } from '@iotc/shared/ops-report';
+import { searchAssets, searchDevices } from '../../../api/pickers.ts';
 import { MultiRemoteSelect } from '../../../components/multi-remote-select.tsx';
 import { RemoteSelect, type RemoteFetcher, type RemoteOption } from '../../../components/remote-select.tsx';
-import { searchAssets, searchDevices } from '../api/subject-options.ts';
 import { SUBJECTS_OF_KIND } from './schedule-model.ts';
 
 export interface SubjectFieldProps {
@@ -30,14 +30,13 @@ export function SubjectField({ kind, id, value = [], onChange, names }: SubjectF
   const [seen, setSeen] = useState<Record<string, string>>({});
   const remember = useCallback((options: RemoteOption[]) => setSeen((prev) => ({ ...prev, ...Object.fromEntries(options.map((o) => [o.value, o.label])) })), []);
   const known = useMemo(() => ({ ...names, ...seen }), [names, seen]);
-  const devices = useCallback<RemoteFetcher>((search, signal) => searchDevices(search, signal), []);
   const assets = useCallback<RemoteFetcher>((search, signal) => searchAssets(assetKind, search, signal), [assetKind]);
 
   if (rule.mode === 'devices')
     return (
       <MultiRemoteSelect
         id={id}
-        fetcher={devices}
+        fetcher={searchDevices}
         value={value}
         onChange={onChange}
         names={known}

@@ -12,7 +12,7 @@ import { OrgSelect } from '../../../components/org-select.tsx';
 import { RemoteSelect } from '../../../components/remote-select.tsx';
 import { formKeys, guardedModalRender, useGuardedClose } from '../../../components/form-guard.ts';
 import { usePlaceLegalHold } from '../api/legal-hold-place.ts';
-import { searchHoldDevices, searchHoldTasks } from '../api/hold-subjects.ts';
+import { searchDevices, searchTasks } from '../../../api/pickers.ts';
 
 interface HoldFormValues {
   subjectKind: LegalHoldKind;
@@ -97,9 +97,9 @@ export function HoldModal({ open, onClose, afterClose, onPlaced }: HoldModalProp
         </Form.Item>
         <Form.Item name="subjectId" label={t('retention.hold.subject')} required rules={required} key={kind}>
           {kind === 'device' ? (
-            <RemoteSelect fetcher={searchHoldDevices} placeholder={t('retention.hold.searchDevice')} data-testid="retention-hold-device" />
+            <RemoteSelect fetcher={searchDevices} placeholder={t('retention.hold.searchDevice')} data-testid="retention-hold-device" />
           ) : kind === 'task' ? (
-            <RemoteSelect fetcher={searchHoldTasks} placeholder={t('retention.hold.searchTask')} data-testid="retention-hold-task" />
+            <RemoteSelect fetcher={searchTasks} placeholder={t('retention.hold.searchTask')} data-testid="retention-hold-task" />
           ) : (
             <OrgSelect placeholder={t('retention.hold.pickOrg')} />
           )}

@@ -16,7 +16,7 @@ import { RemoteSelect, type RemoteOption } from '../../../components/remote-sele
 import { useListParams } from '../../../lib/list-query.ts';
 import { useExport } from '../../../lib/use-export.ts';
 import type { ScreenProps } from '../../../lib/screen.ts';
-import { deviceLabel, searchDevices } from '../api/devices.ts';
+import { deviceLabel, searchDevices } from '../../../api/pickers.ts';
 import { useLatest } from '../../../api/device-latest.ts';
 import { exportTelemetry, TELEMETRY_SORT, telemetryListState, useTelemetry, type TelemetryView } from '../api/telemetry.ts';
 import { useSeries, type SeriesWindow } from '../../../api/telemetry-series.ts';

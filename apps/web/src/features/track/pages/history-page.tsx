@@ -21,7 +21,7 @@ import { PATTERNS } from '@iotc/shared/validation';
 import { useMapConfig } from '../../../api/map-config.ts';
 import { RemoteSelect, type RemoteOption } from '../../../components/remote-select.tsx';
 import type { ScreenProps } from '../../../lib/screen.ts';
-import { deviceLabel, searchDevices, searchTasks, taskLabel } from '../api/pickers.ts';
+import { deviceLabel, searchDevices, searchTasks, taskLabel } from '../../../api/pickers.ts';
 import { useTrack, useTrackWindow, type TrackTarget } from '../api/track.ts';
 import { useTrackSummary } from '../api/track-summary.ts';
 import { formatDuration } from '../components/format.ts';

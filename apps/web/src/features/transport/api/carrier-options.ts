@@ -1,24 +1,19 @@
-// GET /api/iot/v2/vehicles or /containers?keyword=&size=20: the vehicle or container carrying a
-// task's goods, searched as the user types (code or name).
-import { ASSET_API, ASSET_RESOURCES, type AssetRow } from '@iotc/shared/asset';
+// The vehicle or container carrying a task's goods, searched as the user types (code or name)
+// through the shared asset search, and what picking one fills in.
+import type { AssetRow } from '@iotc/shared/asset';
+import { assetLabel, searchAssetRows } from '../../../api/pickers.ts';
 import type { RemoteOption } from '../../../components/remote-select.tsx';
-import { fetchList } from '../../../lib/list-query.ts';
 
 export const CARRIER_KINDS = ['vehicle', 'container'] as const;
 export type CarrierKind = (typeof CARRIER_KINDS)[number];
-
-export function carrierLabel(a: { code: string; name: string }): string {
-  return a.name && a.name !== a.code ? `${a.code} · ${a.name}` : a.code;
-}
 
 /** The carriers the searches found, by id: what picking one fills in (its trackers, its driver). */
 const found = new Map<string, AssetRow>();
 
 export async function searchCarriers(kind: CarrierKind, search: string, signal: AbortSignal): Promise<RemoteOption[]> {
-  const keyword = search.trim();
-  const page = await fetchList<AssetRow>(`${ASSET_API.base}/${ASSET_RESOURCES[kind]}`, { page: 1, size: 20, filters: keyword ? { keyword } : {} }, signal);
-  for (const a of page.rows) found.set(a.id, a);
-  return page.rows.map((a) => ({ value: a.id, label: carrierLabel(a) }));
+  const rows = await searchAssetRows(kind, search, signal);
+  for (const a of rows) found.set(a.id, a);
+  return rows.map((a) => ({ value: a.id, label: assetLabel(a) }));
 }
 
 /** A carrier a search found (with its bound devices and attributes), if any did. */

@@ -13,7 +13,7 @@ import { useLang } from '../../../lib/language.ts';
 import { useDialog } from '../../../lib/use-dialog.ts';
 import { useTask } from '../api/task-detail.ts';
 import { useTaskEvents } from '../api/task-events.ts';
-import { deviceLabel } from '../api/device-options.ts';
+import { deviceLabel } from '../../../api/pickers.ts';
 import { PlaceMap } from './place-map.tsx';
 import { ShipmentReportModal, type ShipmentReportTarget } from './shipment-report-modal.tsx';
 import { hasShipmentReport } from './shipment-report-model.ts';

@@ -19,9 +19,9 @@ import { useInfo } from '../../../api/info.ts';
 import { formKeys, typedDateTimeFormats, useGuardedClose } from '../../../components/form-guard.ts';
 import { DIALOG_OVER_DRAWER_Z } from '../../../lib/layers.ts';
 import { schemaRule } from '../../../lib/schema-rule.ts';
-import { carrierLabel, driverOf, type CarrierKind } from '../api/carrier-options.ts';
+import { driverOf, type CarrierKind } from '../api/carrier-options.ts';
 import type { AssetRow } from '@iotc/shared/asset';
-import { deviceLabel } from '../api/device-options.ts';
+import { assetLabel, deviceLabel } from '../../../api/pickers.ts';
 import { useCreateTask } from '../api/task-create.ts';
 import { useUpdateTask } from '../api/task-update.ts';
 import { AlarmSection, ContactList, DetectionSection, PlacesSection, RangesSection, RecipientsSection, Section } from './settings-sections.tsx';
@@ -82,7 +82,7 @@ export function TaskFormDrawer({ target, open, onClose, afterClose, onSaved, for
     if (driver.name && !form.getFieldValue('driverName')) form.setFieldValue('driverName', driver.name);
     if (driver.phone && !form.getFieldValue('driverPhone')) form.setFieldValue('driverPhone', driver.phone);
   };
-  const knownCarrier = useMemo((): RemoteOption[] => (editing?.asset ? [{ value: editing.asset.id, label: carrierLabel(editing.asset) }] : []), [editing]);
+  const knownCarrier = useMemo((): RemoteOption[] => (editing?.asset ? [{ value: editing.asset.id, label: assetLabel(editing.asset) }] : []), [editing]);
 
   // The drawer stays mounted (forceRender); each opening fills it.
   useEffect(() => {

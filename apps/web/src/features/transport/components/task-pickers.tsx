@@ -7,7 +7,7 @@ import { MAX_TASK_DEVICES } from '@iotc/shared/transport';
 import type { AssetRow } from '@iotc/shared/asset';
 import { RemoteSelect, useRemoteOptions, type RemoteOption } from '../../../components/remote-select.tsx';
 import { CARRIER_KINDS, foundCarrier, searchCarriers, type CarrierKind } from '../api/carrier-options.ts';
-import { searchDevices } from '../api/device-options.ts';
+import { searchDevices } from '../../../api/pickers.ts';
 
 export interface DevicesSelectProps {
   id?: string;
