@@ -1,9 +1,11 @@
 // Pickers in drawers are usable at wide screens (issue 22 item 2): the policy's "Applies to:
 // Assets" search and the device drawer's asset search take the row beside their kind select,
-// in both languages at 1600 and 1920 px (the search was 16 px wide at the right edge).
+// in both languages at 1600 and 1920 px (the search was 16 px wide at the right edge). The
+// policy's device search names a device as every picker of the console does: "name (id)"
+// (issue 25 item 7; it read "id · name" here). Screenshots of it open with E2E_SHOTS set.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { apiCall, launchBrowser, pageToken, signInAs, startServer, type Browser, type Server } from './harness.ts';
+import { apiCall, launchBrowser, pageToken, screenshot, signInAs, startServer, type Browser, type Server } from './harness.ts';
 
 let server: Server;
 beforeAll(async () => {
@@ -18,12 +20,12 @@ async function widths(page: Page, kindTestId: string, searchTestId: string) {
 }
 
 const LOCALES = [
-  ['en-US', /^Assets$/],
-  ['zh-CN', /^指定资产$/],
+  ['en-US', /^Assets$/, /^Devices$/],
+  ['zh-CN', /^指定资产$/, /^指定设备$/],
 ] as const;
 
 describe('pickers in drawers', () => {
-  for (const [locale, assets] of LOCALES) {
+  for (const [locale, assets, devices] of LOCALES) {
     it(`keep their search usable beside the kind at 1600 and 1920 px (${locale})`, async () => {
       const b: Browser = await launchBrowser({ locale });
       try {
@@ -59,6 +61,16 @@ describe('pickers in drawers', () => {
           expect(device.kind).toBe(140);
           expect(device.search, `device drawer at ${width}`).toBeGreaterThan(200);
         }
+
+        // The policy's device search finds the device by its id and names it "name (id)".
+        await page.goto(`${server.url}/view/alarm/policy?type=102`);
+        await page.locator('[data-testid=policy-new]').click();
+        await page.locator('[data-testid=policy-scope] label').filter({ hasText: devices }).first().click();
+        await page.locator('[data-testid=policy-targets]').first().click();
+        await page.keyboard.type(deviceId);
+        const option = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
+        await expect.poll(() => option.allTextContents()).toEqual([`Picker tracker (${deviceId})`]);
+        await screenshot(page, `picker-device-open-${locale}`);
       } finally {
         await b.close();
       }
