@@ -91,7 +91,7 @@ import { alarmPush, type AlarmPush } from './modules/alarm/push.ts';
 import { pushRuleService } from './modules/alarm/push-rules.ts';
 import { deliveryService } from './modules/alarm/deliveries.ts';
 import { pushRoutes } from './modules/alarm/push-routes.ts';
-import { faultDetector } from './modules/fault/detector.ts';
+import { faultDetector, type FaultDetector } from './modules/fault/detector.ts';
 import { faultService } from './modules/fault/service.ts';
 import { faultRoutes } from './modules/fault/routes.ts';
 import { workOrderService } from './modules/work-order/service.ts';
@@ -142,6 +142,8 @@ declare module 'fastify' {
     /** Whether the database is reachable: outages are noticed once and their end by a probe (db/availability.ts). */
     availability: DatabaseAvailability;
     alarmEngine: AlarmEngine;
+    /** Device faults found from what the intake stores and refuses (modules/fault/detector.ts). */
+    faultDetector: FaultDetector;
     /** Message push for alarms: rules, escalation, the delivery log. */
     push: AlarmPush;
     /** Pushes the states of devices that went offline since the last sweep. */
@@ -461,7 +463,8 @@ export async function buildApp(
   const alarmReports = alarmReportService(database.db);
   const onlineReports = onlineReportService(database.db, { offlineAfterMs: config.offlineAfterMs });
   const mileageReports = mileageReportService(database.db);
-  await app.register(reportRoutes, { shipments: shipmentService(database.db), production: productionService(database.db), gsp: gspService(database.db), alarmReports, onlineReports, mileageReports });
+  const gsp = gspService(database.db);
+  await app.register(reportRoutes, { shipments: shipmentService(database.db), production: productionService(database.db), gsp, alarmReports, onlineReports, mileageReports });
   await app.register(compareRoutes, { compare: compareService(database.db), permissionsOf: auth.permissionsOf });
   await app.register(warehouseRoutes, { records: warehouseService(database.db) });
   const levels = levelService(database.db, audit.record);
@@ -516,7 +519,7 @@ export async function buildApp(
     log: app.log,
     messenger: messages,
     permissionsOf: auth.permissionsOf,
-    makers: reportMakers({ gsp: gspService(database.db), alarm: alarmReports, online: onlineReports, mileage: mileageReports }),
+    makers: reportMakers({ gsp, alarm: alarmReports, online: onlineReports, mileage: mileageReports }),
   });
   app.decorate('reportScheduler', scheduler);
   await app.register(reportScheduleRoutes, { schedules: scheduleService(database.db, { audit: audit.record, scheduler, permissionsOf: auth.permissionsOf }) });

@@ -36,13 +36,6 @@ import { batchQueue } from '../../lib/batch-queue.ts';
 import type { Refusal } from '../../ingest/pipeline.ts';
 import type { Reading, StoredState } from '../../ingest/stored-readings.ts';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Device faults found by the intake (modules/fault/detector.ts). */
-    faultDetector: FaultDetector;
-  }
-}
-
 const HOUR = 3_600_000;
 const T = FAULT_THRESHOLDS;
 
