@@ -166,7 +166,38 @@ export type LiveMessage =
   | { type: 'hello'; data: { offlineAfterMs: number } }
   | { type: 'device-states'; data: DeviceState[] }
   /** Alarms opened, changed (repeats, acknowledged) or ended; only to users with alarm:read. */
-  | { type: 'alarms'; data: AlarmRow[] };
+  | { type: 'alarms'; data: AlarmRow[] }
+  /** An admitted socket's subscription `id` is in force: events from now on follow it. */
+  | { type: 'subscribed'; data: { id: number } };
+
+/** Most devices one subscription may name (a screen's page of devices, not a fleet). */
+export const LIVE_MAX_DEVICES = 1000;
+
+/**
+ * What a socket wants: device states (all of the caller's organisations, or only these device
+ * row ids) and alarms. A topic left out is not sent. A socket that never subscribes gets
+ * everything it may read (the channel as it was before subscriptions).
+ */
+export const liveTopicsSchema = z.object({
+  states: z.union([z.literal(true), z.object({ devices: z.array(z.string().min(1).max(64)).max(LIVE_MAX_DEVICES) })]).optional(),
+  alarms: z.literal(true).optional(),
+});
+export type LiveTopics = z.infer<typeof liveTopicsSchema>;
+
+/** Browser to server: replaces the socket's subscription; `id` comes back in 'subscribed'. */
+export const liveSubscribeSchema = z.object({
+  type: z.literal('subscribe'),
+  id: z.number().int().nonnegative().optional(),
+  topics: liveTopicsSchema,
+});
+export type LiveSubscribe = z.infer<typeof liveSubscribeSchema>;
+
+/** Close codes of the live socket after which reconnecting cannot help. */
+export const CLOSE_BAD_MESSAGE = 4400;
+/** No or expired session. */
+export const CLOSE_UNAUTHORISED = 4401;
+/** The user may not read devices. */
+export const CLOSE_FORBIDDEN = 4403;
 
 export const LIVE_API = {
   ws: '/api/iot/v2/live',

@@ -95,7 +95,7 @@ async function liveSocket(node: Node) {
     const msg = JSON.parse(data.toString('utf8')) as LiveMessage;
     if (msg.type === 'hello') hello = true;
     else if (msg.type === 'device-states') states.push(...msg.data);
-    else alarms.push(...msg.data);
+    else if (msg.type === 'alarms') alarms.push(...msg.data);
   });
   await expect.poll(() => hello, { timeout: 10_000 }).toBe(true);
   return { ws, states, alarms };

@@ -1,5 +1,5 @@
 // The live hub's scoping: each socket receives only its user's organisation tree's device states
-// and alarms. Events go through a real bus into a real hub, whose sockets are admitted by the real
+// and alarms, and of those only what it subscribed to. Events go through a real bus into a real hub, whose sockets are admitted by the real
 // sign-in service over the test database; each "nothing arrived" is proven by a later event of
 // the receiving socket's own organisation arriving first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -122,6 +122,65 @@ describe('live hub scoping', () => {
     expect(await until(() => statesOf(s).includes(st.id))).toBe(true);
     expect(alarmsOf(s)).toEqual([]);
     s.ws.close();
+  });
+
+  it('sends a socket subscribed to alarms only no device states, even when it subscribed before its admission', async () => {
+    const control = await admitted(token.a);
+    const s = await open(token.a);
+    s.ws.send(JSON.stringify({ type: 'subscribe', topics: { alarms: true } }));
+    expect(await until(() => s.messages.some((m) => m.type === 'hello'))).toBe(true);
+    const st = state(org.a);
+    bus.publish({ type: 'device-states', states: [st] });
+    expect(await until(() => statesOf(control).includes(st.id))).toBe(true);
+    // The alarm goes out after the flush that carried the state: on the same socket it arrives later.
+    const al = alarm(org.a);
+    bus.publish({ type: 'alarms', alarms: [al] });
+    expect(await until(() => alarmsOf(s).includes(al.id))).toBe(true);
+    expect(statesOf(s)).toEqual([]);
+    expect(s.messages.filter((m) => m.type === 'device-states')).toEqual([]);
+    for (const x of [s, control]) x.ws.close();
+  });
+
+  it("sends a subscription limited to devices only those devices' states, never another organisation's, and no alarms", async () => {
+    const s = await admitted(token.a);
+    const [mine, other, foreign] = [state(org.a), state(org.a), state(org.b)];
+    s.ws.send(JSON.stringify({ type: 'subscribe', id: 7, topics: { states: { devices: [mine.id, foreign.id] } } }));
+    expect(await until(() => s.messages.some((m) => m.type === 'subscribed' && m.data.id === 7))).toBe(true);
+    bus.publish({ type: 'alarms', alarms: [alarm(org.a)] });
+    bus.publish({ type: 'device-states', states: [mine, other, foreign] });
+    expect(await until(() => statesOf(s).includes(mine.id))).toBe(true);
+    // One flush carried all three; later states of the same socket's subscription prove nothing else followed.
+    const again = { ...mine, deviceId: 'again' };
+    bus.publish({ type: 'device-states', states: [other, foreign, again] });
+    expect(await until(() => s.messages.filter((m) => m.type === 'device-states').length === 2)).toBe(true);
+    expect(statesOf(s)).toEqual([mine.id, mine.id]);
+    expect(alarmsOf(s)).toEqual([]);
+
+    // Widened to every device of the caller's organisations: the other device arrives, the foreign one still not.
+    s.ws.send(JSON.stringify({ type: 'subscribe', id: 8, topics: { states: true } }));
+    expect(await until(() => s.messages.some((m) => m.type === 'subscribed' && m.data.id === 8))).toBe(true);
+    bus.publish({ type: 'device-states', states: [other, foreign] });
+    expect(await until(() => statesOf(s).includes(other.id))).toBe(true);
+    expect(statesOf(s)).not.toContain(foreign.id);
+    s.ws.close();
+  });
+
+  it('closes a socket that sends a malformed subscription with 4400 and keeps serving the others', async () => {
+    const bad = ['not json', JSON.stringify({ type: 'unsubscribe' }), JSON.stringify({ type: 'subscribe', topics: { states: 'all' } }), JSON.stringify({ type: 'subscribe', topics: { states: { devices: 'x' } } })];
+    for (const text of bad) {
+      const s = await admitted(token.a);
+      s.ws.send(text);
+      expect(await s.closed).toBe(4400);
+    }
+    // Before its admission too.
+    const early = await open(token.a);
+    early.ws.send('{');
+    expect(await early.closed).toBe(4400);
+    const ok = await admitted(token.a);
+    const st = state(org.a);
+    bus.publish({ type: 'device-states', states: [st] });
+    expect(await until(() => statesOf(ok).includes(st.id))).toBe(true);
+    ok.ws.close();
   });
 
   it('closes a socket without a valid session with 4401, and one without device:read with 4403', async () => {

@@ -5,11 +5,23 @@
 // coalesced into the newest, flushed every FLUSH_MS; alarms on the next turn of the event loop
 // (a socket that reads slowly gets the newest row of each at a later flush). The session is
 // checked again every RECHECK_MS; a signed-out user's socket closes.
+// A browser may narrow what it receives with a subscribe message (LiveSubscribe: states of all
+// or of some devices, alarms); until it sends one it gets everything it may read, as before
+// subscriptions existed. A malformed message closes the socket with 4400.
 import type { FastifyInstance } from 'fastify';
 import websocket from '@fastify/websocket';
 import type { WebSocket } from 'ws';
 import type { AlarmRow } from '@iotc/shared/alarm';
-import { LIVE_API, type DeviceState, type LiveMessage } from '@iotc/shared/live';
+import {
+  CLOSE_BAD_MESSAGE,
+  CLOSE_FORBIDDEN,
+  CLOSE_UNAUTHORISED,
+  LIVE_API,
+  liveSubscribeSchema,
+  type DeviceState,
+  type LiveMessage,
+  type LiveTopics,
+} from '@iotc/shared/live';
 import type { Db } from '../db/client.ts';
 import type { DatabaseAvailability } from '../db/availability.ts';
 import { orgTree } from '../db/list.ts';
@@ -21,9 +33,20 @@ const RECHECK_MS = 60_000;
 /** A browser that reads slower than this much queued output skips flushes (its updates coalesce). */
 const MAX_BUFFERED = 4 * 1024 * 1024;
 
-/** Close codes: 4401 no or expired session, 4403 no permission. */
-export const CLOSE_UNAUTHORISED = 4401;
-export const CLOSE_FORBIDDEN = 4403;
+/** What a socket receives: states of every device (true), of some (their row ids) or none; alarms or not. */
+interface Wants {
+  states: boolean | Set<string>;
+  alarms: boolean;
+}
+/** A socket that has not subscribed gets everything it may read. */
+const EVERYTHING: Wants = { states: true, alarms: true };
+
+function wantsOf(topics: LiveTopics): Wants {
+  const states = topics.states === undefined ? false : topics.states === true ? true : new Set(topics.states.devices);
+  return { states, alarms: topics.alarms === true };
+}
+
+const wantsState = (w: Wants, s: DeviceState) => (w.states === true ? true : w.states === false ? false : w.states.has(s.id));
 
 interface Client {
   socket: WebSocket;
@@ -31,6 +54,7 @@ interface Client {
   scope: Set<string>;
   /** The user may read alarms (alarm:read). */
   alarms: boolean;
+  wants: Wants;
   pending: Map<string, DeviceState>;
   pendingAlarms: Map<string, AlarmRow>;
 }
@@ -65,9 +89,9 @@ export async function liveHub(
 
   const unsubscribe = opts.bus.subscribe((event) => {
     if (event.type === 'device-states') {
-      for (const c of clients) for (const s of event.states) if (c.scope.has(s.orgId)) c.pending.set(s.id, s);
+      for (const c of clients) if (c.wants.states) for (const s of event.states) if (c.scope.has(s.orgId) && wantsState(c.wants, s)) c.pending.set(s.id, s);
     } else if (event.type === 'alarms') {
-      for (const c of clients) if (c.alarms) for (const a of event.alarms) if (c.scope.has(a.orgId)) c.pendingAlarms.set(a.id, a);
+      for (const c of clients) if (c.alarms && c.wants.alarms) for (const a of event.alarms) if (c.scope.has(a.orgId)) c.pendingAlarms.set(a.id, a);
       // Alarms are few and urgent: they go out on the next turn, not at the next flush.
       if (!alarmFlush) alarmFlush = setImmediate(flushAlarms);
     }
@@ -128,21 +152,42 @@ export async function liveHub(
 
   app.get(LIVE_API.ws, { websocket: true, schema: { hide: true } }, (socket, req) => {
     const token = String((req.query as Record<string, unknown>)['access_token'] ?? '');
+    // A subscription may arrive before the admission ends (the browser sends it on open): it is
+    // kept and applied once admitted, whose hello then stands for its acknowledgement.
+    let wants = EVERYTHING;
+    let client: Client | null = null;
+    socket.on('message', (raw, isBinary) => {
+      let parsed: unknown;
+      try {
+        parsed = isBinary ? undefined : JSON.parse(String(raw));
+      } catch {
+        parsed = undefined;
+      }
+      const msg = liveSubscribeSchema.safeParse(parsed);
+      if (!msg.success) return socket.close(CLOSE_BAD_MESSAGE, 'bad message');
+      wants = wantsOf(msg.data.topics);
+      if (!client) return;
+      client.wants = wants;
+      // What was waiting for the next flush follows the new subscription too.
+      for (const s of client.pending.values()) if (!wantsState(wants, s)) client.pending.delete(s.id);
+      if (!wants.alarms) client.pendingAlarms.clear();
+      send(client, { type: 'subscribed', data: { id: msg.data.id ?? 0 } });
+    });
     admit(token).then(
       (a) => {
         if (typeof a === 'number') return socket.close(a, a === CLOSE_FORBIDDEN ? 'no permission' : 'session invalid');
         if (socket.readyState !== socket.OPEN) return;
-        const client: Client = { socket, token, scope: a.scope, alarms: a.alarms, pending: new Map(), pendingAlarms: new Map() };
-        clients.add(client);
-        socket.on('close', () => clients.delete(client));
-        send(client, { type: 'hello', data: { offlineAfterMs: opts.offlineAfterMs } });
+        const admitted: Client = { socket, token, scope: a.scope, alarms: a.alarms, wants, pending: new Map(), pendingAlarms: new Map() };
+        client = admitted;
+        clients.add(admitted);
+        socket.on('close', () => clients.delete(admitted));
+        send(admitted, { type: 'hello', data: { offlineAfterMs: opts.offlineAfterMs } });
       },
       (err: unknown) => {
         app.log.error({ err }, 'live socket admission failed');
         socket.close(1011, 'server error');
       },
     );
-    // The channel is one-way; anything a browser sends is ignored.
     socket.on('error', (err) => app.log.debug({ err }, 'live socket error'));
   });
   /** Browsers connected now (admitted sockets), for the metrics. */

@@ -1,5 +1,6 @@
-// Everything a screen relies on: query cache, antd locale and theme following the user's
-// choice, and antd <App> whose message/notification/modal the HTTP client borrows.
+// Everything a screen relies on: query cache, the tab's one live connection, antd locale and
+// theme following the user's choice, and antd <App> whose message/notification/modal the HTTP
+// client borrows.
 import { useEffect, type ReactNode } from 'react';
 import { App as AntApp, ConfigProvider } from 'antd';
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -8,6 +9,7 @@ import { useLang } from '../lib/language.ts';
 import { THEME_PRIMARY, useThemeName } from '../lib/theme.ts';
 import { setFeedback } from '../lib/feedback.ts';
 import { useReducedMotion } from '../lib/motion.ts';
+import { LiveProvider } from '../lib/live-provider.tsx';
 import { antdTheme } from './theme.ts';
 import { antdLocale } from './i18n.ts';
 
@@ -35,13 +37,15 @@ export function Providers({ children }: { children: ReactNode }) {
 
   return (
     <QueryClientProvider client={queryClient}>
-      {/* No space pushed between two Chinese characters of a button: texts stay as written. */}
-      <ConfigProvider locale={antdLocale(lang)} theme={{ ...themeConfig, token: { ...themeConfig.token, motion: !reducedMotion } }} button={{ autoInsertSpace: false }}>
-        <AntApp className="app-root">
-          <FeedbackBridge />
-          {children}
-        </AntApp>
-      </ConfigProvider>
+      <LiveProvider>
+        {/* No space pushed between two Chinese characters of a button: texts stay as written. */}
+        <ConfigProvider locale={antdLocale(lang)} theme={{ ...themeConfig, token: { ...themeConfig.token, motion: !reducedMotion } }} button={{ autoInsertSpace: false }}>
+          <AntApp className="app-root">
+            <FeedbackBridge />
+            {children}
+          </AntApp>
+        </ConfigProvider>
+      </LiveProvider>
     </QueryClientProvider>
   );
 }

@@ -1,18 +1,28 @@
-// The browser's live channel (DESIGN.md "live push"): one WebSocket to /api/iot/v2/live,
+// The browser's live channel (DESIGN.md "live push"): one WebSocket per tab to /api/iot/v2/live,
 // authenticated by the access token in the query (browsers cannot set headers on a WebSocket).
 // It reconnects with back-off (1 s, 2 s, 5 s, then every 10 s) unless the server closed it for
-// an invalid session (4401) or a missing permission (4403), and closes when its screen unmounts
-// or, before the token goes, when the user logs out.
-// LiveConnection is plain TypeScript (its socket and timers can be replaced in tests);
-// useLiveStates is the React side that screens use.
-import { useEffect, useRef, useState } from 'react';
+// an invalid session (4401), a missing permission (4403) or a message it refused (4400), and
+// closes when no screen uses it any more or, before the token goes, when the user logs out.
+// LiveConnection is plain TypeScript (its socket and timers can be replaced in tests); LiveTab
+// shares one connection among the screens mounted in the tab: it subscribes the union of what
+// they ask for (device states, alarms) and hands each what it asked for. useLiveStates and
+// useLiveAlarms are the React side that screens use, through the tab's LiveTab (LiveProvider).
+import { createContext, useContext, useEffect, useRef, useState } from 'react';
 import type { AlarmRow } from '@iotc/shared/alarm';
-import { LIVE_API, type DeviceState, type LiveMessage } from '@iotc/shared/live';
+import {
+  CLOSE_BAD_MESSAGE,
+  CLOSE_FORBIDDEN,
+  CLOSE_UNAUTHORISED,
+  LIVE_API,
+  LIVE_MAX_DEVICES,
+  type DeviceState,
+  type LiveMessage,
+  type LiveSubscribe,
+  type LiveTopics,
+} from '@iotc/shared/live';
 import { getToken, onSessionEnd } from './session.ts';
 
-/** Close codes after which reconnecting cannot help. */
-export const CLOSE_UNAUTHORISED = 4401;
-export const CLOSE_FORBIDDEN = 4403;
+export { CLOSE_FORBIDDEN, CLOSE_UNAUTHORISED };
 /** Waits before the 1st, 2nd, 3rd and every later reconnect. */
 export const RECONNECT_DELAYS_MS = [1000, 2000, 5000, 10_000] as const;
 
@@ -26,7 +36,7 @@ export function reconnectDelay(attempt: number): number {
 
 /** Whether a socket closed with `code` should be opened again. */
 export function shouldReconnect(code: number): boolean {
-  return code !== CLOSE_UNAUTHORISED && code !== CLOSE_FORBIDDEN;
+  return code !== CLOSE_UNAUTHORISED && code !== CLOSE_FORBIDDEN && code !== CLOSE_BAD_MESSAGE;
 }
 
 /** The channel's address on the page's own host (ws: or wss: after the page's scheme). */
@@ -41,11 +51,16 @@ export interface SocketLike {
   onmessage: ((ev: MessageEvent) => void) | null;
   onclose: ((ev: CloseEvent) => void) | null;
   onerror: ((ev: Event) => void) | null;
+  send(data: string): void;
   close(code?: number, reason?: string): void;
 }
 
 export interface LiveConnectionOptions {
   onStates: (states: DeviceState[]) => void;
+  /** What to subscribe each socket to as it opens; none: everything the user may read. */
+  topics?: () => LiveTopics | undefined;
+  /** The server put subscription `id` (of subscribe()) in force. */
+  onSubscribed?: (id: number) => void;
   /** Alarms opened, changed or ended (sent only to users who may read alarms). */
   onAlarms?: (alarms: AlarmRow[]) => void;
   /** The server greeted a new connection: anything read before it may be stale. */
@@ -62,9 +77,12 @@ export interface LiveConnectionOptions {
 export class LiveConnection {
   private readonly opts: LiveConnectionOptions;
   private socket: SocketLike | null = null;
+  /** The socket is open: a subscription can be sent now (otherwise it goes when it opens). */
+  private opened = false;
+  private lastId = 0;
   private timer: unknown = undefined;
   private attempt = 0;
-  private stopped = false;
+  private stopping = false;
   private unsubscribe: (() => void) | undefined;
   status: LiveStatus = 'connecting';
   closeCode: number | undefined;
@@ -74,20 +92,45 @@ export class LiveConnection {
   }
 
   start(): void {
-    this.stopped = false;
+    this.stopping = false;
     // A deliberate logout closes the socket at once, not when the server drops it for the revoked token.
     this.unsubscribe ??= onSessionEnd(() => this.stop());
     this.connect();
   }
 
+  get stopped(): boolean {
+    return this.stopping;
+  }
+
+  /**
+   * Replaces the subscription of the open socket and answers the id the server acknowledges it
+   * with ('subscribed'); undefined when no socket is open (the next one subscribes as it opens,
+   * and its hello acknowledges it).
+   */
+  subscribe(topics: LiveTopics): number | undefined {
+    if (!this.socket || !this.opened) return undefined;
+    this.lastId += 1;
+    this.post({ type: 'subscribe', id: this.lastId, topics });
+    return this.lastId;
+  }
+
+  private post(msg: LiveSubscribe): void {
+    try {
+      this.socket?.send(JSON.stringify(msg));
+    } catch {
+      // A socket closing under us: its close event decides what happens next.
+    }
+  }
+
   /** Closes the socket for good (the screen went away, or the user logged out). */
   stop(): void {
-    this.stopped = true;
+    this.stopping = true;
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     this.cancelTimer();
     const socket = this.socket;
     this.socket = null;
+    this.opened = false;
     if (socket) {
       socket.onopen = socket.onmessage = socket.onerror = socket.onclose = null;
       socket.close(1000, 'done');
@@ -106,7 +149,7 @@ export class LiveConnection {
   }
 
   private connect(): void {
-    if (this.stopped) return;
+    if (this.stopping) return;
     const token = (this.opts.token ?? getToken)();
     if (!token) {
       this.setStatus('closed', CLOSE_UNAUTHORISED);
@@ -122,11 +165,19 @@ export class LiveConnection {
       return;
     }
     this.socket = socket;
+    this.opened = false;
+    socket.onopen = () => {
+      if (this.socket !== socket) return;
+      this.opened = true;
+      const topics = this.opts.topics?.();
+      if (topics) this.post({ type: 'subscribe', topics });
+    };
     socket.onmessage = (ev) => this.message(ev.data);
     socket.onclose = (ev) => {
       if (this.socket !== socket) return;
       this.socket = null;
-      if (this.stopped) return;
+      this.opened = false;
+      if (this.stopping) return;
       if (shouldReconnect(ev.code)) this.retry();
       else this.setStatus('closed', ev.code);
     };
@@ -135,7 +186,7 @@ export class LiveConnection {
   }
 
   private retry(): void {
-    if (this.stopped) return;
+    if (this.stopping) return;
     this.setStatus('connecting');
     const wait = reconnectDelay(this.attempt);
     this.attempt += 1;
@@ -162,9 +213,160 @@ export class LiveConnection {
       this.opts.onStates(msg.data);
     } else if (msg.type === 'alarms' && Array.isArray(msg.data)) {
       this.opts.onAlarms?.(msg.data);
+    } else if (msg.type === 'subscribed' && typeof msg.data?.id === 'number') {
+      this.opts.onSubscribed?.(msg.data.id);
     }
   }
 }
+
+
+/** What one screen (a hook) asks of the tab's connection, and where it wants it. */
+export interface LiveSubscriber {
+  /** Device states: of every device the user may read, or of these device row ids. */
+  states?: true | readonly string[];
+  alarms?: boolean;
+  onStates?: (states: DeviceState[]) => void;
+  onAlarms?: (alarms: AlarmRow[]) => void;
+  /**
+   * Events the subscriber asked for flow from now on: anything it read before may be stale.
+   * Called at each (re)connection, and once when it joins a connection already open.
+   */
+  onHello?: (data: { offlineAfterMs: number }) => void;
+  onStatus?: (status: LiveStatus, closeCode?: number) => void;
+}
+
+/** The connection options a LiveTab passes on (its socket and timers, for tests). */
+export type LiveTabOptions = Pick<LiveConnectionOptions, 'token' | 'socket' | 'url' | 'setTimer' | 'clearTimer'>;
+
+/**
+ * The tab's one live connection, shared by the screens mounted in it: it opens with the first
+ * subscriber and closes when the last one leaves; its subscription is the union of theirs, sent
+ * again as it changes and as each new socket opens; each subscriber gets only what it asked for.
+ */
+export class LiveTab {
+  private readonly opts: LiveTabOptions;
+  private readonly subscribers = new Map<LiveSubscriber, Set<string> | null>();
+  private connection: LiveConnection | null = null;
+  /** The greeting of the socket now admitted (none while connecting). */
+  private hello: { offlineAfterMs: number } | undefined;
+  /** Joined an admitted socket with a wider subscription: greeted when the server acknowledges it. */
+  private readonly awaiting = new Map<LiveSubscriber, number>();
+  private sent = '';
+
+  constructor(opts: LiveTabOptions = {}) {
+    this.opts = opts;
+  }
+
+  /** Sockets opened so far and not stopped: at most one. */
+  get connected(): boolean {
+    return this.connection !== null && !this.connection.stopped;
+  }
+
+  /** The union of the subscribers' topics (every device once more than LIVE_MAX_DEVICES are named). */
+  topics(): LiveTopics {
+    let all = false;
+    let alarms = false;
+    const devices = new Set<string>();
+    for (const s of this.subscribers.keys()) {
+      if (s.states === true) all = true;
+      else if (s.states) for (const d of s.states) devices.add(d);
+      if (s.alarms) alarms = true;
+    }
+    const topics: LiveTopics = {};
+    if (all || devices.size > LIVE_MAX_DEVICES) topics.states = true;
+    else if (devices.size) topics.states = { devices: [...devices].sort() };
+    if (alarms) topics.alarms = true;
+    return topics;
+  }
+
+  /** Adds a subscriber; answers the function that removes it. */
+  subscribe(sub: LiveSubscriber): () => void {
+    this.subscribers.set(sub, Array.isArray(sub.states) ? new Set(sub.states) : null);
+    if (!this.connection || this.connection.stopped) {
+      // The first subscriber, or the first after a logout stopped the connection.
+      this.hello = undefined;
+      this.awaiting.clear();
+      this.sent = JSON.stringify(this.topics());
+      this.connection = new LiveConnection({
+        ...this.opts,
+        topics: () => {
+          const topics = this.topics();
+          this.sent = JSON.stringify(topics);
+          return topics;
+        },
+        onStates: (states) => this.fanStates(states),
+        onAlarms: (alarms) => this.fanAlarms(alarms),
+        onHello: (data) => this.greetAll(data),
+        onSubscribed: (id) => this.acknowledged(id),
+        onStatus: (status, code) => {
+          if (status !== 'open') {
+            this.hello = undefined;
+            this.awaiting.clear();
+          }
+          for (const s of [...this.subscribers.keys()]) s.onStatus?.(status, code);
+        },
+      });
+      this.connection.start();
+    } else {
+      sub.onStatus?.(this.connection.status, this.connection.closeCode);
+      const id = this.update();
+      if (this.hello) {
+        if (id === undefined) sub.onHello?.(this.hello);
+        else this.awaiting.set(sub, id);
+      }
+    }
+    return () => {
+      if (!this.subscribers.delete(sub)) return;
+      this.awaiting.delete(sub);
+      if (this.subscribers.size === 0) {
+        this.connection?.stop();
+        this.connection = null;
+        this.hello = undefined;
+        this.awaiting.clear();
+      } else this.update();
+    };
+  }
+
+  /** Sends the union when it changed; answers the id the server will acknowledge it with. */
+  private update(): number | undefined {
+    const topics = this.topics();
+    const key = JSON.stringify(topics);
+    if (key === this.sent || !this.connection) return undefined;
+    this.sent = key;
+    return this.connection.subscribe(topics);
+  }
+
+  private greetAll(data: { offlineAfterMs: number }): void {
+    this.hello = data;
+    this.awaiting.clear();
+    for (const s of [...this.subscribers.keys()]) s.onHello?.(data);
+  }
+
+  private acknowledged(id: number): void {
+    const hello = this.hello;
+    if (!hello) return;
+    for (const [s, wanted] of [...this.awaiting]) {
+      if (wanted > id) continue;
+      this.awaiting.delete(s);
+      s.onHello?.(hello);
+    }
+  }
+
+  private fanStates(states: DeviceState[]): void {
+    for (const [s, devices] of [...this.subscribers]) {
+      if (!s.states || !s.onStates) continue;
+      const mine = devices ? states.filter((st) => devices.has(st.id)) : states;
+      if (mine.length) s.onStates(mine);
+    }
+  }
+
+  private fanAlarms(alarms: AlarmRow[]): void {
+    for (const s of [...this.subscribers.keys()]) if (s.alarms) s.onAlarms?.(alarms);
+  }
+}
+
+/** The tab's live connection; LiveProvider (app/providers.tsx) gives the app its own. */
+export const LiveContext = createContext<LiveTab>(new LiveTab());
 
 export interface LiveChannel {
   status: LiveStatus;
@@ -172,54 +374,56 @@ export interface LiveChannel {
   closeCode?: number;
 }
 
-/**
- * Device states pushed by the server while the caller is mounted. `onStates` gets each batch as
- * it arrives (buffer it: batches come every ~100 ms); `onHello` each (re)connection, after
- * which the caller re-reads what it shows. The latest callbacks are used without reconnecting.
- */
-export function useLiveStates(onStates: (states: DeviceState[]) => void, onHello?: (data: { offlineAfterMs: number }) => void): LiveChannel {
-  const [channel, setChannel] = useState<LiveChannel>({ status: 'connecting' });
-  const handlers = useRef({ onStates, onHello });
-  useEffect(() => {
-    handlers.current = { onStates, onHello };
-  }, [onStates, onHello]);
+interface LiveHandlers {
+  onStates?: (states: DeviceState[]) => void;
+  onAlarms?: (alarms: AlarmRow[]) => void;
+  onHello?: (data: { offlineAfterMs: number }) => void;
+}
 
+/** Subscribes the caller to the tab's connection while it is mounted (and enabled). */
+function useLiveSubscription(states: true | readonly string[] | undefined, alarms: boolean, handlers: LiveHandlers, enabled: boolean): LiveChannel {
+  const tab = useContext(LiveContext);
+  const [channel, setChannel] = useState<LiveChannel>({ status: enabled ? 'connecting' : 'closed' });
+  const current = useRef(handlers);
   useEffect(() => {
-    const connection = new LiveConnection({
-      onStates: (states) => handlers.current.onStates(states),
-      onHello: (data) => handlers.current.onHello?.(data),
+    current.current = handlers;
+  });
+  // A new list of devices (not a new array of the same ones) subscribes again.
+  const devicesKey = states === true || states === undefined ? String(states) : JSON.stringify(states);
+  useEffect(() => {
+    if (!enabled) return;
+    const wanted: true | readonly string[] | undefined = devicesKey === 'true' ? true : devicesKey === 'undefined' ? undefined : (JSON.parse(devicesKey) as string[]);
+    return tab.subscribe({
+      states: wanted,
+      alarms,
+      onStates: (batch) => current.current.onStates?.(batch),
+      onAlarms: (batch) => current.current.onAlarms?.(batch),
+      onHello: (data) => current.current.onHello?.(data),
       onStatus: (status, closeCode) => setChannel((c) => (c.status === status && c.closeCode === closeCode ? c : { status, closeCode })),
     });
-    connection.start();
-    return () => connection.stop();
-  }, []);
-
+  }, [tab, enabled, alarms, devicesKey]);
   return channel;
+}
+
+/**
+ * Device states pushed by the server while the caller is mounted: of every device the user may
+ * read, or only of `devices` (row ids). `onStates` gets each batch as it arrives (buffer it:
+ * batches come every ~100 ms); `onHello` each (re)connection, after which the caller re-reads
+ * what it shows. The latest callbacks are used without subscribing again.
+ */
+export function useLiveStates(
+  onStates: (states: DeviceState[]) => void,
+  onHello?: (data: { offlineAfterMs: number }) => void,
+  devices?: readonly string[],
+): LiveChannel {
+  return useLiveSubscription(devices ?? true, false, { onStates, onHello }, true);
 }
 
 /**
  * Alarms pushed by the server while the caller is mounted (opened, repeated, acknowledged,
  * cleared, closed: the newest row of each). `onHello` each (re)connection, after which the
- * caller re-reads what it shows. One socket of its own, like useLiveStates.
+ * caller re-reads what it shows. Shares the tab's connection with useLiveStates.
  */
 export function useLiveAlarms(onAlarms: (alarms: AlarmRow[]) => void, onHello?: () => void, enabled = true): LiveChannel {
-  const [channel, setChannel] = useState<LiveChannel>({ status: enabled ? 'connecting' : 'closed' });
-  const handlers = useRef({ onAlarms, onHello });
-  useEffect(() => {
-    handlers.current = { onAlarms, onHello };
-  }, [onAlarms, onHello]);
-
-  useEffect(() => {
-    if (!enabled) return;
-    const connection = new LiveConnection({
-      onStates: () => undefined,
-      onAlarms: (alarms) => handlers.current.onAlarms(alarms),
-      onHello: () => handlers.current.onHello?.(),
-      onStatus: (status, closeCode) => setChannel((c) => (c.status === status && c.closeCode === closeCode ? c : { status, closeCode })),
-    });
-    connection.start();
-    return () => connection.stop();
-  }, [enabled]);
-
-  return channel;
+  return useLiveSubscription(undefined, true, { onAlarms, onHello: onHello && (() => onHello()) }, enabled);
 }
