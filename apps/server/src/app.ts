@@ -39,10 +39,6 @@ import { dictRepo } from './modules/dict/repo.ts';
 import { auditRepo } from './modules/audit/repo.ts';
 import { auditService } from './modules/audit/service.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
-import { retentionTick } from './modules/retention/job.ts';
-import { retentionRepo } from './modules/retention/repo.ts';
-import { retentionRoutes } from './modules/retention/routes.ts';
-import { retentionService } from './modules/retention/service.ts';
 import { outboxService } from './modules/outbox/service.ts';
 import { outboxRoutes } from './modules/outbox/routes.ts';
 import { captchaService, type CaptchaService } from './modules/captcha/service.ts';
@@ -97,10 +93,6 @@ import { faultRoutes } from './modules/fault/routes.ts';
 import { workOrderService } from './modules/work-order/service.ts';
 import { trackService } from './modules/track/service.ts';
 import { trackRoutes } from './modules/track/routes.ts';
-import { archiveTick, markStalePacks } from './modules/archive/job.ts';
-import { takeSnapshot } from './modules/storage/job.ts';
-import { storageService } from './modules/storage/service.ts';
-import { storageRoutes } from './modules/storage/routes.ts';
 import { shipmentService } from './modules/report/shipment.ts';
 import { productionService } from './modules/report/production.ts';
 import { reportRoutes } from './modules/report/routes.ts';
@@ -125,8 +117,12 @@ import { reportMakers } from './modules/report-schedule/makers.ts';
 import { reportScheduler, type ReportScheduler } from './modules/report-schedule/runner.ts';
 import { scheduleService } from './modules/report-schedule/schedules.ts';
 import { reportScheduleRoutes } from './modules/report-schedule/routes.ts';
-import { ledgerService, type LedgerService } from './modules/ledger/service.ts';
-import { ledgerRoutes } from './modules/ledger/routes.ts';
+import type { LedgerService } from './modules/ledger/service.ts';
+import type { ModuleContext } from './modules/context.ts';
+import { archivePlugin } from './modules/archive/plugin.ts';
+import { storagePlugin } from './modules/storage/plugin.ts';
+import { retentionPlugin } from './modules/retention/plugin.ts';
+import { ledgerPlugin } from './modules/ledger/plugin.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -365,8 +361,10 @@ export async function buildApp(
   });
   // The stored readings event: what must commit with a batch, and who hears of it once committed.
   const storedReadings = storedReadingsEvent();
-  // A reading of a closed day makes that day's pack stale (modules/archive/job.ts), in the write's transaction.
-  storedReadings.storing.add(({ tx, readings, receivedAt }) => markStalePacks(tx, readings, receivedAt));
+  // What every module plugin is built from (modules/context.ts).
+  const modules: ModuleContext = { config, database, availability, metrics, audit: audit.record, permissionsOf: auth.permissionsOf };
+  // The readings archive (its step marks a late reading's packed day stale in the write's transaction).
+  await app.register(archivePlugin, { ...modules, storedReadings });
   storedReadings.stored.subscribe(({ readings }) => engine.submit(readings));
   storedReadings.stored.subscribe(({ states, readings, heardBefore }) => faults.stored(states, readings, heardBefore));
   storedReadings.stored.subscribe(({ readings }) => recognizer.stored(readings));
@@ -437,29 +435,8 @@ export async function buildApp(
   await app.register(assetRoutes, { service: assetService(database.db, audit.record) });
   await app.register(faultRoutes, { faults: faultService(database.db) });
   await app.register(trackRoutes, { tracks: trackService(database.db) });
-  // The readings archive: each device's closed days packed, every column, for small storage and
-  // fast month-long reads (one node at a time; modules/archive/job.ts). Again at once while a
-  // backlog remains, else every ARCHIVE_SECONDS (0: not on this node).
-  app.job('readings archive', { everyMs: config.archiveMs }, async () => {
-    const r = await archiveTick(database.db, { node: config.nodeId });
-    return r.ran && !r.caughtUp ? 'again' : undefined;
-  });
-  // Storage figures per organisation: a snapshot at start and every STORAGE_SECONDS (one node at
-  // a time; modules/storage), read by the platform-management screen and /metrics.
-  const storage = storageService(database.db, { freeBytes: async () => (database.kind === 'pglite' && config.dataDir ? availability.checkDisk() : null) });
-  await app.register(storageRoutes, { storage });
-  metrics.watchStorage(storage.overview);
-  // Another node's snapshot of the last half interval stands for this one.
-  app.job('storage figures', { everyMs: config.storageMs, atStart: true }, async () => {
-    await takeSnapshot(database.db, { freshMs: config.storageMs / 2 });
-  });
-  // Retention: what the organisations' rules no longer keep is removed, unless a legal hold
-  // covers it (modules/retention/job.ts); at start and every RETENTION_SECONDS (0: not on this node).
-  app.job('retention', { everyMs: config.retentionMs, atStart: true }, async () => {
-    const r = await retentionTick(database.db, { audit: audit.record });
-    if (r.rowsRemoved || r.packReadingsRemoved) app.log.info(r, 'retention removed readings');
-  });
-  await app.register(retentionRoutes, { service: retentionService(database.db, retentionRepo(database.db), audit.record) });
+  await app.register(storagePlugin, modules);
+  await app.register(retentionPlugin, modules);
   const alarmReports = alarmReportService(database.db);
   const onlineReports = onlineReportService(database.db, { offlineAfterMs: config.offlineAfterMs });
   const mileageReports = mileageReportService(database.db);
@@ -528,26 +505,7 @@ export async function buildApp(
     await scheduleTick.stop();
     await scheduler.settled();
   });
-  // The ledger: stored readings, custody events and alarms are appended every few seconds and a
-  // tree head is signed at the configured interval (one node at a time for both).
-  const ledger = ledgerService(database.db, {
-    log: app.log,
-    dataDir: config.dataDir,
-    origin: config.ledgerOrigin,
-    signerKey: config.ledgerSignerKey,
-    permissionsOf: auth.permissionsOf,
-    audit: audit.record,
-    publicUrl: config.publicUrl,
-  });
-  await ledger.signer();
-  app.decorate('ledger', ledger);
-  await app.register(ledgerRoutes, { ledger });
-  const ledgerTick = app.job('ledger tick', { everyMs: config.ledgerTickMs }, async () => void (await ledger.tick()));
-  const checkpoint = app.job('ledger checkpoint', { everyMs: config.ledgerCheckpointMs }, async () => void (await ledger.checkpoint()));
-  app.addHook('onClose', async () => {
-    await Promise.all([ledgerTick.stop(), checkpoint.stop()]);
-    await ledger.settled();
-  });
+  await app.register(ledgerPlugin, modules);
 
   const webDist = config.webDist && existsSync(join(config.webDist, 'index.html')) ? resolve(config.webDist) : undefined;
   if (webDist) {
