@@ -2,7 +2,8 @@
 // (provinces registered, vehicle dots) and the KPIs show, nothing overflows the window and no
 // KPI text is cut, a label reads in the browser's language; one alarming report sent over HTTP
 // intake appears at the top of the ticker without a reload; full screen covers the console
-// frame and still fits; and the red theme in full screen. Screenshots with E2E_SHOTS set.
+// frame and still fits; and the red theme in full screen. The page (vehicles, ticker) and the
+// alarm notifier share one live WebSocket. Screenshots with E2E_SHOTS set.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { demoDevices, rekey, seedDemoFleet, type DemoDevice } from '../apps/server/src/demo/seed-demo.ts';
@@ -84,6 +85,14 @@ describe.each([
   it('fits 1920 x 1080, reads in the language and shows a new alarm live', async () => {
     await withBrowser(locale, async ({ page }) => {
       await signIn(page);
+      // The live sockets the cockpit page opens: one for its vehicles, its ticker and the alarm notifier.
+      const live: { closed: boolean }[] = [];
+      page.on('websocket', (ws) => {
+        if (!ws.url().includes('/api/iot/v2/live')) return;
+        const s = { closed: false };
+        live.push(s);
+        ws.on('close', () => (s.closed = true));
+      });
       await openCockpit(page);
       expect(await page.locator('[data-testid=kpi-assets]').textContent()).toContain(text.label);
       expect(await page.locator('[data-testid=screen-title]').textContent()).toBe(text.title);
@@ -107,6 +116,8 @@ describe.each([
       expect(await top.getAttribute('data-status')).toBe('active');
       // The counters follow shortly after (the summary is read again after live alarms).
       await expect.poll(async () => Number(await page.locator('[data-testid=kpi-value-alarms]').textContent()), { timeout: 10_000 }).toBe(activeBefore + 1);
+      // States and alarms came over one connection, still open.
+      expect(live).toEqual([{ closed: false }]);
 
       // Full screen: the cockpit alone on the screen, still without overflow.
       await page.locator('[data-testid=cockpit-fullscreen]').click();
