@@ -6,8 +6,9 @@ import { App, Button, Descriptions, Drawer, Space, Tag } from 'antd';
 import { DisconnectOutlined, LinkOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
-import type { AssetKind } from '@iotc/shared/asset';
+import { ASSET_KINDS, type AssetKind } from '@iotc/shared/asset';
 import { DATETIME_FORMAT } from '@iotc/shared/constants';
+import { AssetPicker } from '../../../components/asset-picker.tsx';
 import { apiErrorText } from '../../../lib/api-error.ts';
 import { useLabel } from '../../../lib/label.ts';
 import { useLang } from '../../../lib/language.ts';
@@ -17,7 +18,6 @@ import { useBindDevice, useUnbindDevice } from '../api/device-binding.ts';
 import { useDevice } from '../api/device-detail.ts';
 import type { BoundAsset, DeviceView } from '../api/devices.ts';
 import { kindLabel } from './asset-kinds.ts';
-import { AssetPicker } from './asset-picker.tsx';
 import { BindingsTable } from './bindings-table.tsx';
 import { Jt808Section } from './jt808-section.tsx';
 import { PROTOCOL_KEYS } from './protocols.ts';
@@ -27,6 +27,7 @@ function BindForm({ deviceId, bound }: { deviceId: string; bound: BoundAsset | n
   const lang = useLang();
   const { message } = App.useApp();
   const bind = useBindDevice();
+  const label = useLabel();
   const [kind, setKind] = useState<AssetKind>('vehicle');
   const [assetId, setAssetId] = useState<string | undefined>();
   const submit = async () => {
@@ -42,7 +43,23 @@ function BindForm({ deviceId, bound }: { deviceId: string; bound: BoundAsset | n
   return (
     <div className="asset-bind-form" data-testid="device-bind-form">
       <div className="asset-bind-row">
-        <AssetPicker kind={kind} onKindChange={setKind} value={assetId} onChange={(id) => setAssetId(id)} />
+        <AssetPicker
+          kinds={ASSET_KINDS}
+          kind={kind}
+          onKindChange={(k) => {
+            setKind(k);
+            setAssetId(undefined);
+          }}
+          kindName={(k) => label(kindLabel(k))}
+          kindLabel={t('asset.binding.assetKind')}
+          kindTestId="asset-picker-kind"
+          kindClassName="asset-picker-kind"
+          value={assetId}
+          onChange={(id) => setAssetId(id)}
+          placeholder={t('asset.binding.pick')}
+          className="asset-picker"
+          data-testid="asset-picker"
+        />
         <Button type="primary" icon={<LinkOutlined />} data-testid="device-bind" disabled={!assetId || (bound?.id === assetId)} loading={bind.isPending} onClick={() => void submit()}>
           {bound ? t('asset.binding.move') : t('asset.binding.bind')}
         </Button>

@@ -4,16 +4,16 @@
 // day) and the recorded values with out-of-range rows highlighted, and downloads the PDF or Excel
 // file the server makes. Address: `kind`, `assetId`, `period`, `date`, so a record can be shared.
 import { useCallback, useMemo } from 'react';
-import { Alert, Button, Card, DatePicker, Descriptions, Empty, Segmented, Select, Skeleton, Space, Table, Typography } from 'antd';
+import { Alert, Button, Card, DatePicker, Descriptions, Empty, Segmented, Skeleton, Space, Table, Typography } from 'antd';
 import { FileExcelOutlined, FilePdfOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import dayjs from 'dayjs';
 import { DATETIME_FORMAT } from '@iotc/shared/constants';
 import { GSP_ASSET_KINDS, GSP_PERIODS, type GspAssetKind, type GspPeriod, type GspReport, type GspRow } from '@iotc/shared/gsp-report';
-import { searchAssets } from '../../../api/pickers.ts';
+import { assetLabel } from '../../../api/pickers.ts';
+import { AssetPicker } from '../../../components/asset-picker.tsx';
 import { Forbidden } from '../../../components/forbidden.tsx';
-import { RemoteSelect } from '../../../components/remote-select.tsx';
 import { usePermission } from '../../../lib/permissions.ts';
 import type { ScreenProps } from '../../../lib/screen.ts';
 import { useExport } from '../../../lib/use-export.ts';
@@ -73,7 +73,6 @@ export default function TemperatureReportPage(_props: ScreenProps) {
   const query = useMemo(() => gspRequest(filters), [filters]);
   const report = useGspReport(query);
   const set = useCallback((f: GspFilters) => setParams((prev) => writeGspFilters(prev, f)), [setParams]);
-  const fetcher = useCallback((search: string, signal: AbortSignal) => searchAssets(filters.kind, search, signal), [filters.kind]);
   const { exporting, download } = useExport<'pdf' | 'xlsx'>(
     (format) => downloadGspReport(query!, format),
     (name) => t('gspReport.exported', { name }),
@@ -105,26 +104,21 @@ export default function TemperatureReportPage(_props: ScreenProps) {
 
   const toolbar = (
     <Space wrap size={[16, 8]} data-testid="gsp-filters">
-      <Space.Compact style={{ width: 380 }}>
-        <Select<GspAssetKind>
-          aria-label={t('gspReport.kind')}
-          value={filters.kind}
-          style={{ width: 120 }}
-          options={GSP_ASSET_KINDS.map((k) => ({ value: k, label: t(`gspReport.kinds.${k}`) }))}
-          onChange={(kind) => set({ ...filters, kind, assetId: undefined })}
-          data-testid="gsp-kind"
-        />
-        <RemoteSelect
-          key={filters.kind}
-          fetcher={fetcher}
-          value={filters.assetId}
-          onChange={(assetId) => set({ ...filters, assetId })}
-          placeholder={t('gspReport.pickAsset')}
-          initialOptions={data && data.asset.id === filters.assetId ? [{ value: data.asset.id, label: `${data.asset.code} · ${data.asset.name}` }] : []}
-          style={{ flex: 1, minWidth: 0 }}
-          data-testid="gsp-asset"
-        />
-      </Space.Compact>
+      <AssetPicker<GspAssetKind>
+        style={{ width: 380 }}
+        kinds={GSP_ASSET_KINDS}
+        kind={filters.kind}
+        onKindChange={(kind) => set({ ...filters, kind, assetId: undefined })}
+        kindName={(k) => t(`gspReport.kinds.${k}`)}
+        kindLabel={t('gspReport.kind')}
+        kindTestId="gsp-kind"
+        kindWidth={120}
+        value={filters.assetId}
+        onChange={(assetId) => set({ ...filters, assetId })}
+        placeholder={t('gspReport.pickAsset')}
+        initialOptions={data && data.asset.id === filters.assetId ? [{ value: data.asset.id, label: assetLabel(data.asset) }] : []}
+        data-testid="gsp-asset"
+      />
       <Segmented<GspPeriod>
         value={filters.period}
         onChange={(period) => set(switchPeriod(filters, period))}

@@ -1,11 +1,12 @@
 // The task form's server-searched pickers: the devices on the goods (several, the first one's
 // position is the task's) and the vehicle or container carrying them.
-import { useCallback, useEffect, useMemo, useRef } from 'react';
-import { Empty, Select, Space, Spin, Tag } from 'antd';
+import { useEffect, useMemo, useRef } from 'react';
+import { Empty, Select, Spin, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { MAX_TASK_DEVICES } from '@iotc/shared/transport';
 import type { AssetRow } from '@iotc/shared/asset';
-import { RemoteSelect, useRemoteOptions, type RemoteOption } from '../../../components/remote-select.tsx';
+import { AssetPicker } from '../../../components/asset-picker.tsx';
+import { useRemoteOptions, type RemoteOption } from '../../../components/remote-select.tsx';
 import { CARRIER_KINDS, foundCarrier, searchCarriers, type CarrierKind } from '../api/carrier-options.ts';
 import { searchDevices } from '../../../api/pickers.ts';
 
@@ -72,35 +73,29 @@ export interface CarrierFieldProps {
 /** The kind (vehicle or container), then a search of that kind by code or name. */
 export function CarrierField({ kind, onKindChange, id, value, onChange, known, onPicked }: CarrierFieldProps) {
   const { t } = useTranslation();
-  const fetcher = useCallback((search: string, signal: AbortSignal) => searchCarriers(kind, search, signal), [kind]);
   return (
-    <Space.Compact block>
-      <Select<CarrierKind>
-        aria-label={t('transport.task.carrierKind')}
-        data-testid="tt-carrier-kind"
-        value={kind}
-        style={{ width: 130 }}
-        options={CARRIER_KINDS.map((k) => ({ value: k, label: t(`transport.carrier.${k}`) }))}
-        onChange={(k) => {
-          onKindChange(k);
-          onChange?.(null);
-        }}
-      />
-      {/* A new kind is a new search: the options of the previous kind must not linger. */}
-      <RemoteSelect
-        key={kind}
-        id={id}
-        fetcher={fetcher}
-        value={value ?? undefined}
-        onChange={(v) => {
-          onChange?.(v ?? null);
-          if (v) onPicked?.(foundCarrier(v));
-        }}
-        initialOptions={known}
-        placeholder={t('transport.task.carrierPlaceholder')}
-        data-testid="tt-carrier"
-        style={{ flex: 1, minWidth: 0 }}
-      />
-    </Space.Compact>
+    <AssetPicker<CarrierKind>
+      kinds={CARRIER_KINDS}
+      kind={kind}
+      onKindChange={(k) => {
+        onKindChange(k);
+        onChange?.(null);
+      }}
+      kindName={(k) => t(`transport.carrier.${k}`)}
+      kindLabel={t('transport.task.carrierKind')}
+      kindTestId="tt-carrier-kind"
+      kindWidth={130}
+      // The carriers' own search: it keeps the rows, whose trackers and driver a pick fills in.
+      search={searchCarriers}
+      id={id}
+      value={value ?? undefined}
+      onChange={(v) => {
+        onChange?.(v ?? null);
+        if (v) onPicked?.(foundCarrier(v));
+      }}
+      initialOptions={known}
+      placeholder={t('transport.task.carrierPlaceholder')}
+      data-testid="tt-carrier"
+    />
   );
 }

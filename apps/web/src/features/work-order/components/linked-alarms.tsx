@@ -5,6 +5,7 @@ import { App, Button, Empty, Space, Tag } from 'antd';
 import { LinkOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { AlarmRow, AlarmStatus } from '@iotc/shared/alarm';
+import { deviceLabel } from '../../../api/pickers.ts';
 import { RemoteSelect, type RemoteOption } from '../../../components/remote-select.tsx';
 import { apiErrorText } from '../../../lib/api-error.ts';
 import { readableTextOn } from '../../../lib/color.ts';
@@ -27,7 +28,7 @@ function AlarmLine({ alarm }: { alarm: AlarmRow }) {
       </Tag>
       <span className="wo-alarm-type">{t(`alarm.type.${alarm.type}`)}</span>
       <span className="wo-alarm-device">
-        {alarm.device.name} ({alarm.device.deviceId})
+        {deviceLabel(alarm.device)}
       </span>
       <span className="wo-muted">{formatTime(alarm.startedAt)}</span>
       <Tag className="wo-tag" data-testid="wo-alarm-status" style={{ background: statusColor, borderColor: statusColor, color: '#fff' }}>
