@@ -4,6 +4,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { ASSET_API, ASSET_RESOURCES, type AssetRow } from '@iotc/shared/asset';
 import { COMPARE_API, type CompareAnswer, type CompareKind, type CompareQuery, type CompareRoutes } from '@iotc/shared/compare';
 import { request } from '../../../api/client.ts';
+import { assetLabel } from '../../../api/pickers.ts';
 import { downloadFile, fetchList, type ExportFormat } from '../../../lib/list-query.ts';
 
 export const COMPARE_KEY = ['compare'] as const;
@@ -37,7 +38,7 @@ export function targetOptions(kind: CompareKind) {
     queryFn: async ({ signal }): Promise<TargetOption[]> => {
       if (kind === 'route') return (await request<CompareRoutes>(COMPARE_API.routes, { signal })).map((r) => ({ value: r.key, label: r.key }));
       const page = await fetchList<AssetRow>(`${ASSET_API.base}/${ASSET_RESOURCES[kind]}`, { page: 1, size: 100, filters: {} }, signal);
-      return page.rows.map((a) => ({ value: a.id, label: a.name && a.name !== a.code ? `${a.code} · ${a.name}` : a.code }));
+      return page.rows.map((a) => ({ value: a.id, label: assetLabel(a) }));
     },
     staleTime: 60_000,
   });
