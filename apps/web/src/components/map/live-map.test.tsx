@@ -11,24 +11,17 @@ import { LiveMap, type LiveMapProps } from './live-map.tsx';
 import { toDisplay } from './coords.ts';
 import { BaseMap } from './base-map.ts';
 import { ClusterLayer, type ClusterLayerOptions, type MapPalette } from './cluster-layer.ts';
+import { stubElementSize, restoreStubs } from '../../test/stub.ts';
 
 vi.mock('./offline-layer.ts', async () => {
   const leaflet = await import('leaflet');
   return { createOfflineLayer: () => leaflet.layerGroup(), offlineRenderer: () => leaflet.svg() };
 });
 
-const restore: (() => void)[] = [];
-function stub<T extends object>(target: T, key: string, descriptor: PropertyDescriptor) {
-  const before = Object.getOwnPropertyDescriptor(target, key);
-  Object.defineProperty(target, key, { configurable: true, ...descriptor });
-  restore.push(() => (before ? Object.defineProperty(target, key, before) : delete (target as Record<string, unknown>)[key]));
-}
-
 beforeAll(() => {
-  stub(HTMLElement.prototype, 'clientWidth', { get: () => 800 });
-  stub(HTMLElement.prototype, 'clientHeight', { get: () => 600 });
+  stubElementSize(800, 600);
 });
-afterAll(() => restore.reverse().forEach((undo) => undo()));
+afterAll(restoreStubs);
 
 /** The live map without React: the shared map with the devices as its layer. */
 function liveMap(el: HTMLElement, options: ClusterLayerOptions) {

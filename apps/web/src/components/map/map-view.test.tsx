@@ -12,24 +12,17 @@ import type { BaseMap } from './base-map.ts';
 import { MapClusters } from './map-clusters.tsx';
 import { MapPick } from './map-pick.tsx';
 import { MapView, useMap } from './map-view.tsx';
+import { stubElementSize, restoreStubs } from '../../test/stub.ts';
 
 vi.mock('./offline-layer.ts', async () => {
   const leaflet = await import('leaflet');
   return { createOfflineLayer: () => leaflet.layerGroup(), offlineRenderer: () => leaflet.svg() };
 });
 
-const restore: (() => void)[] = [];
-function stub<T extends object>(target: T, key: string, descriptor: PropertyDescriptor) {
-  const before = Object.getOwnPropertyDescriptor(target, key);
-  Object.defineProperty(target, key, { configurable: true, ...descriptor });
-  restore.push(() => (before ? Object.defineProperty(target, key, before) : delete (target as Record<string, unknown>)[key]));
-}
-
 beforeAll(() => {
-  stub(HTMLElement.prototype, 'clientWidth', { get: () => 800 });
-  stub(HTMLElement.prototype, 'clientHeight', { get: () => 600 });
+  stubElementSize(800, 600);
 });
-afterAll(() => restore.reverse().forEach((undo) => undo()));
+afterAll(restoreStubs);
 
 let mounted: Rendered | undefined;
 afterEach(() => {

@@ -2,22 +2,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as L from 'leaflet';
 import { createOfflineLayer, offlineRenderer } from './offline-layer.ts';
-
-const restore: (() => void)[] = [];
-function stub(target: object, key: string, descriptor: PropertyDescriptor) {
-  const before = Object.getOwnPropertyDescriptor(target, key);
-  Object.defineProperty(target, key, { configurable: true, ...descriptor });
-  restore.push(() => (before ? Object.defineProperty(target, key, before) : Reflect.deleteProperty(target, key)));
-}
+import { stubElementSize, stubProperty, restoreStubs } from '../../test/stub.ts';
 
 beforeAll(() => {
   // jsdom has no layout and no canvas: a sized container and a context that draws nothing.
-  stub(HTMLElement.prototype, 'clientWidth', { get: () => 800 });
-  stub(HTMLElement.prototype, 'clientHeight', { get: () => 600 });
+  stubElementSize(800, 600);
   const ctx = new Proxy({}, { get: () => () => undefined, set: () => true });
-  stub(HTMLCanvasElement.prototype, 'getContext', { value: () => ctx });
+  stubProperty(HTMLCanvasElement.prototype, 'getContext', { value: () => ctx });
 });
-afterAll(() => restore.reverse().forEach((undo) => undo()));
+afterAll(restoreStubs);
 
 const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
