@@ -62,15 +62,22 @@ let batches: DeviceState[][];
 let hellos: number;
 let token: string | undefined;
 
-function connection() {
-  return new LiveConnection({
+/** The token, the fake sockets and the address every connection of these tests uses. */
+function transport() {
+  return {
     token: () => token,
-    socket: (url) => {
+    socket: (url: string) => {
       const s = new FakeSocket(url);
       sockets.push(s);
       return s;
     },
-    url: (t) => `ws://test/live?access_token=${t}`,
+    url: (t: string) => `ws://test/live?access_token=${t}`,
+  };
+}
+
+function connection() {
+  return new LiveConnection({
+    ...transport(),
     onStates: (s) => batches.push(s),
     onHello: () => (hellos += 1),
     onStatus: (s) => statuses.push(s),
@@ -224,15 +231,7 @@ describe('LiveConnection', () => {
 describe('LiveTab: one connection for the tab', () => {
   const hello = { type: 'hello', data: { offlineAfterMs: 600_000 } };
   function tab() {
-    return new LiveTab({
-      token: () => token,
-      socket: (url) => {
-        const s = new FakeSocket(url);
-        sockets.push(s);
-        return s;
-      },
-      url: (t) => `ws://test/live?access_token=${t}`,
-    });
+    return new LiveTab(transport());
   }
   /** A subscriber recording what it is handed. */
   function screen(states?: true | string[], alarms = false) {
