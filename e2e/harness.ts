@@ -8,7 +8,8 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig, type AppConfig } from '../apps/server/src/config.ts';
-import { TEST_RATE_LIMITS } from '../apps/server/src/test/harness.ts';
+import { runTemplates, TEST_RATE_LIMITS } from '../apps/server/src/test/harness.ts';
+import { openDatabase } from '../apps/server/src/db/client.ts';
 import { demoDevices, seedDemoFleet } from '../apps/server/src/demo/seed-demo.ts';
 import { seedDemoTransport } from '../apps/server/src/demo/seed-demo-transport.ts';
 import { seedDemoWarehouse } from '../apps/server/src/demo/seed-demo-warehouse.ts';
@@ -36,23 +37,33 @@ export async function startServer(overrides: Partial<AppConfig> = {}): Promise<S
   const dataDir = mkdtempSync(join(tmpdir(), 'iotc-e2e-'));
   const config = {
     // Browser tests sign in many times a minute from this machine: limits they never reach (see the API harness).
-    ...loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, ADMIN_PASSWORD, DEMO_PASSWORD, ...TEST_RATE_LIMITS }),
+    // No tiles (the offline outline) unless a test gives a map: tests never reach the internet.
+    ...loadConfig({ LOG_LEVEL: 'silent', MAP_TILE_URL: 'none', DATA_DIR: dataDir, ADMIN_PASSWORD, DEMO_PASSWORD, ...TEST_RATE_LIMITS }),
     mqtt: false,
     // E2E_WEB_DIST runs the browser tests against a build elsewhere (a developer's own check
     // while apps/web/dist is being rebuilt).
     webDist: resolve(process.env.E2E_WEB_DIST ?? 'apps/web/dist'),
     ...overrides,
   };
-  const app = await buildApp(config);
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  return {
-    app,
-    url,
-    close: async () => {
-      await app.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  // The embedded database under the data directory, started from the run's migrated schema (apps/server/src/test/db-template.ts).
+  const from = (await runTemplates()).pglite;
+  const database = from && !config.databaseUrl ? await openDatabase({ kind: 'pglite', dataDir, from }) : undefined;
+  try {
+    const app = await buildApp(config, { database });
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    return {
+      app,
+      url,
+      close: async () => {
+        await app.close();
+        await database?.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (e) {
+    await database?.close();
+    throw e;
+  }
 }
 
 /**

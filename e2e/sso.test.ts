@@ -67,8 +67,8 @@ describe('external sign-in with an OpenID Connect provider', () => {
       await page.locator('[data-testid=sso-login]').click();
       await signInAtProvider(page, 'wang.fang@corp');
       await page.waitForURL((u) => u.pathname === LANDING && !u.searchParams.has('token'));
-      await page.locator('[data-testid=user-menu]').waitFor();
-      expect(await page.locator('[data-testid=user-menu]').textContent()).toContain('Demo Operator');
+      // The menu shows at once; the name once the user's information has come.
+      await expect.poll(() => page.locator('[data-testid=user-menu]').textContent()).toContain('Demo Operator');
       await screenshot(page, 'sso-landing-en');
     });
   });

@@ -11,6 +11,8 @@ describe('config', () => {
     // Several nodes on one machine differ by port; the nodes share one group.
     expect(c.nodeId).toMatch(/-3000$/);
     expect(c.mqttShareGroup).toBe('iotc');
+    // No geocoder unless one is given; Nominatim's public policy is one request a second.
+    expect(c.geocoder).toEqual({ url: undefined, ratePerSecond: 1, timeoutMs: 5000 });
   });
 
   it('reads every documented variable', () => {
@@ -38,6 +40,9 @@ describe('config', () => {
       OIDC_NAME: 'Company SSO',
       PUBLIC_URL: 'https://console.example.com',
       ROUTING_URL: 'http://osrm:5000',
+      GEOCODER_URL: 'http://nominatim:8080',
+      GEOCODER_RATE_PER_SECOND: '5',
+      GEOCODER_TIMEOUT_SECONDS: '3',
     });
     expect(c).toMatchObject({
       port: 8080,
@@ -60,6 +65,7 @@ describe('config', () => {
       oidc: { issuer: 'https://id.example.com', clientId: 'console', clientSecret: 's3cret', name: 'Company SSO' },
       publicUrl: 'https://console.example.com',
       routingUrl: 'http://osrm:5000',
+      geocoder: { url: 'http://nominatim:8080', ratePerSecond: 5, timeoutMs: 3000 },
     });
   });
 
@@ -87,6 +93,9 @@ describe('config', () => {
     ['OIDC_ISSUER', 'id.example.com'],
     ['PUBLIC_URL', 'console'],
     ['ROUTING_URL', 'osrm:5000'],
+    ['GEOCODER_URL', 'ftp://nominatim'],
+    ['GEOCODER_RATE_PER_SECOND', '0'],
+    ['GEOCODER_TIMEOUT_SECONDS', 'soon'],
   ])('stops on a bad %s with one line naming it', (name, value) => {
     let err: unknown;
     try {

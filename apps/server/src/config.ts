@@ -3,6 +3,7 @@
 import { hostname } from 'node:os';
 import { z } from 'zod';
 import type { MapConfig } from '@iotc/shared/live';
+import { NO_TILES, OSM_TILES } from '@iotc/shared/map-tiles';
 import { isValidPassword } from '@iotc/shared/validation';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -82,15 +83,28 @@ export const envSchema = z.object({
   ALARM_TICK_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
   /** A sent remote-control command without the device's acknowledgement after this many seconds fails. */
   COMMAND_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(86_400).default(60),
-  /** Map tiles, e.g. https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png; without it the offline base layer only. */
-  MAP_TILE_URL: optionalUrl(['http:', 'https:']),
+  /** Unset: OpenStreetMap's standard tiles; `none`: the offline outline only; else a tile server's address. */
+  MAP_TILE_URL: z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => !v || v.toLowerCase() === 'none' || (URL.canParse(v) && ['http:', 'https:'].includes(new URL(v).protocol)), {
+      message: 'must be a URL starting with http:// or https://, or none',
+    }),
   MAP_TILE_SUBDOMAINS: z.string().trim().max(20).optional(),
   MAP_TILE_ATTRIBUTION: z.string().trim().max(300).optional(),
   /** The tiles' coordinates: gcj02 for Chinese providers (AutoNavi, Tencent), else wgs84. */
   MAP_TILE_CRS: z.enum(['wgs84', 'gcj02']).default('wgs84'),
-  MAP_TILE_MAX_ZOOM: z.coerce.number().int().min(1).max(22).default(18),
+  /** Default: 19 for OpenStreetMap's tiles, 18 for others. */
+  MAP_TILE_MAX_ZOOM: z.coerce.number().int().min(1).max(22).optional(),
   /** OSRM-compatible routing service (e.g. a self-hosted OSRM) for road routes of transport tasks; without it routes are drawn by hand. */
   ROUTING_URL: optionalUrl(['http:', 'https:']),
+  /** Nominatim-compatible geocoder (e.g. a self-hosted Nominatim) for address search and addresses of positions; without it coordinates are shown. */
+  GEOCODER_URL: optionalUrl(['http:', 'https:']),
+  /** Requests per second this node sends the geocoder at most (Nominatim's public service allows 1). */
+  GEOCODER_RATE_PER_SECOND: z.coerce.number().min(0.1).max(1000).default(1),
+  /** A geocoder request without an answer after this many seconds fails. */
+  GEOCODER_TIMEOUT_SECONDS: z.coerce.number().min(1).max(120).default(5),
   /** How often the ledger signs a new tree head (when it grew), in seconds. */
   LEDGER_CHECKPOINT_SECONDS: z.coerce.number().int().min(5).max(86_400).default(60),
   /** How often the position archive's job looks for closed days to pack, in seconds; 0 turns it off on this node. */
@@ -216,6 +230,8 @@ export interface AppConfig {
   map: MapConfig;
   /** OSRM-compatible routing service for the planned road route of a transport task. */
   routingUrl?: string;
+  /** Nominatim-compatible geocoder (modules/geocode): its address, requests per second and time-out. */
+  geocoder: { url?: string; ratePerSecond: number; timeoutMs: number };
   /** The ledger: how often a tree head is signed; its origin and signer key when set (else from DATA_DIR). */
   ledgerCheckpointMs: number;
   /** How often the ledger logs what was stored since (closed sensor minutes, events, removals); 0: not on this node. */
@@ -256,6 +272,25 @@ export interface AppConfig {
 
 export class ConfigError extends Error {}
 
+/** The start-up tiles: OpenStreetMap's without MAP_TILE_URL, none with `none`, else the given server. */
+function mapConfigOf(e: z.infer<typeof envSchema>): MapConfig {
+  if (!e.MAP_TILE_URL) {
+    return {
+      ...OSM_TILES,
+      tileAttribution: e.MAP_TILE_ATTRIBUTION || OSM_TILES.tileAttribution,
+      tileMaxZoom: e.MAP_TILE_MAX_ZOOM ?? OSM_TILES.tileMaxZoom,
+    };
+  }
+  if (e.MAP_TILE_URL.toLowerCase() === 'none') return NO_TILES;
+  return {
+    tileUrl: e.MAP_TILE_URL,
+    tileSubdomains: e.MAP_TILE_SUBDOMAINS || null,
+    tileAttribution: e.MAP_TILE_ATTRIBUTION || null,
+    tileCrs: e.MAP_TILE_CRS,
+    tileMaxZoom: e.MAP_TILE_MAX_ZOOM ?? 18,
+  };
+}
+
 /** Parses the environment; throws a ConfigError whose message is one line naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | undefined>): AppConfig {
   const parsed = envSchema.safeParse(env);
@@ -290,14 +325,9 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     offlineAfterMs: e.OFFLINE_AFTER_SECONDS * 1000,
     alarmTickMs: e.ALARM_TICK_SECONDS * 1000,
     commandTimeoutMs: e.COMMAND_TIMEOUT_SECONDS * 1000,
-    map: {
-      tileUrl: e.MAP_TILE_URL ?? null,
-      tileSubdomains: e.MAP_TILE_SUBDOMAINS || null,
-      tileAttribution: e.MAP_TILE_ATTRIBUTION || null,
-      tileCrs: e.MAP_TILE_CRS,
-      tileMaxZoom: e.MAP_TILE_MAX_ZOOM,
-    },
+    map: mapConfigOf(e),
     routingUrl: e.ROUTING_URL,
+    geocoder: { url: e.GEOCODER_URL, ratePerSecond: e.GEOCODER_RATE_PER_SECOND, timeoutMs: e.GEOCODER_TIMEOUT_SECONDS * 1000 },
     ledgerCheckpointMs: e.LEDGER_CHECKPOINT_SECONDS * 1000,
     ledgerTickMs: 5_000,
     archiveMs: e.ARCHIVE_SECONDS * 1000,

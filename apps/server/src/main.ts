@@ -100,7 +100,7 @@ async function startDemo(): Promise<Simulator | undefined> {
     await app.readings.flushed();
     await seedDemoWarehouse(app.database.db);
     // The storage figures of the start were taken before this past day was stored: again now.
-    if (config.storageMs > 0) await takeSnapshot(app.database.db);
+    if (config.storageMs > 0) await takeSnapshot(app.database.db, { lease: app.lease });
   }
   const secrets = await rekey(app.database.db, fleet.map((d) => d.id));
   const mqttUrl = link.mode === 'embedded' ? `mqtt://127.0.0.1:${link.port}` : config.mqttUrl!;

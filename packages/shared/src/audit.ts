@@ -39,6 +39,8 @@ export const AUDIT_ACTIONS = [
   'asset_import',
   'ledger_share_create',
   'ledger_share_revoke',
+  'transport_tracking_link_create',
+  'transport_tracking_link_revoke',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_RESULTS = ['success', 'failure'] as const;

@@ -202,6 +202,10 @@ export const ERRORS = {
     zh: '模板中有未知的占位符；可用：{level} {type} {device} {deviceId} {asset} {value} {threshold} {unit} {startedAt} {policy} {org} {status}',
   },
   WEBHOOK_URL_FORMAT: { en: 'The webhook address must be a URL starting with http:// or https://', zh: 'Webhook 地址须为以 http:// 或 https:// 开头的网址' },
+  MAP_TILE_URL_FORMAT: {
+    en: 'The tile address must start with http:// or https:// and contain {z}, {x} and {y}',
+    zh: '瓦片地址须以 http:// 或 https:// 开头，并包含 {z}、{x}、{y}',
+  },
   WEBHOOK_SECRET_FORMAT: { en: 'The webhook secret must be 16-128 characters', zh: 'Webhook 密钥须为 16-128 个字符' },
   PUSH_USER_UNKNOWN: { en: 'A recipient user does not exist in this organisation', zh: '接收用户在该组织下不存在' },
   PUSH_ROLE_UNKNOWN: { en: 'A recipient role does not exist in this organisation', zh: '接收角色在该组织下不存在' },
@@ -242,6 +246,9 @@ export const ERRORS = {
   ROUTE_TOO_LONG: { en: 'A planned route has at most 5,000 points', zh: '规划路线最多 5,000 个点' },
   ROUTING_NOT_CONFIGURED: { en: 'No routing service is configured: draw the route on the map', zh: '未配置路径规划服务，请在地图上绘制路线' },
   ROUTING_FAILED: { en: 'The routing service found no road route between the points', zh: '路径规划服务未找到两点之间的道路路线' },
+  GEOCODER_NOT_CONFIGURED: { en: 'No geocoder is configured: enter the coordinates', zh: '未配置地址解析服务，请直接填写经纬度' },
+  GEOCODER_FAILED: { en: 'The geocoder did not answer: try again later or enter the coordinates', zh: '地址解析服务未响应，请稍后重试或直接填写经纬度' },
+  GEOCODER_BUSY: { en: 'The geocoder is busy: try again in a moment', zh: '地址解析服务繁忙，请稍后重试' },
   CONTACT_EMPTY: { en: 'A contact needs a name, a phone number or an e-mail address', zh: '联系人须填写姓名、电话或邮箱' },
   RANGE_INVERTED: { en: 'The upper limit must not be below the lower limit', zh: '上限不能低于下限' },
   LAT_REQUIRED: { en: 'Please enter the latitude', zh: '请输入纬度' },
@@ -310,6 +317,20 @@ export const ERRORS = {
   LEDGER_SHARE_REVOKED: {
     en: 'This verification link was revoked by its sender: please ask the sender for a new link',
     zh: '此验证链接已被分享者撤销，请向分享者索取新链接',
+  },
+  TRACKING_LINK_EXPIRY_ONE: { en: 'Give the tracking link an expiry in days or a date, not both', zh: '跟踪链接有效期请选择天数或日期其中一种' },
+  TRACKING_LINK_EXPIRY_RANGE: {
+    en: "The tracking link's expiry must be in the future and at most 365 days away",
+    zh: '跟踪链接有效期须晚于当前时间，且不超过 365 天',
+  },
+  TRACKING_LINK_UNKNOWN: {
+    en: 'This tracking link does not exist: please check the address or ask the sender for a new link',
+    zh: '此跟踪链接不存在，请检查地址或向发货方索取新链接',
+  },
+  TRACKING_LINK_EXPIRED: { en: 'This tracking link has expired: please ask the sender for a new link', zh: '此跟踪链接已过期，请向发货方索取新链接' },
+  TRACKING_LINK_REVOKED: {
+    en: 'This tracking link was revoked by its sender: please ask the sender for a new link',
+    zh: '此跟踪链接已被发货方撤销，请向发货方索取新链接',
   },
   RETENTION_BELOW_FLOOR: {
     en: 'Packs cannot be kept for fewer days than the platform floor',

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { blankAsUndefined, isoInstant, listQuerySchema } from './list.ts';
 import type { AlarmRow } from './alarm.ts';
+import type { TaskStatus } from './transport.ts';
 
 /** Vehicle / device status categories (spec section 4), in the order the console lists them. */
 export const DEVICE_STATUSES = ['unused', 'shutdown', 'offline', 'parked', 'driving'] as const;
@@ -161,12 +162,27 @@ export const intakeLogRowSchema = z.object({
 });
 export type IntakeLogRow = z.infer<typeof intakeLogRowSchema>;
 
+/**
+ * A transport task was created, edited or moved (by a person or the recogniser). `id` null:
+ * several tasks of the organisation at once (an import); the screen reads its page again.
+ */
+export interface TaskChange {
+  id: string | null;
+  orgId: string;
+  /** The task's status after the change (null with `id` null). */
+  status: TaskStatus | null;
+}
+
 /** Server to browser over the WebSocket. */
 export type LiveMessage =
   | { type: 'hello'; data: { offlineAfterMs: number } }
   | { type: 'device-states'; data: DeviceState[] }
   /** Alarms opened, changed (repeats, acknowledged) or ended; only to users with alarm:read. */
   | { type: 'alarms'; data: AlarmRow[] }
+  /** Transport tasks that changed; only to users with transport:read. */
+  | { type: 'task-changes'; data: TaskChange[] }
+  /** Something arrived in the user's inbox (shared/inbox.ts): the bell reads its count again. To that user's sockets only. */
+  | { type: 'inbox'; data: { at: string } }
   /** An admitted socket's subscription `id` is in force: events from now on follow it. */
   | { type: 'subscribed'; data: { id: number } };
 
@@ -175,12 +191,14 @@ export const LIVE_MAX_DEVICES = 1000;
 
 /**
  * What a socket wants: device states (all of the caller's organisations, or only these device
- * row ids) and alarms. A topic left out is not sent. A socket that never subscribes gets
+ * row ids), alarms, transport task changes and the user's inbox news. A topic left out is not sent. A socket that never subscribes gets
  * everything it may read (the channel as it was before subscriptions).
  */
 export const liveTopicsSchema = z.object({
   states: z.union([z.literal(true), z.object({ devices: z.array(z.string().min(1).max(64)).max(LIVE_MAX_DEVICES) })]).optional(),
   alarms: z.literal(true).optional(),
+  tasks: z.literal(true).optional(),
+  inbox: z.literal(true).optional(),
 });
 export type LiveTopics = z.infer<typeof liveTopicsSchema>;
 

@@ -25,10 +25,6 @@ export type Executor = Pick<Db, 'execute'>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /**
- * A transaction-scoped advisory lock if no one holds it (a lease: one node does a job at a
- * time, and the lock ends with the transaction).
- */
-/**
  * The advisory lock namespaces (the first key of the two-key form), all here so that no two
  * uses share one by accident.
  */
@@ -61,6 +57,10 @@ export const LOCKS = {
   storage: 72_603,
 } as const;
 
+/**
+ * A transaction-scoped advisory lock if no one holds it (a lease: one node does a job at a
+ * time, and the lock ends with the transaction).
+ */
 export async function tryXactLock(q: Executor, key: number): Promise<boolean> {
   return rowsOf<{ ok: boolean }>(await q.execute(sql`select pg_try_advisory_xact_lock(${key}, 0) as ok`))[0]?.ok === true;
 }
@@ -121,6 +121,11 @@ export type DbTarget =
        * false when the caller holds it already (backup, restore).
        */
       lockAs?: string | false;
+      /**
+       * A data directory dumped by PGlite's `dumpDataDir` to start from instead of an empty one
+       * (the tests' migrated schema, made once per run: test/db-template.ts). Migrations still run.
+       */
+      from?: Blob;
     }
   | {
       kind: 'postgres';
@@ -142,7 +147,7 @@ export async function openDatabase(target: DbTarget): Promise<Database> {
       mkdirSync(dir, { recursive: true });
     }
     try {
-      const client = dir ? await PGlite.create(dir) : await PGlite.create();
+      const client = await PGlite.create(dir, target.from ? { loadDataDir: target.from } : {});
       const db = drizzlePglite(client, { schema });
       await migratePglite(db, { migrationsFolder });
       return {

@@ -5,7 +5,8 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Page } from '@iotc/shared/envelope';
 import type { ListQuery } from '@iotc/shared/list';
 import { AppError } from '../lib/errors.ts';
-import { rowsOf, type Db, type Executor } from './client.ts';
+import { orgScope, type OrgScope } from '../lib/caller.ts';
+import { rowsOf, type Executor } from './client.ts';
 
 /** Sortable fields: columns, or an SQL expression (a status derived when read). */
 export type Sortable = Record<string, AnyPgColumn | SQL>;
@@ -47,6 +48,17 @@ export async function orgTree(db: Executor, rootOrgId: string): Promise<string[]
   return rowsOf<{ id: string }>(rows).map((r) => r.id);
 }
 
+/** The scope of a caller in `rootOrgId`: the organisation, its descendants and their parents (one query). */
+export async function scopeOf(db: Executor, rootOrgId: string): Promise<OrgScope> {
+  const rows = await db.execute<{ id: string; parent_id: string | null }>(
+    sql`with recursive tree(id, parent_id) as (select id, parent_id from orgs where id = ${rootOrgId}::uuid union all select o.id, o.parent_id from orgs o join tree on o.parent_id = tree.id) select id, parent_id from tree`,
+  );
+  return orgScope(
+    rootOrgId,
+    rowsOf<{ id: string; parent_id: string | null }>(rows).map((r) => ({ id: r.id, parentId: r.parent_id })),
+  );
+}
+
 /** The organisation and its ancestors, nearest first, from a map of each organisation's parent. */
 export function ancestorChain(parents: ReadonlyMap<string, string | null>, orgId: string): string[] {
   const out: string[] = [];
@@ -55,21 +67,10 @@ export function ancestorChain(parents: ReadonlyMap<string, string | null>, orgId
 }
 
 /**
- * The organisations a list reads: the caller's tree, or the subtree of `orgId` when the caller
- * narrows to one of its own organisations (any other answers 404, as if it did not exist).
- */
-export async function listScope(db: Db, callerOrgId: string, orgId?: string): Promise<string[]> {
-  const scope = await orgTree(db, callerOrgId);
-  if (!orgId) return scope;
-  if (!scope.includes(orgId)) throw new AppError(404, 'NOT_FOUND');
-  return orgTree(db, orgId);
-}
-
-/**
  * `column` is one of the given organisations. Concrete ids (not a subquery) let the planner
  * read `(org_id, sort column)` indexes in order instead of sorting the whole table.
  */
-export function inOrgs(column: AnyPgColumn, ids: string[]): SQL {
+export function inOrgs(column: AnyPgColumn, ids: readonly string[]): SQL {
   return ids.length === 1 ? eq(column, ids[0]!) : inArray(column, ids);
 }
 

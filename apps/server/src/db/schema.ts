@@ -19,3 +19,5 @@ export * from './schema/warehouse.ts';
 export * from './schema/command.ts';
 export * from './schema/report.ts';
 export * from './schema/ledger.ts';
+export * from './schema/platform.ts';
+export * from './schema/inbox.ts';

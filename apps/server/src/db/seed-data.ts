@@ -188,6 +188,7 @@ const common: MenuNode[] = [
       { code: 'platform-outbox', zh: '发件箱', en: 'Outbox', url: 'view/system/outbox', platformOnly: true },
       { code: 'platform-retention', zh: '数据保留', en: 'Data retention', url: 'view/system/retention', platformOnly: true, grantWith: 'platform-orgs' },
       { code: 'platform-storage', zh: '存储', en: 'Storage', url: 'view/system/storage', platformOnly: true },
+      { code: 'platform-map', zh: '地图设置', en: 'Map settings', url: 'view/system/map', platformOnly: true },
     ],
   },
 ];
@@ -349,10 +350,13 @@ export const DICTS: DictSeed[] = [
       ['asset_import', '导入资产', 'Assets imported'],
       ['ledger_share_create', '创建验证分享链接', 'Verification link shared'],
       ['ledger_share_revoke', '撤销验证分享链接', 'Verification link revoked'],
+      ['transport_tracking_link_create', '创建运输跟踪链接', 'Tracking link made'],
+      ['transport_tracking_link_revoke', '撤销运输跟踪链接', 'Tracking link revoked'],
       ['retention_rule_update', '修改数据保留规则', 'Retention rule changed'],
       ['retention_remove', '按保留规则删除数据', 'Readings removed by retention'],
       ['legal_hold_place', '设置法律保全', 'Legal hold placed'],
       ['legal_hold_release', '解除法律保全', 'Legal hold released'],
+      ['map_tiles_update', '修改地图来源', 'Map source changed'],
     ],
   },
   {

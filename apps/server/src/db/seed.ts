@@ -4,7 +4,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { SCENARIO_TYPES } from '@iotc/shared/constants';
 import { LOCKS, xactLock, type Db, type Tx } from './client.ts';
-import { PERMISSION_CODES } from '@iotc/shared/platform';
+import { PERMISSION_CODES, PLATFORM_ADMIN_SCREENS } from '@iotc/shared/platform';
 import { dictItems, dictTypes, menus, orgs, roleMenus, rolePermissions, roles, userRoles, users } from './schema.ts';
 import { DICTS, menuTree, type MenuNode } from './seed-data.ts';
 import { backfillOrgDefaults } from './org-defaults.ts';
@@ -125,9 +125,8 @@ export async function seed(db: Db, opts: SeedOptions): Promise<SeedResult> {
       await grantActions(tx, operatorRole, ['device:read', 'alarm:read', 'alarm:handle', 'fault:handle', 'transport:read', 'transport:write', 'warehouse:read', 'warehouse:write', 'command:request', 'report:schedule']);
       // The organisation's own administrator role: every screen and action within the organisation.
       const orgAdminRole = await upsertRole(tx, demoOrg, ORG_ADMIN_ROLE.code, ORG_ADMIN_ROLE.zh, ORG_ADMIN_ROLE.en);
-      // Every screen but the platform administrator's own (the outbox: all organisations' mail;
-      // storage: all organisations' volumes).
-      await grant(tx, orgAdminRole, menuRows.filter((m) => m.url !== 'view/system/outbox' && m.url !== 'view/system/storage').map((m) => m.id!));
+      // Every screen but the platform administrator's own.
+      await grant(tx, orgAdminRole, menuRows.filter((m) => !PLATFORM_ADMIN_SCREENS.has(m.url ?? '')).map((m) => m.id!));
       await grantActions(tx, orgAdminRole, PERMISSION_CODES);
       const [demo] = await tx
         .select({ id: users.id, passwordHash: users.passwordHash })

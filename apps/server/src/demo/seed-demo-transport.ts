@@ -17,6 +17,7 @@ import type { TransportTaskService } from '../modules/transport/service.ts';
 import type { TemplateService } from '../modules/transport/templates.ts';
 import type { Caller } from '../lib/caller.ts';
 import { addEvent } from '../modules/transport/repo.ts';
+import { scopeOf } from '../db/list.ts';
 
 const MINUTE = 60_000;
 const META = { ip: null, userAgent: 'demo seed' };
@@ -49,7 +50,7 @@ export async function seedDemoTransport(
   const [demo] = await db.select().from(users).where(eq(users.account, 'demo'));
   const [level] = await db.select().from(alarmLevels).where(and(eq(alarmLevels.orgId, orgId), eq(alarmLevels.code, 'important')));
   if (!demo || !level) return 0;
-  const caller: Caller = { userId: demo.id, orgId, sessionId: 'demo-seed', account: demo.account, isPlatformAdmin: false };
+  const caller: Caller = { userId: demo.id, orgId, sessionId: 'demo-seed', account: demo.account, isPlatformAdmin: false, scope: await scopeOf(db, orgId), permissions: [] };
 
   const settings = (sim: SimDevice & { kind: 'vehicle' }, forward: boolean) => {
     const route = sim.route;

@@ -61,10 +61,18 @@ describe('a read-only database', () => {
     const first = new Date(Date.now() - 60_000);
     expect((await report(first)).statusCode).toBe(200);
     await readOnly(true);
-    const refusedAt = new Date(Date.now() - 50_000);
-    // The first refused write is what tells the state (no probe finds a read-only database).
+    // The first refused write is what tells the state (no probe finds a read-only database). Each
+    // try has a time of its own: one that went through on a connection still writable (a job's,
+    // busy while the idle ones were replaced) is stored, and must not be taken for a refused one.
+    let refusedAt = new Date(Date.now() - 50_000);
     await expect
-      .poll(async () => (await report(refusedAt)).statusCode, { timeout: 10_000 })
+      .poll(
+        async () => {
+          refusedAt = new Date(refusedAt.getTime() + 1);
+          return (await report(refusedAt)).statusCode;
+        },
+        { timeout: 10_000 },
+      )
       .toBe(503);
     const refused = await report(refusedAt);
     expect(refused.headers['retry-after']).toBe('10');

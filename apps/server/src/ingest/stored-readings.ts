@@ -1,6 +1,6 @@
 // The one event of stored readings. The reading store (store.ts) stores a batch and publishes
 // it; the alarm engine, the fault detector, the task recogniser, the live states and the readings
-// archive subscribe where they are built (app.ts), so the intake knows none of them.
+// archive subscribe in their module plugins (modules/<area>/plugin.ts), so the intake knows none of them.
 // - `storing`: steps run in the batch's transaction, before it commits (a step that fails
 //   fails the write): work that must commit with the readings, or not at all.
 // - `stored`: after the commit, for a batch that changed latest states.

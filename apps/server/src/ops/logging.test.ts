@@ -15,6 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import WebSocket from 'ws';
 import type { DeviceWithSecret } from '@iotc/shared/device';
 import { LEDGER_API, ledgerSharePage, type ShareAnswer } from '@iotc/shared/ledger/api';
+import { trackingPage, TRACKING_API, type TrackingLinkAnswer } from '@iotc/shared/transport-tracking';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { orgs, outbox } from '../db/schema.ts';
@@ -191,5 +192,31 @@ describe('log lines', () => {
     for (const secret of [share.token, revoked.token, unknown, encodeURIComponent(share.token)]) expect(text).not.toContain(secret);
     // The token's first characters alone neither (a cut-off address).
     expect(text).not.toContain(share.token.slice(0, 16));
+  });
+
+  it("never hold a tracking link's token, in its API call or its page", async () => {
+    const token = await call<{ token: string }>(app, { method: 'POST', url: '/iot-cloud-auth/auth/v1/login', body: { account: 'log-admin', password: PASSWORD } }).then((r) => r.body.data!.token);
+    const device = await call<DeviceWithSecret & { id: string }>(app, { method: 'POST', url: '/api/iot/v2/devices', token, body: { deviceId: 'LOG-DEVICE-3', name: 'Tracked device' } });
+    const task = await call<{ id: string }>(app, {
+      method: 'POST',
+      url: '/api/iot/v2/transport-tasks',
+      token,
+      body: { goodsName: 'Logged goods', deviceIds: [device.body.data!.id], origin: { name: 'A', lat: 31, lon: 121, radiusM: 500 }, destination: { name: 'B', lat: 30, lon: 120, radiusM: 500 } },
+    });
+    expect(task.status, JSON.stringify(task.body)).toBe(200);
+    const from = lines.length;
+    const made = await call<TrackingLinkAnswer>(app, { method: 'POST', url: TRACKING_API.taskLinks(task.body.data!.id), token, body: {} });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const link = made.body.data!;
+    expect((await app.inject({ method: 'GET', url: link.apiUrl })).statusCode).toBe(200);
+    await app.inject({ method: 'GET', url: trackingPage(link.token) });
+    await app.inject({ method: 'GET', url: `//track//${link.token}` });
+    const written = lines.slice(from);
+    const requests = written.map((l) => JSON.parse(l) as Record<string, unknown>).filter((p) => p.msg === 'request completed');
+    expect(requests).toContainEqual(expect.objectContaining({ url: '/api/iot/v2/transport-tracking/public/***', status: 200 }));
+    expect(requests).toContainEqual(expect.objectContaining({ url: '/track/***' }));
+    const text = written.join('\n');
+    expect(text).not.toContain(link.token);
+    expect(text).not.toContain(link.token.slice(0, 16));
   });
 });

@@ -17,11 +17,11 @@ export function redactUrl(url: string): string {
 }
 
 /**
- * The addresses whose next segment is a ledger share's token (the public API calls, the
- * certificate among them, and the web app's verification page): wherever they appear in a text,
- * in any letter case and with doubled slashes, the token is replaced by `***`.
+ * The addresses whose next segment is a ledger share's or a tracking link's token (the public API
+ * calls, the certificate among them, and the web app's verification and tracking pages): wherever
+ * they appear in a text, in any letter case and with doubled slashes, the token is replaced by `***`.
  */
-const SHARE_PATH = /(\/+(?:api\/+iot\/+v2\/+ledger\/+public|verify)\/+)[^/?#\s"'<>]+/gi;
+const SHARE_PATH = /(\/+(?:api\/+iot\/+v2\/+ledger\/+public|verify|api\/+iot\/+v2\/+transport-tracking\/+public|track)\/+)[^/?#\s"'<>]+/gi;
 
 export function redactSharePaths(text: string): string {
   return text.replace(SHARE_PATH, '$1***');

@@ -58,8 +58,7 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { auth: Sessions
   app.decorate('requirePermission', (permission: Permission) =>
     sessionGuard(async (req: FastifyRequest) => {
       await authenticate(req);
-      const granted = await opts.auth.permissionsOf(req.caller!);
-      if (!granted.includes(permission)) throw new AppError(403, 'NO_PERMISSION');
+      if (!req.caller!.permissions.includes(permission)) throw new AppError(403, 'NO_PERMISSION');
     }),
   );
   const ifToken = async (req: FastifyRequest) => {

@@ -117,7 +117,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
   });
 });
 
-/** 404 for API paths; the web app's fallback is registered separately in app.ts. */
+/** 404 for API paths; the web app's fallback is registered separately in plugins/web.ts. */
 export function sendNotFound(req: FastifyRequest, reply: FastifyReply) {
   return reply.status(404).send(fail('NOT_FOUND', errorText('NOT_FOUND', req.lang ?? 'en')));
 }

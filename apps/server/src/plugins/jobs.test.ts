@@ -4,6 +4,7 @@ import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DatabaseAvailability } from '../db/availability.ts';
+import type { Database } from '../db/client.ts';
 import { testApp } from '../test/harness.ts';
 import { jobsPlugin } from './jobs.ts';
 
@@ -35,7 +36,8 @@ async function build(state: { down: boolean; unwritable: boolean; outage?: boole
   });
   const app = Fastify({ logger: { level: 'warn', stream } });
   apps.push(app);
-  await app.register(jobsPlugin, { availability: availability(state) });
+  // No database: these jobs take no lease (db/lease.test.ts covers leases).
+  await app.register(jobsPlugin, { availability: availability(state), database: {} as Database });
   await app.ready();
   return { app, lines };
 }

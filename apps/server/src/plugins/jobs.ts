@@ -3,11 +3,15 @@
 // they all need: the timers; one run at a time; turns skipped while the database is unreachable
 // or cannot write, so jobs neither pile up nor flood the log; a failure logged with the job's
 // name (not during an outage, which is logged once); and on close, the timers stopped and runs in
-// progress awaited. Work that must run on one node at a time takes its lease in its own
-// transaction (an advisory lock, or the archive's lease row): the plugin runs it on every node.
+// progress awaited. It also hands out the node's leases (`app.lease`, db/lease.ts): a round of work
+// that must run on one node at a time runs in a transaction holding its lease, and the nodes that
+// do not get it skip the round (logged at debug). The readings archive, whose round spans many
+// transactions, keeps a lease row of its own.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { DatabaseAvailability } from '../db/availability.ts';
+import type { Database } from '../db/client.ts';
+import { leases, type Lease } from '../db/lease.ts';
 import { periodicJob, type PeriodicJob, type RunResult } from '../lib/periodic.ts';
 
 export interface JobOptions {
@@ -30,13 +34,16 @@ declare module 'fastify' {
     job: (name: string, opts: JobOptions, work: () => Promise<RunResult>) => PeriodicJob;
     /** The jobs declared on this node. */
     jobs: () => JobInfo[];
+    /** Runs a round of work in a transaction holding its lease, or skips it while another node holds it. */
+    lease: Lease;
   }
 }
 
 const idle: PeriodicJob = { run: async () => undefined, stop: async () => undefined };
 
-export const jobsPlugin = fp(async (app: FastifyInstance, opts: { availability: DatabaseAvailability }) => {
+export const jobsPlugin = fp(async (app: FastifyInstance, opts: { availability: DatabaseAvailability; database: Database }) => {
   const { availability } = opts;
+  app.decorate('lease', leases(opts.database.db, { onSkipped: (lease) => app.log.debug({ lease }, `${lease}: another node holds the lease; this round is skipped`) }));
   const declared: { info: JobInfo; job: PeriodicJob }[] = [];
   app.decorate('job', (name: string, o: JobOptions, work: () => Promise<RunResult>) => {
     if (o.everyMs <= 0) return idle;

@@ -105,7 +105,7 @@ const transform: SwaggerTransform = (input) => {
   // The intake takes any JSON and checks its reports one by one (a bad one is listed in the
   // answer, the others kept): what it reads is documented here.
   if (route.url === DEVICE_API.report) schema.body = (jsonSchemaTransform({ ...input, schema: { body: DEVICE_REPORTS } }).schema as { body: unknown }).body;
-  // Imports take the workbook itself as the body (the parser in app.ts).
+  // Imports take the workbook itself as the body (the parser in plugins/http.ts).
   if (method === 'POST' && route.url.endsWith('/import') && !schema.body) {
     schema.body = { content: { [XLSX_TYPE]: { schema: BINARY }, 'application/octet-stream': { schema: BINARY } } };
   }

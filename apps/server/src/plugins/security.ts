@@ -32,7 +32,8 @@ function socketOrigins(req: IncomingMessage): string {
 }
 
 export interface SecurityOptions {
-  map: Pick<MapConfig, 'tileUrl' | 'tileSubdomains'>;
+  /** The tiles that apply now (the platform administrator may change them while the server runs). */
+  map: () => Pick<MapConfig, 'tileUrl' | 'tileSubdomains'>;
   /** The console's public address; HSTS is sent only when it is https. */
   publicUrl?: string;
 }
@@ -51,8 +52,9 @@ export const securityPlugin = fp(async (app: FastifyInstance, opts: SecurityOpti
         // must be allowed. Styles cannot run code; scripts stay locked to this origin.
         styleSrc: ["'self'", "'unsafe-inline'"],
         // data: Leaflet's and antd's inline icons; blob: downloaded files and rendered images;
-        // the tile servers of MAP_TILE_URL when a tile layer is configured.
-        imgSrc: ["'self'", 'data:', 'blob:', ...tileOrigins(opts.map)],
+        // the tile servers of the tiles that apply (MAP_TILE_URL or the platform administrator's
+        // choice, modules/map-tiles), read for every answer.
+        imgSrc: ["'self'", 'data:', () => ['blob:', ...tileOrigins(opts.map())].join(' ')],
         // The API and the live channel (/api/iot/v2/live) on this host only.
         connectSrc: ["'self'", (req) => socketOrigins(req)],
         fontSrc: ["'self'", 'data:'],

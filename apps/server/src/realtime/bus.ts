@@ -8,14 +8,18 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { AlarmRow } from '@iotc/shared/alarm';
 import type { CommandMessage } from '@iotc/shared/command';
-import type { DeviceState } from '@iotc/shared/live';
+import type { DeviceState, TaskChange } from '@iotc/shared/live';
 
 /** What a node keeps cached and every node must read again after a change on any of them. */
-export type CachedConfig = 'alarm-policies' | 'push-rules' | 'transport-tasks' | 'jt808-models';
+export type CachedConfig = 'alarm-policies' | 'push-rules' | 'transport-tasks' | 'jt808-models' | 'map-tiles';
 
 export type LiveEvent =
   | { type: 'device-states'; states: DeviceState[] }
   | { type: 'alarms'; alarms: AlarmRow[] }
+  /** Transport tasks created, edited or moved (modules/transport/live.ts). */
+  | { type: 'task-changes'; changes: TaskChange[] }
+  /** Something arrived in these users' inboxes (modules/inbox): to their own sockets only. */
+  | { type: 'inbox'; userIds: string[] }
   /** Between nodes, not for browsers: a cached configuration changed. */
   | { type: 'invalidate'; cache: CachedConfig }
   /** Between nodes, not for browsers: the node holding JT/T 808 terminal `deviceId`'s connection delivers the command. */

@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
 import type { AlarmRow } from '@iotc/shared/alarm';
-import type { DeviceState } from '@iotc/shared/live';
+import type { DeviceState, TaskChange } from '@iotc/shared/live';
 import { DEMO_PASSWORD, login, testApp, type TestApp } from '../test/harness.ts';
 import { createTenantUser } from '../test/fixtures.ts';
-import { orgs } from '../db/schema.ts';
+import { orgs, users } from '../db/schema.ts';
 import { localBus, type EventBus } from './bus.ts';
 import { liveHub } from './hub.ts';
 import { openLive, until, type LiveSocket } from '../test/live-socket.ts';
@@ -29,10 +29,10 @@ beforeAll(async () => {
     if (parent) await db.update(orgs).set({ parentId: parent }).where(eq(orgs.id, o.id));
     return { id: o.id, token: await login(t.app, `hub-${key}`, DEMO_PASSWORD) };
   };
-  const a = await tenant('a', ['device:read', 'alarm:read']);
-  const b = await tenant('b', ['device:read', 'alarm:read']);
-  // A's child organisation, and another child whose user reads devices but not alarms.
-  const child = await tenant('child', ['device:read', 'alarm:read'], a.id);
+  const a = await tenant('a', ['device:read', 'alarm:read', 'transport:read']);
+  const b = await tenant('b', ['device:read', 'alarm:read', 'transport:read']);
+  // A's child organisation, and another child whose user reads devices but not alarms (nor tasks).
+  const child = await tenant('child', ['device:read', 'alarm:read', 'transport:read'], a.id);
   const noAlarms = await tenant('no-alarms', ['device:read'], a.id);
   const noDevices = await tenant('no-devices', ['alarm:read']);
   Object.assign(org, { a: a.id, b: b.id, child: child.id, noAlarms: noAlarms.id });
@@ -65,6 +65,8 @@ let seq = 0;
 const state = (orgId: string) => ({ id: `state-${++seq}`, orgId, deviceId: `D${seq}` }) as unknown as DeviceState;
 const alarm = (orgId: string) => ({ id: `alarm-${++seq}`, orgId }) as unknown as AlarmRow;
 const statesOf = (s: Socket) => s.messages.flatMap((m) => (m.type === 'device-states' ? m.data.map((d) => d.id) : []));
+const task = (orgId: string): TaskChange => ({ id: `task-${++seq}`, orgId, status: 'in_transit' });
+const tasksOf = (s: Socket) => s.messages.flatMap((m) => (m.type === 'task-changes' ? m.data.map((d) => d.id ?? `org:${d.orgId}`) : []));
 const alarmsOf = (s: Socket) => s.messages.flatMap((m) => (m.type === 'alarms' ? m.data.map((d) => d.id) : []));
 
 describe('live hub scoping', () => {
@@ -165,6 +167,36 @@ describe('live hub scoping', () => {
     s.ws.close();
   });
 
+  it("sends task changes to sockets subscribed to tasks, of their own organisation tree only, and to no other socket", async () => {
+    const subscribe = async (accessToken: string, topics: object) => {
+      const s = await admitted(accessToken);
+      s.ws.send(JSON.stringify({ type: 'subscribe', id: 1, topics }));
+      expect(await until(() => s.messages.some((m) => m.type === 'subscribed'))).toBe(true);
+      return s;
+    };
+    const a = await subscribe(token.a, { tasks: true });
+    const b = await subscribe(token.b, { tasks: true });
+    const alarmsOnly = await subscribe(token.a, { alarms: true });
+    // Subscribed, but the user may not read transport tasks.
+    const noPermission = await subscribe(token.noAlarms, { tasks: true, states: true });
+    const [ta, tb, tc] = [task(org.a), task(org.b), task(org.child)];
+    bus.publish({ type: 'task-changes', changes: [ta, tb, tc] });
+    const imported: TaskChange = { id: null, orgId: org.a, status: null };
+    bus.publish({ type: 'task-changes', changes: [imported] });
+    expect(await until(() => tasksOf(a).length === 3 && tasksOf(b).length === 1)).toBe(true);
+    expect(tasksOf(a).sort()).toEqual([ta.id, tc.id, `org:${org.a}`].sort());
+    expect(tasksOf(b)).toEqual([tb.id]);
+    // Later alarms and states of their own, sent after the task changes, prove no task change reached the others.
+    const al = alarm(org.a);
+    bus.publish({ type: 'alarms', alarms: [al] });
+    const st = state(org.noAlarms);
+    bus.publish({ type: 'device-states', states: [st] });
+    expect(await until(() => alarmsOf(alarmsOnly).includes(al.id) && statesOf(noPermission).includes(st.id))).toBe(true);
+    expect(tasksOf(alarmsOnly)).toEqual([]);
+    expect(tasksOf(noPermission)).toEqual([]);
+    for (const s of [a, b, alarmsOnly, noPermission]) s.ws.close();
+  });
+
   it('closes a socket that sends a malformed subscription with 4400 and keeps serving the others', async () => {
     const bad = ['not json', JSON.stringify({ type: 'unsubscribe' }), JSON.stringify({ type: 'subscribe', topics: { states: 'all' } }), JSON.stringify({ type: 'subscribe', topics: { states: { devices: 'x' } } })];
     for (const text of bad) {
@@ -181,6 +213,28 @@ describe('live hub scoping', () => {
     bus.publish({ type: 'device-states', states: [st] });
     expect(await until(() => statesOf(ok).includes(st.id))).toBe(true);
     ok.ws.close();
+  });
+
+  it("sends inbox news to its user's sockets only, not to another user of the tree, nor to a socket that subscribed without it", async () => {
+    const userOf = async (account: string) => (await t.app.database.db.select({ id: users.id }).from(users).where(eq(users.account, account)))[0]!.id;
+    const [aUser, childUser] = [await userOf('hub-a'), await userOf('hub-child')];
+    const a = await admitted(token.a);
+    const a2 = await admitted(token.a);
+    const child = await admitted(token.child);
+    const quiet = await admitted(token.a);
+    quiet.ws.send(JSON.stringify({ type: 'subscribe', id: 7, topics: { alarms: true } }));
+    expect(await until(() => quiet.messages.some((m) => m.type === 'subscribed'))).toBe(true);
+    bus.publish({ type: 'inbox', userIds: [aUser] });
+    const inbox = (s: Socket) => s.messages.filter((m) => m.type === 'inbox').length;
+    expect(await until(() => inbox(a) === 1 && inbox(a2) === 1)).toBe(true);
+    // Later news of the child's user: once at its socket, A's would have been too.
+    bus.publish({ type: 'inbox', userIds: [childUser] });
+    expect(await until(() => inbox(child) === 1)).toBe(true);
+    const al = alarm(org.a);
+    bus.publish({ type: 'alarms', alarms: [al] });
+    expect(await until(() => alarmsOf(quiet).includes(al.id))).toBe(true);
+    expect([inbox(a), inbox(quiet)]).toEqual([1, 0]);
+    for (const s of [a, a2, child, quiet]) s.ws.close();
   });
 
   it('closes a socket without a valid session with 4401, and one without device:read with 4403', async () => {

@@ -1,12 +1,12 @@
 // The browsers' live channel: GET /api/iot/v2/live upgrades to a WebSocket, authenticated by
 // the access token (the `access_token` query value, since browsers cannot set headers on a
-// WebSocket). Each socket receives the device states (and, with alarm:read, the alarms) of its
-// user's organisation tree: states with several updates of one device between two flushes
-// coalesced into the newest, flushed every FLUSH_MS; alarms on the next turn of the event loop
-// (a socket that reads slowly gets the newest row of each at a later flush). The session is
+// WebSocket). Each socket receives the device states (and, with alarm:read, the alarms; with
+// transport:read, the transport task changes) of its user's organisation tree, and its user's own inbox news: states with several updates of one device between two flushes
+// coalesced into the newest, flushed every FLUSH_MS; alarms and task changes on the next turn of
+// the event loop (a socket that reads slowly gets the newest row of each at a later flush). The session is
 // checked again every RECHECK_MS; a signed-out user's socket closes.
 // A browser may narrow what it receives with a subscribe message (LiveSubscribe: states of all
-// or of some devices, alarms); until it sends one it gets everything it may read, as before
+// or of some devices, alarms, tasks); until it sends one it gets everything it may read, as before
 // subscriptions existed. A malformed message closes the socket with 4400.
 import type { FastifyInstance } from 'fastify';
 import websocket from '@fastify/websocket';
@@ -21,10 +21,10 @@ import {
   type DeviceState,
   type LiveMessage,
   type LiveTopics,
+  type TaskChange,
 } from '@iotc/shared/live';
 import type { Db } from '../db/client.ts';
 import type { DatabaseAvailability } from '../db/availability.ts';
-import { orgTree } from '../db/list.ts';
 import type { EventBus } from './bus.ts';
 import type { Sessions } from '../lib/caller.ts';
 
@@ -33,35 +33,49 @@ const RECHECK_MS = 60_000;
 /** A browser that reads slower than this much queued output skips flushes (its updates coalesce). */
 const MAX_BUFFERED = 4 * 1024 * 1024;
 
-/** What a socket receives: states of every device (true), of some (their row ids) or none; alarms or not. */
+/** What a socket receives: states of every device (true), of some (their row ids) or none; alarms and task changes or not. */
 interface Wants {
   states: boolean | Set<string>;
   alarms: boolean;
+  tasks: boolean;
+  inbox: boolean;
 }
 /** A socket that has not subscribed gets everything it may read. */
-const EVERYTHING: Wants = { states: true, alarms: true };
+const EVERYTHING: Wants = { states: true, alarms: true, tasks: true, inbox: true };
 
 function wantsOf(topics: LiveTopics): Wants {
   const states = topics.states === undefined ? false : topics.states === true ? true : new Set(topics.states.devices);
-  return { states, alarms: topics.alarms === true };
+  return { states, alarms: topics.alarms === true, tasks: topics.tasks === true, inbox: topics.inbox === true };
 }
+
+/** Changes of one task coalesce into the newest; an organisation's import is one entry. */
+const changeKey = (c: TaskChange) => c.id ?? `org:${c.orgId}`;
 
 const wantsState = (w: Wants, s: DeviceState) => (w.states === true ? true : w.states === false ? false : w.states.has(s.id));
 
 interface Client {
   socket: WebSocket;
   token: string;
+  /** The signed-in user: their inbox news comes to their sockets only. */
+  userId: string;
   scope: Set<string>;
   /** The user may read alarms (alarm:read). */
   alarms: boolean;
+  /** The user may read transport tasks (transport:read). */
+  tasks: boolean;
   wants: Wants;
   pending: Map<string, DeviceState>;
   pendingAlarms: Map<string, AlarmRow>;
+  pendingTasks: Map<string, TaskChange>;
+  /** Inbox news waiting for the next turn (one message however many arrived). */
+  pendingInbox: boolean;
 }
 
 interface Admission {
+  userId: string;
   scope: Set<string>;
   alarms: boolean;
+  tasks: boolean;
 }
 
 export async function liveHub(
@@ -82,9 +96,9 @@ export async function liveHub(
   async function admit(token: string): Promise<Admission | number> {
     const caller = token ? await opts.auth.authenticate(token) : null;
     if (!caller) return CLOSE_UNAUTHORISED;
-    const granted = await opts.auth.permissionsOf(caller);
+    const granted = caller.permissions;
     if (!granted.includes('device:read')) return CLOSE_FORBIDDEN;
-    return { scope: new Set(await orgTree(opts.db, caller.orgId)), alarms: granted.includes('alarm:read') };
+    return { userId: caller.userId, scope: new Set(caller.scope.orgs), alarms: granted.includes('alarm:read'), tasks: granted.includes('transport:read') };
   }
 
   const unsubscribe = opts.bus.subscribe((event) => {
@@ -94,17 +108,38 @@ export async function liveHub(
       for (const c of clients) if (c.alarms && c.wants.alarms) for (const a of event.alarms) if (c.scope.has(a.orgId)) c.pendingAlarms.set(a.id, a);
       // Alarms are few and urgent: they go out on the next turn, not at the next flush.
       if (!alarmFlush) alarmFlush = setImmediate(flushAlarms);
+    } else if (event.type === 'task-changes') {
+      for (const c of clients) if (c.tasks && c.wants.tasks) for (const t of event.changes) if (c.scope.has(t.orgId)) c.pendingTasks.set(changeKey(t), t);
+      // Few, and a person is often waiting for them (the task they just moved): like alarms.
+      if (!alarmFlush) alarmFlush = setImmediate(flushAlarms);
+    } else if (event.type === 'inbox') {
+      const users = new Set(event.userIds);
+      for (const c of clients) if (c.wants.inbox && users.has(c.userId)) c.pendingInbox = true;
+      // A person waits for the bell like for an alarm.
+      if (!alarmFlush) alarmFlush = setImmediate(flushAlarms);
     }
   });
 
   let alarmFlush: NodeJS.Immediate | null = null;
+  /** Alarms, task changes and inbox news. */
   function flushAlarms() {
     alarmFlush = null;
     for (const c of clients) {
-      if (c.pendingAlarms.size === 0 || c.socket.bufferedAmount > MAX_BUFFERED) continue;
-      const data = [...c.pendingAlarms.values()];
-      c.pendingAlarms.clear();
-      send(c, { type: 'alarms', data });
+      if (c.socket.bufferedAmount > MAX_BUFFERED) continue;
+      if (c.pendingAlarms.size) {
+        const data = [...c.pendingAlarms.values()];
+        c.pendingAlarms.clear();
+        send(c, { type: 'alarms', data });
+      }
+      if (c.pendingTasks.size) {
+        const data = [...c.pendingTasks.values()];
+        c.pendingTasks.clear();
+        send(c, { type: 'task-changes', data });
+      }
+      if (c.pendingInbox) {
+        c.pendingInbox = false;
+        send(c, { type: 'inbox', data: { at: new Date().toISOString() } });
+      }
     }
   }
 
@@ -131,6 +166,7 @@ export async function liveHub(
           if (typeof a === 'number') return c.socket.close(a, 'session ended');
           c.scope = a.scope;
           c.alarms = a.alarms;
+          c.tasks = a.tasks;
         },
         (err: unknown) =>
           void (availability ? availability.failed(err) : Promise.resolve(false)).then((down) => {
@@ -171,13 +207,27 @@ export async function liveHub(
       // What was waiting for the next flush follows the new subscription too.
       for (const s of client.pending.values()) if (!wantsState(wants, s)) client.pending.delete(s.id);
       if (!wants.alarms) client.pendingAlarms.clear();
+      if (!wants.tasks) client.pendingTasks.clear();
+      if (!wants.inbox) client.pendingInbox = false;
       send(client, { type: 'subscribed', data: { id: msg.data.id ?? 0 } });
     });
     admit(token).then(
       (a) => {
         if (typeof a === 'number') return socket.close(a, a === CLOSE_FORBIDDEN ? 'no permission' : 'session invalid');
         if (socket.readyState !== socket.OPEN) return;
-        const admitted: Client = { socket, token, scope: a.scope, alarms: a.alarms, wants, pending: new Map(), pendingAlarms: new Map() };
+        const admitted: Client = {
+          socket,
+          token,
+          userId: a.userId,
+          scope: a.scope,
+          alarms: a.alarms,
+          tasks: a.tasks,
+          wants,
+          pending: new Map(),
+          pendingAlarms: new Map(),
+          pendingTasks: new Map(),
+          pendingInbox: false,
+        };
         client = admitted;
         clients.add(admitted);
         socket.on('close', () => clients.delete(admitted));

@@ -42,6 +42,7 @@ const PUBLIC_ROUTES: Record<string, string> = {
   'GET /api/iot/v2/ledger/proof/consistency': 'transparency log: proofs are hashes only',
   'GET /api/iot/v2/ledger/public/:token': 'a share link publishes the records its owner chose',
   'GET /api/iot/v2/ledger/public/:token/certificate': 'the certificate of a share link',
+  'GET /api/iot/v2/transport-tracking/public/:token': "a consignee's tracking link shows the one task its owner chose",
 };
 
 /** Routes B does not call: they act on B's own session and would end the test's sign-in. */
@@ -56,6 +57,8 @@ let orgB: string;
 const ids: Ids = {};
 /** Share links are kept as hashes: their tokens as A's administrator received them. */
 const shareTokens: string[] = [];
+/** Tracking links are kept as hashes too: their tokens as A's administrator received them. */
+const trackingTokens: string[] = [];
 /** What the set-up could not make through the API (shown when a later check fails). */
 const setupFailures: string[] = [];
 /** Text of A that must never reach B: ids, device ids, codes, names. */
@@ -67,6 +70,7 @@ const api = <T = unknown>(method: string, url: string, token: string | undefined
 async function readIds(): Promise<void> {
   Object.assign(ids, await idsOfOrg(t.app.database.db, orgA));
   ids.shareToken = shareTokens;
+  ids.trackingToken = trackingTokens;
 }
 
 /** Every id, device id, code and name of A's rows that no other organisation's rows share. */
@@ -175,6 +179,8 @@ beforeAll(async () => {
   for (let i = 0; i < 20; i++) await t.app.ledger.tick();
   const share = await must<{ token: string }>('POST', '/api/iot/v2/ledger/shares', { taskId: ids.task![0] }).catch(() => undefined);
   if (share) shareTokens.push(share.token);
+  const tracking = await must<{ token: string }>('POST', `/api/iot/v2/transport-tasks/${ids.task![0]}/tracking-links`, {}).catch(() => undefined);
+  if (tracking) trackingTokens.push(tracking.token);
   await must('POST', '/api/iot/v2/jt808-models', { model: 'PROBE-T4', items: [{ id: '0x51', layout: 'sm16/10', channel: 'temperature' }] });
   await must('PUT', `/api/iot/v2/retention-rules/${orgA}`, { rowsInherit: false, rowsDays: 60, packsInherit: true, packsDays: null });
   await must('POST', '/api/iot/v2/legal-holds', { subjectKind: 'device', subjectId: device, reason: 'Isolation probe hold' });

@@ -321,6 +321,8 @@ export const PARAM_KINDS: Record<string, string> = {
   '/api/iot/v2/ledger/leaves/:index': 'leafIndex',
   '/api/iot/v2/ledger/public/:token': 'shareToken',
   '/api/iot/v2/ledger/shares/:id': 'share',
+  '/api/iot/v2/transport-tracking/public/:token': 'trackingToken',
+  '/api/iot/v2/transport-tracking-links/:id': 'trackingLink',
   '/api/iot/v2/jt808-models/:id': 'jt808Model',
   '/api/iot/v2/retention-rules/:orgId': 'org',
   '/api/iot/v2/legal-holds/:id': 'hold',
@@ -391,6 +393,7 @@ export async function idsOfOrg(db: Db, orgId: string): Promise<Ids> {
   ids.schedule = await q(`select id as v from report_schedules where org_id = $A`);
   ids.leafIndex = await q(`select idx as v from ledger_leaves where org_id = $A order by idx limit 5`);
   ids.share = await q(`select id as v from ledger_shares where org_id = $A`);
+  ids.trackingLink = await q(`select id as v from transport_tracking_links where org_id = $A`);
   ids.jt808Model = await q(`select id as v from jt808_models where org_id = $A`);
   ids.hold = await q(`select id as v from legal_holds where org_id = $A`);
   return ids;

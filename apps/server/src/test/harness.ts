@@ -5,6 +5,8 @@ import pg from 'pg';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../app.ts';
 import { loadConfig, type AppConfig } from '../config.ts';
+import { openDatabase, type Database } from '../db/client.ts';
+import { pgliteTemplate } from './db-template.ts';
 import type { Envelope } from '@iotc/shared/envelope';
 
 export const ADMIN_PASSWORD = 'Admin#2026';
@@ -52,11 +54,22 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createPgDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * What the run's global setup made (test/db-template.ts): the migrated schema to start each
+ * file's database from. Nothing outside a Vitest run (a bench), or in a run without it.
+ */
+export async function runTemplates(): Promise<{ pglite?: Blob; pg?: string }> {
+  if (!process.env.VITEST) return {};
+  const { inject } = await import('vitest');
+  return { pglite: pgliteTemplate(inject('pgliteTemplate')), pg: inject('pgTemplate') };
+}
+
+/** A throw-away database on `baseUrl`'s server: empty, or a copy of the `template` database. */
+export async function createPgDatabase(baseUrl: string, template?: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `iotc_t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   await admin.end();
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
@@ -72,18 +85,29 @@ export async function createPgDatabase(baseUrl: string): Promise<{ url: string; 
 }
 
 export async function testApp(overrides: Partial<AppConfig> = {}, opts: Parameters<typeof buildApp>[1] = {}): Promise<TestApp> {
-  const base = loadConfig({ LOG_LEVEL: 'silent', ADMIN_PASSWORD, DEMO_PASSWORD, ...TEST_RATE_LIMITS });
+  // No tiles (the offline outline) unless a test gives a map: tests never reach the internet.
+  const base = loadConfig({ LOG_LEVEL: 'silent', MAP_TILE_URL: 'none', ADMIN_PASSWORD, DEMO_PASSWORD, ...TEST_RATE_LIMITS });
   const pgBase = process.env.DATABASE_URL;
-  const created = pgBase ? await createPgDatabase(pgBase) : undefined;
-  const app = await buildApp({ ...base, dataDir: '', databaseUrl: created?.url, mqtt: false, retentionMs: 0, ...overrides }, opts);
-  return {
-    app,
-    databaseUrl: created?.url,
-    close: async () => {
-      await app.close();
-      await created?.drop();
-    },
-  };
+  const templates = await runTemplates();
+  const created = pgBase ? await createPgDatabase(pgBase, templates.pg) : undefined;
+  // In memory, from the run's migrated schema: unless the test gives a database or a data directory.
+  let own: Database | undefined;
+  if (!pgBase && templates.pglite && !opts.database && !overrides.dataDir && !overrides.databaseUrl) own = await openDatabase({ kind: 'pglite', from: templates.pglite });
+  try {
+    const app = await buildApp({ ...base, dataDir: '', databaseUrl: created?.url, mqtt: false, retentionMs: 0, ...overrides }, { ...opts, database: opts.database ?? own });
+    return {
+      app,
+      databaseUrl: created?.url,
+      close: async () => {
+        await app.close();
+        await own?.close();
+        await created?.drop();
+      },
+    };
+  } catch (e) {
+    await own?.close();
+    throw e;
+  }
 }
 
 export interface Answer<T> {

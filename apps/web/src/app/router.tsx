@@ -16,6 +16,7 @@ import {
   REGISTER_SCREEN,
   RETRIEVE_PASSWORD_SCREEN,
   SUCCESS_SCREEN,
+  TRACKING_PUBLIC_SCREEN,
 } from './routes/screens.ts';
 import { adoptAddressToken, mainPageLoader, requireTokenLoader, rootLoader } from './routes/loaders.ts';
 
@@ -53,6 +54,8 @@ export const router = createBrowserRouter([
       { path: 'view/login/bindUserPage', element: <ScreenLoader name="bindUser" importer={BIND_USER_SCREEN} fullPage /> },
       // A ledger share link: anyone may check the published records, signed in or not.
       { path: 'verify/:token', element: <ScreenLoader name="ledgerPublic" importer={LEDGER_PUBLIC_SCREEN} fullPage /> },
+      // A consignee's tracking link: one task's position, status, ETA and temperature, without login.
+      { path: 'track/:token', element: <ScreenLoader name="trackingPublic" importer={TRACKING_PUBLIC_SCREEN} fullPage /> },
       {
         path: 'view/login/productService',
         loader: requireTokenLoader,

@@ -17,6 +17,8 @@ export interface MultiRemoteSelectProps {
   onPicked?: (options: RemoteOption[]) => void;
   placeholder?: string;
   maxCount?: number;
+  /** A button that empties the selection (default: shown). */
+  allowClear?: boolean;
   id?: string;
   style?: CSSProperties;
   'data-testid'?: string;
@@ -24,7 +26,7 @@ export interface MultiRemoteSelectProps {
   'aria-label'?: string;
 }
 
-export function MultiRemoteSelect({ fetcher, value, onChange, names, onPicked, placeholder, maxCount, id, style, ...rest }: MultiRemoteSelectProps) {
+export function MultiRemoteSelect({ fetcher, value, onChange, names, onPicked, placeholder, maxCount, allowClear = true, id, style, ...rest }: MultiRemoteSelectProps) {
   const { t } = useTranslation();
   const { options, loading, search } = useRemoteOptions(fetcher);
   const [seen, setSeen] = useState<Record<string, string>>({});
@@ -43,7 +45,7 @@ export function MultiRemoteSelect({ fetcher, value, onChange, names, onPicked, p
       value={picked}
       options={shown}
       loading={loading}
-      allowClear
+      allowClear={allowClear}
       maxCount={maxCount}
       maxTagCount="responsive"
       placeholder={placeholder ?? t('filter.select')}

@@ -7,7 +7,7 @@ import type { DeviceState } from '@iotc/shared/live';
 import { render, type Rendered } from '../test/dom.tsx';
 import { setToken } from './session.ts';
 import { LiveProvider } from './live-provider.tsx';
-import { useLiveAlarms, useLiveStates, type LiveChannel } from './live.ts';
+import { useLiveAlarms, useLiveRefresh, useLiveStates, type LiveChannel } from './live.ts';
 
 /** A WebSocket the test drives. */
 class FakeSocket {
@@ -119,5 +119,53 @@ describe('LiveProvider', () => {
     expect(FakeSocket.all[1]!.sent).toEqual([{ type: 'subscribe', topics: { states: true, alarms: true } }]);
     FakeSocket.all[1]!.receive({ type: 'hello', data: { offlineAfterMs: 600_000 } });
     expect(Object.values(channels).map((c) => c.status)).toEqual(['open', 'open', 'open']);
+  });
+
+  it('subscribes a screen to the devices of its rows only, again as its rows change, and re-reads on their reports and on task changes', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    let refreshes = 0;
+    let setRows: (rows: string[]) => void = () => undefined;
+    function RowsScreen() {
+      const [rows, set] = useState<string[]>([]);
+      setRows = set;
+      useLiveRefresh(() => (refreshes += 1), { tasks: true, devices: rows, minMs: 1000 });
+      return null;
+    }
+    mounted = render(
+      <LiveProvider>
+        <RowsScreen />
+      </LiveProvider>,
+    );
+    const socket = FakeSocket.all[0]!;
+    socket.open();
+    // No rows yet: task changes only, no device states at all.
+    expect(socket.sent).toEqual([{ type: 'subscribe', topics: { tasks: true } }]);
+    socket.receive({ type: 'hello', data: { offlineAfterMs: 600_000 } });
+    expect(refreshes).toBe(0);
+    act(() => setRows(['d2', 'd1']));
+    expect(socket.sent.at(-1)).toEqual({ type: 'subscribe', id: 1, topics: { states: { devices: ['d1', 'd2'] }, tasks: true } });
+    // The same rows in a new array subscribe nothing new; other rows do.
+    act(() => setRows(['d2', 'd1']));
+    expect(socket.sent).toHaveLength(2);
+    act(() => setRows(['d3']));
+    expect(socket.sent.at(-1)).toEqual({ type: 'subscribe', id: 2, topics: { states: { devices: ['d3'] }, tasks: true } });
+    expect(FakeSocket.all).toHaveLength(1);
+
+    // Once the new rows' subscription is in force the screen reads them again (reports may have gone by).
+    socket.receive({ type: 'subscribed', data: { id: 2 } });
+    expect(refreshes).toBe(1);
+    act(() => vi.advanceTimersByTime(1000));
+    const before = refreshes;
+    socket.receive({ type: 'device-states', data: [{ id: 'd3' }] });
+    expect(refreshes).toBe(before + 1);
+    // A burst within a second is one more re-read, at its end.
+    socket.receive({ type: 'device-states', data: [{ id: 'd3' }] });
+    socket.receive({ type: 'task-changes', data: [{ id: 't1', orgId: 'o', status: 'arrived' }] });
+    expect(refreshes).toBe(before + 1);
+    act(() => vi.advanceTimersByTime(1000));
+    expect(refreshes).toBe(before + 2);
+    act(() => vi.advanceTimersByTime(5000));
+    socket.receive({ type: 'task-changes', data: [{ id: 't2', orgId: 'o', status: 'completed' }] });
+    expect(refreshes).toBe(before + 3);
   });
 });

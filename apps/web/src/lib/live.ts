@@ -5,8 +5,9 @@
 // closes when no screen uses it any more or, before the token goes, when the user logs out.
 // LiveConnection is plain TypeScript (its socket and timers can be replaced in tests); LiveTab
 // shares one connection among the screens mounted in the tab: it subscribes the union of what
-// they ask for (device states, alarms) and hands each what it asked for. useLiveStates and
-// useLiveAlarms are the React side that screens use, through the tab's LiveTab (LiveProvider).
+// they ask for (device states, alarms, transport task changes) and hands each what it asked for.
+// useLiveStates, useLiveAlarms, useLiveTasks and useLiveInbox are the React side that screens use, through the
+// tab's LiveTab (LiveProvider).
 import { createContext, useContext, useEffect, useRef, useState } from 'react';
 import type { AlarmRow } from '@iotc/shared/alarm';
 import {
@@ -19,6 +20,7 @@ import {
   type LiveMessage,
   type LiveSubscribe,
   type LiveTopics,
+  type TaskChange,
 } from '@iotc/shared/live';
 import { getToken, onSessionEnd } from './session.ts';
 
@@ -63,6 +65,10 @@ export interface LiveConnectionOptions {
   onSubscribed?: (id: number) => void;
   /** Alarms opened, changed or ended (sent only to users who may read alarms). */
   onAlarms?: (alarms: AlarmRow[]) => void;
+  /** Transport tasks created, edited or moved (sent only to users who may read them). */
+  onTasks?: (changes: TaskChange[]) => void;
+  /** Something arrived in the user's inbox (or was marked read in another tab). */
+  onInbox?: () => void;
   /** The server greeted a new connection: anything read before it may be stale. */
   onHello?: (data: { offlineAfterMs: number }) => void;
   onStatus?: (status: LiveStatus, closeCode?: number) => void;
@@ -213,6 +219,10 @@ export class LiveConnection {
       this.opts.onStates(msg.data);
     } else if (msg.type === 'alarms' && Array.isArray(msg.data)) {
       this.opts.onAlarms?.(msg.data);
+    } else if (msg.type === 'task-changes' && Array.isArray(msg.data)) {
+      this.opts.onTasks?.(msg.data);
+    } else if (msg.type === 'inbox') {
+      this.opts.onInbox?.();
     } else if (msg.type === 'subscribed' && typeof msg.data?.id === 'number') {
       this.opts.onSubscribed?.(msg.data.id);
     }
@@ -225,8 +235,12 @@ export interface LiveSubscriber {
   /** Device states: of every device the user may read, or of these device row ids. */
   states?: true | readonly string[];
   alarms?: boolean;
+  tasks?: boolean;
+  inbox?: boolean;
   onStates?: (states: DeviceState[]) => void;
   onAlarms?: (alarms: AlarmRow[]) => void;
+  onTasks?: (changes: TaskChange[]) => void;
+  onInbox?: () => void;
   /**
    * Events the subscriber asked for flow from now on: anything it read before may be stale.
    * Called at each (re)connection, and once when it joins a connection already open.
@@ -266,16 +280,22 @@ export class LiveTab {
   topics(): LiveTopics {
     let all = false;
     let alarms = false;
+    let tasks = false;
+    let inbox = false;
     const devices = new Set<string>();
     for (const s of this.subscribers.keys()) {
       if (s.states === true) all = true;
       else if (s.states) for (const d of s.states) devices.add(d);
       if (s.alarms) alarms = true;
+      if (s.tasks) tasks = true;
+      if (s.inbox) inbox = true;
     }
     const topics: LiveTopics = {};
     if (all || devices.size > LIVE_MAX_DEVICES) topics.states = true;
     else if (devices.size) topics.states = { devices: [...devices].sort() };
     if (alarms) topics.alarms = true;
+    if (tasks) topics.tasks = true;
+    if (inbox) topics.inbox = true;
     return topics;
   }
 
@@ -296,6 +316,8 @@ export class LiveTab {
         },
         onStates: (states) => this.fanStates(states),
         onAlarms: (alarms) => this.fanAlarms(alarms),
+        onTasks: (changes) => this.fanTasks(changes),
+        onInbox: () => this.fanInbox(),
         onHello: (data) => this.greetAll(data),
         onSubscribed: (id) => this.acknowledged(id),
         onStatus: (status, code) => {
@@ -325,6 +347,19 @@ export class LiveTab {
         this.awaiting.clear();
       } else this.update();
     };
+  }
+
+  /**
+   * Changes the device states a subscriber wants, on the same socket (a screen's rows changed);
+   * once the server has the new subscription in force the subscriber is greeted again, since
+   * states of devices it did not want before may have gone by.
+   */
+  changeStates(sub: LiveSubscriber, states: true | readonly string[] | undefined): void {
+    if (!this.subscribers.has(sub)) return;
+    sub.states = states;
+    this.subscribers.set(sub, Array.isArray(states) ? new Set(states) : null);
+    const id = this.update();
+    if (id !== undefined && this.hello) this.awaiting.set(sub, id);
   }
 
   /** Sends the union when it changed; answers the id the server will acknowledge it with. */
@@ -363,6 +398,14 @@ export class LiveTab {
   private fanAlarms(alarms: AlarmRow[]): void {
     for (const s of [...this.subscribers.keys()]) if (s.alarms) s.onAlarms?.(alarms);
   }
+
+  private fanTasks(changes: TaskChange[]): void {
+    for (const s of [...this.subscribers.keys()]) if (s.tasks) s.onTasks?.(changes);
+  }
+
+  private fanInbox(): void {
+    for (const s of [...this.subscribers.keys()]) if (s.inbox) s.onInbox?.();
+  }
 }
 
 /** The tab's live connection; LiveProvider (app/providers.tsx) gives the app its own. */
@@ -377,31 +420,57 @@ export interface LiveChannel {
 interface LiveHandlers {
   onStates?: (states: DeviceState[]) => void;
   onAlarms?: (alarms: AlarmRow[]) => void;
+  onTasks?: (changes: TaskChange[]) => void;
+  onInbox?: () => void;
   onHello?: (data: { offlineAfterMs: number }) => void;
 }
 
+interface Wanted {
+  states?: true | readonly string[];
+  alarms?: boolean;
+  tasks?: boolean;
+  inbox?: boolean;
+}
+
 /** Subscribes the caller to the tab's connection while it is mounted (and enabled). */
-function useLiveSubscription(states: true | readonly string[] | undefined, alarms: boolean, handlers: LiveHandlers, enabled: boolean): LiveChannel {
+function useLiveSubscription({ states, alarms = false, tasks = false, inbox = false }: Wanted, handlers: LiveHandlers, enabled: boolean): LiveChannel {
   const tab = useContext(LiveContext);
   const [channel, setChannel] = useState<LiveChannel>({ status: enabled ? 'connecting' : 'closed' });
   const current = useRef(handlers);
   useEffect(() => {
     current.current = handlers;
   });
-  // A new list of devices (not a new array of the same ones) subscribes again.
+  // A new list of devices (not a new array of the same ones) changes the subscription, on the same socket.
   const devicesKey = states === true || states === undefined ? String(states) : JSON.stringify(states);
+  const wanted = (): true | readonly string[] | undefined => (devicesKey === 'true' ? true : devicesKey === 'undefined' ? undefined : (JSON.parse(devicesKey) as string[]));
+  const subscriber = useRef<LiveSubscriber | null>(null);
+  const firstStates = useRef(wanted);
+  firstStates.current = wanted;
+  useEffect(() => {
+    if (subscriber.current) tab.changeStates(subscriber.current, wanted());
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- wanted() follows devicesKey
+  }, [tab, devicesKey]);
   useEffect(() => {
     if (!enabled) return;
-    const wanted: true | readonly string[] | undefined = devicesKey === 'true' ? true : devicesKey === 'undefined' ? undefined : (JSON.parse(devicesKey) as string[]);
-    return tab.subscribe({
-      states: wanted,
+    const sub: LiveSubscriber = {
+      states: firstStates.current(),
       alarms,
+      tasks,
+      inbox,
       onStates: (batch) => current.current.onStates?.(batch),
       onAlarms: (batch) => current.current.onAlarms?.(batch),
+      onTasks: (batch) => current.current.onTasks?.(batch),
+      onInbox: () => current.current.onInbox?.(),
       onHello: (data) => current.current.onHello?.(data),
       onStatus: (status, closeCode) => setChannel((c) => (c.status === status && c.closeCode === closeCode ? c : { status, closeCode })),
-    });
-  }, [tab, enabled, alarms, devicesKey]);
+    };
+    subscriber.current = sub;
+    const leave = tab.subscribe(sub);
+    return () => {
+      subscriber.current = null;
+      leave();
+    };
+  }, [tab, enabled, alarms, tasks, inbox]);
   return channel;
 }
 
@@ -416,7 +485,7 @@ export function useLiveStates(
   onHello?: (data: { offlineAfterMs: number }) => void,
   devices?: readonly string[],
 ): LiveChannel {
-  return useLiveSubscription(devices ?? true, false, { onStates, onHello }, true);
+  return useLiveSubscription({ states: devices ?? true }, { onStates, onHello }, true);
 }
 
 /**
@@ -425,5 +494,84 @@ export function useLiveStates(
  * caller re-reads what it shows. Shares the tab's connection with useLiveStates.
  */
 export function useLiveAlarms(onAlarms: (alarms: AlarmRow[]) => void, onHello?: () => void, enabled = true): LiveChannel {
-  return useLiveSubscription(undefined, true, { onAlarms, onHello: onHello && (() => onHello()) }, enabled);
+  return useLiveSubscription({ alarms: true }, { onAlarms, onHello: onHello && (() => onHello()) }, enabled);
+}
+
+/**
+ * Transport tasks created, edited or moved while the caller is mounted (by anyone, the
+ * recogniser included): the screen reads again the rows it shows. `onHello` each
+ * (re)connection, after which it reads again everything it shows.
+ */
+export function useLiveTasks(onTasks: (changes: TaskChange[]) => void, onHello?: () => void, enabled = true): LiveChannel {
+  return useLiveSubscription({ tasks: true }, { onTasks, onHello: onHello && (() => onHello()) }, enabled);
+}
+
+/**
+ * News of the signed-in user's inbox (an in-app alarm message arrived, or items were marked read
+ * in another tab) while the caller is mounted; `onHello` each (re)connection, after which the
+ * caller reads its count again (news may have gone by).
+ */
+export function useLiveInbox(onInbox: () => void, onHello?: () => void, enabled = true): LiveChannel {
+  return useLiveSubscription({ inbox: true }, { onInbox, onHello: onHello && (() => onHello()) }, enabled);
+}
+
+/** What a screen re-reads on: changed transport tasks (all, or those `taskId` names) and states of some devices. */
+export interface LiveRefreshTopics {
+  /** Any task change (true), a change of this task (its id; an import counts too), or none. */
+  tasks?: true | string;
+  /** Device row ids whose states the screen shows (none or empty: no device states). */
+  devices?: readonly string[];
+  /** At most one re-read per this many ms (the first at once, the last of a burst at the end). */
+  minMs?: number;
+}
+
+/**
+ * For screens whose rows the server computes (a task's progress from its devices' positions):
+ * `refresh` runs when the live channel reports a change of what they show, at most once per
+ * `minMs`, and after each reconnection (which may have missed changes). The screen subscribes
+ * only the devices it shows, so the hub does not send it the whole fleet.
+ */
+export function useLiveRefresh(refresh: () => void, { tasks, devices, minMs = 1000 }: LiveRefreshTopics): LiveChannel {
+  const latest = useRef(refresh);
+  useEffect(() => {
+    latest.current = refresh;
+  });
+  const [throttle] = useState(() => {
+    let last = -Infinity;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const run = () => {
+      timer = undefined;
+      last = Date.now();
+      latest.current();
+    };
+    return {
+      minMs,
+      call() {
+        if (timer !== undefined) return;
+        const wait = last + this.minMs - Date.now();
+        if (wait <= 0) run();
+        else timer = setTimeout(run, wait);
+      },
+      cancel() {
+        if (timer !== undefined) clearTimeout(timer);
+        timer = undefined;
+      },
+    };
+  });
+  throttle.minMs = minMs;
+  useEffect(() => () => throttle.cancel(), [throttle]);
+  const hellos = useRef(0);
+  const handlers: LiveHandlers = {
+    onTasks: (changes) => {
+      if (tasks === true || changes.some((c) => c.id === tasks || c.id === null)) throttle.call();
+    },
+    onStates: () => throttle.call(),
+    // The first greeting follows the screen's own first read; a later one follows a gap.
+    onHello: () => {
+      hellos.current += 1;
+      if (hellos.current > 1) throttle.call();
+    },
+  };
+  const states = devices && devices.length > 0 ? devices : undefined;
+  return useLiveSubscription({ states, tasks: tasks !== undefined }, handlers, states !== undefined || tasks !== undefined);
 }

@@ -1,6 +1,6 @@
 // Organisations, users, roles, menus and what each role grants (modules/org-user, modules/menu).
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns.ts';
 
 /** Organisations form a tree; a user sees rows of their organisation and its descendants. */
@@ -12,6 +12,17 @@ export const orgs = pgTable('orgs', {
   kind: text('kind', { enum: ['platform', 'tenant'] }).notNull().default('tenant'),
   status: text('status', { enum: ['active', 'disabled'] }).notNull().default('active'),
   createdAt: createdAt(),
+});
+
+/**
+ * One counter that moves whenever a caller's scope may change: an organisation added, removed or
+ * moved in the tree, a user's organisation or roles, a role's permissions. Triggers move it
+ * (migration 0029), whatever writes the rows; the auth service keeps each session's resolved
+ * scope (organisation tree and permissions) until it moves (modules/auth/service.ts).
+ */
+export const scopeVersion = pgTable('scope_version', {
+  id: boolean('id').primaryKey().default(true),
+  n: bigint('n', { mode: 'number' }).notNull().default(0),
 });
 
 export const users = pgTable(

@@ -97,3 +97,28 @@ export const transportTaskDevices = pgTable(
 
 /** Each task's story: appended, never changed. */
 export const transportTaskEvents = eventTimeline('transport_task_events', { key: 'taskId', column: 'task_id', references: () => transportTasks.id }, { index: 'transport_task_events_task_idx', by: 'id' });
+
+/**
+ * Consignee tracking links (issue 26): a public, read-only link to one task's live position,
+ * status, ETA and temperature curve, until it expires or someone of the organisation tree
+ * revokes it. Only the token's SHA-256 is stored; the token is shown once, when made.
+ */
+export const transportTrackingLinks = pgTable(
+  'transport_tracking_links',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: text('token_hash').notNull().unique('transport_tracking_links_token_hash_key'),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    taskId: uuid('task_id')
+      .notNull()
+      .references(() => transportTasks.id, { onDelete: 'cascade' }),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedBy: text('revoked_by'),
+  },
+  (t) => [index('transport_tracking_links_org_idx').on(t.orgId, t.createdAt), index('transport_tracking_links_task_idx').on(t.taskId)],
+);

@@ -7,7 +7,7 @@ import type { Page } from '@iotc/shared/envelope';
 import type { Lang } from '@iotc/shared/i18n';
 import { MAX_EXPORT_ROWS, type ExportFormat } from '@iotc/shared/list';
 import type { Db } from '../../db/client.ts';
-import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable } from '../../db/list.ts';
+import { containsPattern, inOrgs, limitOffset, orderBy, toPage, type Sortable } from '../../db/list.ts';
 import { alarmEvents, alarmLevels, alarms, dictItems, users } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -24,10 +24,9 @@ const SORTABLE: Sortable = {
   count: alarms.count,
 };
 
-
 export function alarmService(db: Db, opts: { publish: (rows: AlarmRow[]) => void; acknowledged?: (row: AlarmRow) => void }) {
   async function where(caller: Caller, q: Omit<AlarmQuery, 'page' | 'size' | 'sort'>): Promise<SQL | undefined> {
-    const scope = await listScope(db, caller.orgId, q.orgId);
+    const scope = caller.scope.within(q.orgId);
     return and(
       inOrgs(alarms.orgId, scope),
       q.from ? gte(alarms.startedAt, new Date(q.from)) : undefined,
@@ -63,7 +62,7 @@ export function alarmService(db: Db, opts: { publish: (rows: AlarmRow[]) => void
   }
 
   async function visible(caller: Caller, id: string): Promise<AlarmRow> {
-    const scope = await orgTree(db, caller.orgId);
+    const scope = caller.scope.orgs;
     const [row] = await selectAlarms(db).where(eq(alarms.id, id));
     if (!row || !scope.includes(row.a.orgId)) throw new AppError(404, 'NOT_FOUND');
     return toAlarmRow(row);
@@ -129,7 +128,7 @@ export function alarmService(db: Db, opts: { publish: (rows: AlarmRow[]) => void
     async assign(caller: Caller, id: string, userId: string): Promise<AlarmRow> {
       const before = await visible(caller, id);
       const [user] = await db.select({ id: users.id, account: users.account, name: users.name, orgId: users.orgId }).from(users).where(eq(users.id, userId));
-      const scope = await orgTree(db, caller.orgId);
+      const scope = caller.scope.orgs;
       if (!user || !scope.includes(user.orgId)) throw new AppError(400, 'ASSIGNEE_UNKNOWN');
       if (before.assignee?.id === userId) return before;
       await db.update(alarms).set({ assigneeId: userId }).where(eq(alarms.id, id));

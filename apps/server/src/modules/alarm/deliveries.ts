@@ -6,7 +6,7 @@ import type { DeliveryAttempt, DeliveryDetail, DeliveryQuery, DeliveryRow } from
 import type { AlarmType } from '@iotc/shared/alarm';
 import type { Page } from '@iotc/shared/envelope';
 import type { Db } from '../../db/client.ts';
-import { inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable, isoOrNull } from '../../db/list.ts';
+import { inOrgs, limitOffset, orderBy, toPage, type Sortable, isoOrNull } from '../../db/list.ts';
 import { alarmLevels, alarms, deliveries, deliveryAttempts, devices, users } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Caller } from '../../lib/caller.ts';
@@ -70,7 +70,7 @@ export function deliveryService(db: Db, push: Pick<AlarmPush, 'resend'>) {
   async function where(caller: Caller, q: DeliveryQuery): Promise<SQL | undefined> {
     const mine = q.mine === 'true';
     return and(
-      mine ? eq(deliveries.userId, caller.userId) : inOrgs(deliveries.orgId, await listScope(db, caller.orgId, q.orgId)),
+      mine ? eq(deliveries.userId, caller.userId) : inOrgs(deliveries.orgId, caller.scope.within(q.orgId)),
       q.status?.length ? inArray(deliveries.status, q.status) : undefined,
       q.channel?.length ? inArray(deliveries.channel, q.channel) : undefined,
       q.alarmId ? eq(deliveries.alarmId, q.alarmId) : undefined,
@@ -84,7 +84,7 @@ export function deliveryService(db: Db, push: Pick<AlarmPush, 'resend'>) {
   async function visible(caller: Caller, id: string, how: { orgWide: boolean; own: boolean }): Promise<Selected> {
     const [row] = await select().where(eq(deliveries.id, id));
     if (row && how.own && row.d.userId === caller.userId) return row;
-    if (!row || !how.orgWide || !(await orgTree(db, caller.orgId)).includes(row.d.orgId)) throw new AppError(404, 'NOT_FOUND');
+    if (!row || !how.orgWide || !caller.scope.has(row.d.orgId)) throw new AppError(404, 'NOT_FOUND');
     return row;
   }
 
@@ -116,7 +116,7 @@ export function deliveryService(db: Db, push: Pick<AlarmPush, 'resend'>) {
 
     /** The deliveries about one alarm the caller may see, oldest first (for the alarm's detail). */
     async ofAlarm(caller: Caller, alarmId: string): Promise<DeliveryRow[]> {
-      const scope = await orgTree(db, caller.orgId);
+      const scope = caller.scope.orgs;
       const [alarm] = await db.select({ orgId: alarms.orgId }).from(alarms).where(eq(alarms.id, alarmId));
       if (!alarm || !scope.includes(alarm.orgId)) throw new AppError(404, 'NOT_FOUND');
       const rows = await select()

@@ -22,7 +22,8 @@ import { evaluateRule, evaluateTick, TICKED_KINDS, type RuleEvent, type RuleSamp
 import type { SensorValues } from '@iotc/shared/sensors';
 import { terminalAlarmWord } from '@iotc/shared/terminal-alarms';
 import type { FastifyBaseLogger } from 'fastify';
-import { LOCKS, tryXactLock, xactLockKeys, type Db, type Tx } from '../../db/client.ts';
+import { LOCKS, xactLockKeys, type Db, type Tx } from '../../db/client.ts';
+import { leases, type Lease } from '../../db/lease.ts';
 import { CURRENT_BINDING } from '../../db/devices.ts';
 import { ancestorChain, anyUuid, isoOrNull } from '../../db/list.ts';
 import { alarmPolicies, alarmRuleStates, deviceBindings, devices, deviceStates, orgs, type alarmEvents, type alarms } from '../../db/schema.ts';
@@ -93,9 +94,12 @@ export function alarmEngine(
     now?: () => number;
     /** Metrics: after a commit, the reading that opened each alarm opened by it. */
     opened?: (readings: EngineReading[]) => void;
+    /** The node's leases (the jobs plugin's): the tick runs on one node at a time. */
+    lease?: Lease;
   },
 ) {
   const now = opts.now ?? (() => Date.now());
+  const lease = opts.lease ?? leases(db);
   interface Loaded {
     until: number;
     policies: LivePolicy[];
@@ -447,8 +451,7 @@ export function alarmEngine(
     const c = await load();
     const timed = c.policies.filter((p) => p.rules.some((r) => TICKED_KINDS.has(ALARM_TYPE_INFO[r.type].kind)));
     if (timed.length === 0) return [];
-    return db.transaction(async (tx) => {
-      if (!(await tryXactLock(tx, LOCKS.alarmTick))) return [];
+    return lease('alarm tick', async (tx) => {
       // Candidates: devices silent past the shortest offline threshold (one read for all policies),
       // and the devices of every waiting rule of a policy with time-based rules (a stay).
       const offline = timed.flatMap((p) => p.rules.filter((r) => ALARM_TYPE_INFO[r.type].kind === 'silence'));
@@ -505,7 +508,7 @@ export function alarmEngine(
         }
       }
       return changes.length ? persist(tx, changes, meta) : [];
-    });
+    }, []);
   }
 
   // One batch at a time per process, in the order they were stored.

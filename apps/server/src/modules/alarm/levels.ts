@@ -5,7 +5,7 @@ import type { LevelBody, LevelRow } from '@iotc/shared/alarm';
 import type { Page } from '@iotc/shared/envelope';
 import type { ListQuery } from '@iotc/shared/list';
 import type { Db } from '../../db/client.ts';
-import { inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable } from '../../db/list.ts';
+import { inOrgs, limitOffset, orderBy, toPage, type Sortable } from '../../db/list.ts';
 import { alarmLevels, alarms, orgs } from '../../db/schema.ts';
 import type { ClientMeta } from '../../lib/caller.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -45,7 +45,7 @@ export function levelService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
   const toRow = (r: Selected): LevelRow => ({ ...r, rulesUsing: Number(r.rulesUsing), createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString() });
 
   async function visible(caller: Caller, id: string): Promise<LevelRow> {
-    const scope = await orgTree(db, caller.orgId);
+    const scope = caller.scope.orgs;
     const [row] = await select().where(eq(alarmLevels.id, id));
     if (!row || !scope.includes(row.orgId)) throw new AppError(404, 'NOT_FOUND');
     return toRow(row);
@@ -63,7 +63,7 @@ export function levelService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
 
   return {
     async list(caller: Caller, q: ListQuery & { orgId?: string }): Promise<Page<LevelRow>> {
-      const where = inOrgs(alarmLevels.orgId, await listScope(db, caller.orgId, q.orgId));
+      const where = inOrgs(alarmLevels.orgId, caller.scope.within(q.orgId));
       const [rows, [total]] = await Promise.all([
         select()
           .where(where)
@@ -79,7 +79,7 @@ export function levelService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
 
     async create(caller: Caller, body: LevelBody, meta: ClientMeta): Promise<LevelRow> {
       const orgId = body.orgId ?? caller.orgId;
-      if (!(await orgTree(db, caller.orgId)).includes(orgId)) throw new AppError(404, 'NOT_FOUND');
+      if (!caller.scope.has(orgId)) throw new AppError(404, 'NOT_FOUND');
       if (await codeTaken(orgId, body.code)) throw new AppError(409, 'LEVEL_CODE_TAKEN');
       const [row] = await db.insert(alarmLevels).values({ orgId, ...values(body) }).onConflictDoNothing().returning({ id: alarmLevels.id });
       if (!row) throw new AppError(409, 'LEVEL_CODE_TAKEN');

@@ -19,7 +19,7 @@ import { PATTERNS } from '@iotc/shared/validation';
 import type { Lang } from '@iotc/shared/i18n';
 import type { Db } from '../../db/client.ts';
 import type { Tx } from '../../db/client.ts';
-import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable } from '../../db/list.ts';
+import { containsPattern, inOrgs, limitOffset, orderBy, toPage, type Sortable } from '../../db/list.ts';
 import { alarmLevels, alarmPolicies, assets, devices, orgs } from '../../db/schema.ts';
 import type { ClientMeta } from '../../lib/caller.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -81,7 +81,7 @@ export function policyService(
   });
 
   async function visible(caller: Caller, id: string): Promise<PolicyRow> {
-    const scope = await orgTree(db, caller.orgId);
+    const scope = caller.scope.orgs;
     // A transport task's own policy is kept by the task, not here.
     const [row] = await select().where(and(eq(alarmPolicies.id, id), isNull(alarmPolicies.taskId)));
     if (!row || !scope.includes(row.orgId)) throw new AppError(404, 'NOT_FOUND');
@@ -89,7 +89,7 @@ export function policyService(
   }
 
   /** Levels of the rules belong to the policy's organisation; targets to its tree. */
-  async function check(orgId: string, body: Pick<PolicyBody, 'scope' | 'targets' | 'rules'>) {
+  async function check(caller: Caller, orgId: string, body: Pick<PolicyBody, 'scope' | 'targets' | 'rules'>) {
     const levels = await db.select({ id: alarmLevels.id }).from(alarmLevels).where(eq(alarmLevels.orgId, orgId));
     const known = new Set(levels.map((l) => l.id));
     if (body.rules.some((r) => !known.has(r.levelId))) throw new AppError(400, 'ALARM_LEVEL_UNKNOWN');
@@ -99,7 +99,7 @@ export function policyService(
       if (ids.some((k) => !(ASSET_KINDS as readonly string[]).includes(k))) throw new AppError(400, 'POLICY_TARGET_UNKNOWN');
       return;
     }
-    const tree = await orgTree(db, orgId);
+    const tree = caller.scope.within(orgId);
     if (ids.some((id) => !PATTERNS.uuid.test(id))) throw new AppError(400, 'POLICY_TARGET_UNKNOWN');
     const table = body.scope === 'devices' ? devices : assets;
     const [found] = await db.select({ n: count() }).from(table).where(and(inArray(table.id, ids), inOrgs(table.orgId, tree)));
@@ -118,7 +118,7 @@ export function policyService(
   const retire = (policyId: string, keep: AlarmRule[], actor: string) => retireRules(db, policyId, keep, actor);
 
   async function insert(caller: Caller, orgId: string, body: PolicyBody, meta: ClientMeta, action = 'alarm_policy_create') {
-    await check(orgId, body);
+    await check(caller, orgId, body);
     const [row] = await db.insert(alarmPolicies).values({ orgId, ...values(body) }).returning({ id: alarmPolicies.id });
     await record(caller, orgId, action, body.name, meta);
     opts.onChange([]);
@@ -128,7 +128,7 @@ export function policyService(
   return {
     async list(caller: Caller, q: PolicyQuery): Promise<Page<PolicyRow>> {
       const where = and(
-        inOrgs(alarmPolicies.orgId, await listScope(db, caller.orgId, q.orgId)),
+        inOrgs(alarmPolicies.orgId, caller.scope.within(q.orgId)),
         isNull(alarmPolicies.taskId),
         q.keyword ? or(ilike(alarmPolicies.name, containsPattern(q.keyword)), ilike(alarmPolicies.description, containsPattern(q.keyword))) : undefined,
         q.enabled ? eq(alarmPolicies.enabled, q.enabled === 'true') : undefined,
@@ -149,13 +149,13 @@ export function policyService(
 
     async create(caller: Caller, body: PolicyBody, meta: ClientMeta): Promise<PolicyRow> {
       const orgId = body.orgId ?? caller.orgId;
-      if (!(await orgTree(db, caller.orgId)).includes(orgId)) throw new AppError(404, 'NOT_FOUND');
+      if (!caller.scope.has(orgId)) throw new AppError(404, 'NOT_FOUND');
       return visible(caller, await insert(caller, orgId, body, meta));
     },
 
     async update(caller: Caller, id: string, body: PolicyBody, meta: ClientMeta): Promise<PolicyRow> {
       const before = await visible(caller, id);
-      await check(before.orgId, body);
+      await check(caller, before.orgId, body);
       await db
         .update(alarmPolicies)
         .set({ ...values(body), updatedAt: new Date() })
@@ -193,7 +193,7 @@ export function policyService(
 
     /** The policies (the given ids, or all the caller sees) as the JSON file of POLICY_FILE_FORMAT. */
     async exportFile(caller: Caller, ids: string[] | undefined) {
-      const scope = await orgTree(db, caller.orgId);
+      const scope = caller.scope.orgs;
       const rows = await select()
         .where(and(inOrgs(alarmPolicies.orgId, scope), isNull(alarmPolicies.taskId), ids?.length ? inArray(alarmPolicies.id, ids) : undefined))
         .orderBy(desc(alarmPolicies.updatedAt));
@@ -218,7 +218,7 @@ export function policyService(
     /** Creates the policies of an exported file in the caller's organisation (or `orgId` of its tree): all of them, or with any error none. */
     async importFile(caller: Caller, file: unknown, orgId: string | undefined, meta: ClientMeta): Promise<{ created: number }> {
       const target = orgId ?? caller.orgId;
-      const tree = await orgTree(db, caller.orgId);
+      const tree = caller.scope.orgs;
       if (!tree.includes(target)) throw new AppError(404, 'NOT_FOUND');
       const parsed = policyFileSchema.safeParse(file);
       if (!parsed.success) {
@@ -229,7 +229,7 @@ export function policyService(
       const levels = new Map(
         (await db.select({ id: alarmLevels.id, code: alarmLevels.code }).from(alarmLevels).where(eq(alarmLevels.orgId, target))).map((l) => [l.code, l.id]),
       );
-      const subtree = await orgTree(db, target);
+      const subtree = caller.scope.within(target);
       const bodies: PolicyBody[] = [];
       for (const p of parsed.data.policies) {
         const rules = p.rules.map(({ levelCode, ...r }) => {
@@ -240,7 +240,7 @@ export function policyService(
         const targets = p.scope === 'devices' || p.scope === 'assets' ? await internalIds(p.scope, p.targets, subtree) : p.targets;
         bodies.push(policyBodySchema.parse({ ...p, rules, targets, orgId: undefined }));
       }
-      for (const b of bodies) await check(target, b);
+      for (const b of bodies) await check(caller, target, b);
       await db.transaction(async (tx) => {
         await tx.insert(alarmPolicies).values(bodies.map((b) => ({ orgId: target, ...values(b) })));
       });

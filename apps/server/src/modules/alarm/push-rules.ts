@@ -7,7 +7,7 @@ import { MASKED_SECRET, type PushRuleBody, type PushRuleQuery, type PushRuleRow,
 import type { ErrorCode } from '@iotc/shared/errors';
 import type { Page } from '@iotc/shared/envelope';
 import type { Db } from '../../db/client.ts';
-import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable } from '../../db/list.ts';
+import { containsPattern, inOrgs, limitOffset, orderBy, toPage, type Sortable } from '../../db/list.ts';
 import { alarmLevels, alarmPolicies, orgs, pushRules, roles, users } from '../../db/schema.ts';
 import type { ClientMeta } from '../../lib/caller.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -57,15 +57,15 @@ export function pushRuleService(
   });
 
   async function visible(caller: Caller, id: string): Promise<Selected> {
-    const scope = await orgTree(db, caller.orgId);
+    const scope = caller.scope.orgs;
     const [row] = await select().where(and(eq(pushRules.id, id), isNull(pushRules.taskId)));
     if (!row || !scope.includes(row.r.orgId)) throw new AppError(404, 'NOT_FOUND');
     return row;
   }
 
   /** Users, roles, policies and levels named by the rule belong to its organisation tree. */
-  async function check(orgId: string, body: PushRuleBody) {
-    const tree = await orgTree(db, orgId);
+  async function check(caller: Caller, orgId: string, body: PushRuleBody) {
+    const tree = caller.scope.within(orgId);
     const allKnown = async (ids: string[], table: typeof users | typeof roles | typeof alarmPolicies | typeof alarmLevels, code: ErrorCode) => {
       const unique = [...new Set(ids)];
       if (unique.length === 0) return;
@@ -108,7 +108,7 @@ export function pushRuleService(
   return {
     async list(caller: Caller, q: PushRuleQuery): Promise<Page<PushRuleRow>> {
       const where = and(
-        inOrgs(pushRules.orgId, await listScope(db, caller.orgId, q.orgId)),
+        inOrgs(pushRules.orgId, caller.scope.within(q.orgId)),
         isNull(pushRules.taskId),
         q.keyword ? ilike(pushRules.name, containsPattern(q.keyword)) : undefined,
         q.enabled ? eq(pushRules.enabled, q.enabled === 'true') : undefined,
@@ -131,8 +131,8 @@ export function pushRuleService(
 
     async create(caller: Caller, body: PushRuleBody, meta: ClientMeta): Promise<PushRuleRow> {
       const orgId = body.orgId ?? caller.orgId;
-      if (!(await orgTree(db, caller.orgId)).includes(orgId)) throw new AppError(404, 'NOT_FOUND');
-      await check(orgId, body);
+      if (!caller.scope.has(orgId)) throw new AppError(404, 'NOT_FOUND');
+      await check(caller, orgId, body);
       const [row] = await db
         .insert(pushRules)
         .values({ orgId, ...values(body, withSecrets(body.steps, [])) })
@@ -144,7 +144,7 @@ export function pushRuleService(
 
     async update(caller: Caller, id: string, body: PushRuleBody, meta: ClientMeta): Promise<PushRuleRow> {
       const before = await visible(caller, id);
-      await check(before.r.orgId, body);
+      await check(caller, before.r.orgId, body);
       await db
         .update(pushRules)
         .set({ ...values(body, withSecrets(body.steps, before.r.steps as PushStep[])), updatedAt: new Date() })

@@ -1,5 +1,5 @@
 // Message push for alarms. Every alarm row that opened or changed passes through `onAlarms`
-// (app.ts `publishAlarms`): a newly opened alarm starts an escalation for each enabled push rule
+// (`publishAlarms` of modules/context.ts): a newly opened alarm starts an escalation for each enabled push rule
 // of its organisation and ancestors that matches it, and the rule's first step is delivered at
 // once; acknowledging, clearing or closing the alarm stops its escalations (a rule with the
 // `cleared` event then notifies the steps already reached). A tick (one node at a time, a
@@ -35,7 +35,8 @@ import {
 } from '@iotc/shared/alarm-push';
 import { DATETIME_FORMAT } from '@iotc/shared/constants';
 import type { I18nText, Lang } from '@iotc/shared/i18n';
-import { LOCKS, rowsOf, tryXactLock, type Db, type Tx } from '../../db/client.ts';
+import { rowsOf, type Db, type Tx } from '../../db/client.ts';
+import { leases, type Lease } from '../../db/lease.ts';
 import { ancestorChain, anyUuid, orgTree } from '../../db/list.ts';
 import { alarmEvents, alarms, deliveries, deliveryAttempts, dictItems, pushEscalations, pushRules, userRoles, users } from '../../db/schema.ts';
 import type { Messenger } from '../../lib/messenger.ts';
@@ -100,6 +101,10 @@ export interface PushOptions {
   now?: () => number;
   /** Replaces the global fetch for webhooks (tests). */
   fetch?: typeof fetch;
+  /** The node's leases (the jobs plugin's): the escalation tick runs on one node at a time. */
+  lease?: Lease;
+  /** An in-app delivery reached these users' inboxes (committed): their bells count again. */
+  inApp?: (userIds: string[]) => void;
 }
 
 /** Whether a rule's match takes the alarm (an empty list takes any). */
@@ -119,6 +124,7 @@ export function webhookSignature(secret: string, timestamp: number, body: string
 export function alarmPush(db: Db, opts: PushOptions) {
   const now = opts.now ?? (() => Date.now());
   const post = opts.fetch ?? fetch;
+  const lease = opts.lease ?? leases(db);
 
   // ---- cached reads: which organisations have enabled rules, the tree, the alarm type names
   interface Loaded {
@@ -440,6 +446,7 @@ export function alarmPush(db: Db, opts: PushOptions) {
         });
       }
     });
+    if (d.channel === 'in_app' && out.status === 'sent' && d.userId) opts.inApp?.([d.userId]);
     if (out.status === 'failed') opts.log.warn({ delivery: id, channel: d.channel, attempts, err: error }, final ? 'alarm push failed' : 'alarm push attempt failed, will retry');
   }
 
@@ -486,8 +493,7 @@ export function alarmPush(db: Db, opts: PushOptions) {
   let ticking: Promise<void> | null = null;
   async function tick(at: number): Promise<void> {
     const c = await load();
-    const ids = await db.transaction(async (tx) => {
-      if (!(await tryXactLock(tx, LOCKS.pushTick))) return [];
+    const ids = await lease('alarm push tick', async (tx) => {
       const out: string[] = [];
       const due = await tx
         .select()
@@ -530,12 +536,12 @@ export function alarmPush(db: Db, opts: PushOptions) {
         .returning({ id: deliveries.id });
       out.push(...claimed.map((r) => r.id));
       return out;
-    });
+    }, []);
     await sendAll(ids, at);
   }
 
   return {
-    /** Alarms that opened or changed (app.ts publishAlarms); handled in order, one batch at a time. */
+    /** Alarms that opened or changed (the alarm changes, modules/context.ts); handled in order, one batch at a time. */
     onAlarms(rows: AlarmRow[]) {
       batches.push(rows);
     },

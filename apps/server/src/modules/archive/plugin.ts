@@ -4,11 +4,10 @@
 // its pack stale in the transaction that stores it (the stored-readings event's step).
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { StoredReadings } from '../../ingest/stored-readings.ts';
 import type { ModuleContext } from '../context.ts';
 import { archiveTick, markStalePacks } from './job.ts';
 
-export const archivePlugin = fp(async (app: FastifyInstance, ctx: ModuleContext & { storedReadings: StoredReadings }) => {
+export const archivePlugin = fp(async (app: FastifyInstance, ctx: ModuleContext) => {
   const db = ctx.database.db;
   ctx.storedReadings.storing.add(({ tx, readings, receivedAt }) => markStalePacks(tx, readings, receivedAt));
   app.job('readings archive', { everyMs: ctx.config.archiveMs }, async () => {

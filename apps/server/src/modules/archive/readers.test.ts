@@ -45,7 +45,10 @@ describe('history read from packs answers as from rows', () => {
     await t.app.readings.flushed();
     await seedDemoWarehouse(db);
     // Received a while ago, as a backfill would have been: the job's overlap is not what is tested.
-    await db.execute(sql`update telemetry set received_at = received_at - interval '10 minutes'`);
+    // The closed days' readings a minute earlier than today's, so that the ledger has minutes
+    // whose readings are all in packs once packed (as a backfill across a minute's turn has).
+    await db.execute(sql`update telemetry set received_at = received_at - interval '10 minutes'
+      - case when time < ${new Date(today).toISOString()}::timestamptz then interval '1 minute' else interval '0 minutes' end`);
     token = await login(t.app, 'demo', DEMO_PASSWORD);
   }, 300_000);
   afterAll(async () => t?.close());
@@ -57,6 +60,8 @@ describe('history read from packs answers as from rows', () => {
     // Generation times differ between the two takes; nothing else may.
     return type.includes('json') ? JSON.stringify(JSON.parse(res.body), (k, v: unknown) => (k === 'generatedAt' ? undefined : v)) : res.body;
   };
+
+  let ledgerKeys: { device_ref: string; minute: string }[] | undefined;
 
   /** Every history answer, by a name that says what it is. */
   async function answers(): Promise<Map<string, string>> {
@@ -97,11 +102,13 @@ describe('history read from packs answers as from rows', () => {
     if (routes.length >= 2) {
       for (const metric of METRICS_BY_KIND.route) out.set(`compare route ${metric}`, await get(`${COMPARE_API.compare}?kind=route&ids=${routes.map(encodeURIComponent).join(',')}&metric=${metric}&${period}`));
     }
-    // The ledger's device-minutes of everything stored.
-    const keys = rowsOf<{ device_ref: string; minute: string }>(
+    // The ledger's device-minutes of everything stored, the minutes taken from the rows before they
+    // are packed: a device's reports received across a minute's turn have minutes whose rows are
+    // then all in packs.
+    ledgerKeys ??= rowsOf<{ device_ref: string; minute: string }>(
       await db.execute(sql`select distinct device_ref, to_char(date_bin('1 minute', received_at, timestamptz '2000-01-01') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as minute from telemetry`),
     );
-    const minutes = await readingsOfMinutes(db, keys.map((k) => ({ deviceRef: k.device_ref, minute: k.minute })));
+    const minutes = await readingsOfMinutes(db, ledgerKeys.map((k) => ({ deviceRef: k.device_ref, minute: k.minute })));
     out.set('ledger minutes', JSON.stringify([...minutes].sort(([a], [b]) => (a < b ? -1 : 1))));
     return out;
   }

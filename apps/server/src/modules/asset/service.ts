@@ -19,7 +19,7 @@ import type { Lang } from '@iotc/shared/i18n';
 import type { ExportFormat } from '@iotc/shared/list';
 import { MAX_EXPORT_ROWS } from '@iotc/shared/list';
 import type { Db } from '../../db/client.ts';
-import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable } from '../../db/list.ts';
+import { containsPattern, inOrgs, limitOffset, orderBy, toPage, type Sortable } from '../../db/list.ts';
 import { assets, deviceBindings, devices, orgs } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
 import { bodyOf, readWorkbook, templateWorkbook } from '../../lib/sheet.ts';
@@ -114,7 +114,7 @@ export function assetService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
 
   /** The asset of an id, of this kind (any kind when null), that the caller may see; else 404. */
   async function visible(caller: Caller, kind: AssetKind | null, id: string): Promise<AssetRow> {
-    const scope = await orgTree(db, caller.orgId);
+    const scope = caller.scope.orgs;
     const [row] = await selectAssets().where(eq(assets.id, id));
     if (!row || !scope.includes(row.orgId) || (kind && row.kind !== kind)) throw new AppError(404, 'NOT_FOUND');
     return (await withDevices([row]))[0]!;
@@ -129,7 +129,7 @@ export function assetService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
     if (!p || !allowed.includes(p.kind)) throw new AppError(400, 'ASSET_PARENT_KIND');
   }
 
-  function filter(scope: string[], kind: AssetKind, q: Pick<AssetQuery, 'keyword' | 'parentId'>) {
+  function filter(scope: readonly string[], kind: AssetKind, q: Pick<AssetQuery, 'keyword' | 'parentId'>) {
     return and(
       inOrgs(assets.orgId, scope),
       eq(assets.kind, kind),
@@ -188,7 +188,7 @@ export function assetService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
 
   return {
     async list(caller: Caller, kind: AssetKind, q: AssetQuery): Promise<Page<AssetRow>> {
-      const w = filter(await listScope(db, caller.orgId, q.orgId), kind, q);
+      const w = filter(caller.scope.within(q.orgId), kind, q);
       const [total] = await db.select({ n: count() }).from(assets).where(w);
       const { limit, offset } = limitOffset(q);
       const rows = await selectAssets()
@@ -203,7 +203,7 @@ export function assetService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
 
     async create(caller: Caller, kind: AssetKind, body: AssetBody, meta: ClientMeta): Promise<AssetRow> {
       const orgId = body.orgId ?? caller.orgId;
-      if (!(await orgTree(db, caller.orgId)).includes(orgId)) throw new AppError(404, 'NOT_FOUND');
+      if (!caller.scope.has(orgId)) throw new AppError(404, 'NOT_FOUND');
       await checkParent(caller, kind, body.parentId);
       if (await codeTaken(orgId, kind, body.code)) throw new AppError(409, 'ASSET_CODE_TAKEN');
       const [row] = await db
@@ -246,7 +246,7 @@ export function assetService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
     },
 
     async export(caller: Caller, kind: AssetKind, q: Pick<AssetQuery, 'keyword' | 'parentId' | 'orgId'>, format: ExportFormat, lang: Lang, timezone: string): Promise<ExportFile> {
-      const w = filter(await listScope(db, caller.orgId, q.orgId), kind, q);
+      const w = filter(caller.scope.within(q.orgId), kind, q);
       const [total] = await db.select({ n: count() }).from(assets).where(w);
       if (Number(total?.n ?? 0) > MAX_EXPORT_ROWS) throw new AppError(400, 'EXPORT_TOO_LARGE');
       const selected = await selectAssets().where(w).orderBy(asc(assets.code));

@@ -4,10 +4,9 @@ import { and, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
 import type { AuditLogQuery, AuditLogRow } from '@iotc/shared/audit';
 import type { Db } from '../../db/client.ts';
 import { auditLogs, orgs } from '../../db/schema.ts';
-import { cachedCount, containsPattern, inOrgs, limitOffset, orderBy, orgTree, type Sortable } from '../../db/list.ts';
+import { cachedCount, containsPattern, inOrgs, limitOffset, orderBy, type Sortable } from '../../db/list.ts';
 
 export type AuditEntry = typeof auditLogs.$inferInsert;
-
 
 /** API sort names to columns: only these can be sorted. */
 const SORTABLE: Sortable = { time: auditLogs.at, account: auditLogs.account, action: auditLogs.action, result: auditLogs.result };
@@ -25,7 +24,7 @@ const rowFields = {
   detail: auditLogs.detail,
 };
 
-function where(scope: string[], q: AuditLogQuery): SQL | undefined {
+function where(scope: readonly string[], q: AuditLogQuery): SQL | undefined {
   return and(
     inOrgs(auditLogs.orgId, scope),
     q.account ? sql`${auditLogs.account} ilike ${containsPattern(q.account)}` : undefined,
@@ -66,17 +65,16 @@ export function auditRepo(db: Db) {
       await db.insert(auditLogs).values(entry);
     },
 
-    async count(scopeOrgId: string, q: AuditLogQuery): Promise<number> {
-      return countWhere(where(await orgTree(db, scopeOrgId), q));
+    async count(scope: readonly string[], q: AuditLogQuery): Promise<number> {
+      return countWhere(where(scope, q));
     },
 
     /** The matching rows in the query's order, without counting them (exports count first). */
-    async rows(scopeOrgId: string, q: AuditLogQuery, limit: { limit: number; offset: number }): Promise<AuditLogRow[]> {
-      return selectRows(where(await orgTree(db, scopeOrgId), q), q, limit);
+    async rows(scope: readonly string[], q: AuditLogQuery, limit: { limit: number; offset: number }): Promise<AuditLogRow[]> {
+      return selectRows(where(scope, q), q, limit);
     },
 
-    async page(scopeOrgId: string, q: AuditLogQuery) {
-      const scope = await orgTree(db, scopeOrgId);
+    async page(scope: readonly string[], q: AuditLogQuery) {
       const w = where(scope, q);
       const { account, action, result, timeFrom, timeTo } = q;
       const countKey = JSON.stringify(['audit', scope, account, action, result, timeFrom, timeTo]);

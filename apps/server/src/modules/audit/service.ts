@@ -18,6 +18,7 @@ const ACTION: Record<string, { zh: string; en: string }> = {
   retention_remove: { zh: '按保留规则删除数据', en: 'Readings removed by retention' },
   legal_hold_place: { zh: '设置法律保全', en: 'Legal hold placed' },
   legal_hold_release: { zh: '解除法律保全', en: 'Legal hold released' },
+  map_tiles_update: { zh: '修改地图来源', en: 'Map source changed' },
 };
 const RESULT = { success: { zh: '成功', en: 'Success' }, failure: { zh: '失败', en: 'Failure' } } as const;
 
@@ -49,13 +50,13 @@ export function auditService(repo: AuditRepo) {
     record: (entry: AuditEntry) => repo.append(entry),
 
     async list(caller: Caller, q: AuditLogQuery): Promise<Page<AuditLogRow>> {
-      const { rows, total } = await repo.page(caller.orgId, q);
+      const { rows, total } = await repo.page(caller.scope.orgs, q);
       return toPage(rows, total, q);
     },
 
     async export(caller: Caller, q: AuditLogQuery, format: ExportFormat, lang: Lang, tz: string): Promise<ExportFile> {
-      if ((await repo.count(caller.orgId, q)) > MAX_EXPORT_ROWS) throw new AppError(400, 'EXPORT_TOO_LARGE');
-      const rows = await repo.rows(caller.orgId, q, { limit: MAX_EXPORT_ROWS, offset: 0 });
+      if ((await repo.count(caller.scope.orgs, q)) > MAX_EXPORT_ROWS) throw new AppError(400, 'EXPORT_TOO_LARGE');
+      const rows = await repo.rows(caller.scope.orgs, q, { limit: MAX_EXPORT_ROWS, offset: 0 });
       return exportRows({
         format,
         lang,

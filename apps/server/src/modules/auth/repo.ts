@@ -2,7 +2,8 @@
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { userByAccount, userById } from '../../db/users.ts';
-import { loginFailures, orgs, roleMenus, rolePermissions, roles, sessions, userRoles, users } from '../../db/schema.ts';
+import { scopeOf } from '../../db/list.ts';
+import { loginFailures, orgs, roleMenus, rolePermissions, roles, scopeVersion, sessions, userRoles, users } from '../../db/schema.ts';
 
 export function authRepo(db: Db) {
   let platformOrg: string | undefined;
@@ -54,6 +55,9 @@ export function authRepo(db: Db) {
       return rows.map((r) => r.p).sort();
     },
 
+    /** The organisation and its descendants, as a caller's scope (db/list.ts). */
+    scopeOf: (orgId: string) => scopeOf(db, orgId),
+
     async createSession(s: typeof sessions.$inferInsert) {
       await db.insert(sessions).values(s);
     },
@@ -69,6 +73,8 @@ export function authRepo(db: Db) {
           lastSeenAt: sessions.lastSeenAt,
           account: users.account,
           isPlatformAdmin: users.isPlatformAdmin,
+          /** Moves when any caller's scope may have changed (db/schema/org.ts scopeVersion). */
+          scopeVersion: sql<number>`(select ${scopeVersion.n} from ${scopeVersion})`.mapWith(Number),
         })
         .from(sessions)
         .innerJoin(users, eq(users.id, sessions.userId))

@@ -5,7 +5,7 @@ import { LOGIN_FAILURE_WINDOW_MS, LOGIN_MAX_FAILURES, LOGIN_PERIOD_DAYS } from '
 import type { ChangePasswordBody, LoginBody, LoginData, UserInfo } from '@iotc/shared/auth';
 import type { ErrorCode } from '@iotc/shared/errors';
 import { PERMISSION_CODES, type Permission } from '@iotc/shared/platform';
-import type { Caller, ClientMeta } from '../../lib/caller.ts';
+import type { Caller, ClientMeta, OrgScope } from '../../lib/caller.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { AuthRepo } from './repo.ts';
 import type { AuditEntry } from '../audit/repo.ts';
@@ -14,6 +14,8 @@ import { hashPassword, verifyPassword } from '../../lib/password.ts';
 const DAY = 86_400_000;
 /** A sliding session is extended at most once a minute, so reads do not all become writes. */
 const SLIDE_EVERY_MS = 60_000;
+/** Sessions whose resolved scope a node keeps (the oldest is dropped beyond this). */
+const SCOPES_KEPT = 10_000;
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -32,6 +34,23 @@ export function authService(repo: AuthRepo, opts: AuthOptions) {
   const now = opts.now ?? (() => new Date());
   const sessionMs = opts.sessionHours * 3_600_000;
   const audit = opts.audit ?? (async () => undefined);
+  /**
+   * Each session's scope (organisation tree, permissions), resolved on its first request and kept
+   * while the scope version stands still: a change of the tree, of a user's roles or organisation,
+   * or of a role's permissions moves the version (database triggers) and the next request of every
+   * session on every node resolves it again.
+   */
+  const scopes = new Map<string, { version: number; scope: OrgScope; permissions: readonly Permission[] }>();
+  async function scopeOfSession(s: { id: string; orgId: string; userId: string; isPlatformAdmin: boolean; scopeVersion: number }) {
+    const kept = scopes.get(s.id);
+    if (kept && kept.version === s.scopeVersion) return kept;
+    const [scope, permissions] = await Promise.all([repo.scopeOf(s.orgId), permissionsOf(s)]);
+    const resolved = { version: s.scopeVersion, scope, permissions };
+    scopes.delete(s.id);
+    if (scopes.size >= SCOPES_KEPT) scopes.delete(scopes.keys().next().value!);
+    scopes.set(s.id, resolved);
+    return resolved;
+  }
 
   /** A refusal: recorded in the audit log (attempts on unknown accounts in the platform's), then thrown. */
   function refuser(account: string, user: { id: string; orgId: string } | undefined, action: string, meta: ClientMeta) {
@@ -151,11 +170,13 @@ export function authService(repo: AuthRepo, opts: AuthOptions) {
       if (s.period === null && t.getTime() - s.lastSeenAt.getTime() > SLIDE_EVERY_MS) {
         await repo.slideSession(s.id, new Date(t.getTime() + sessionMs));
       }
-      return { userId: s.userId, orgId: s.orgId, sessionId: s.id, account: s.account, isPlatformAdmin: s.isPlatformAdmin };
+      const { scope, permissions } = await scopeOfSession(s);
+      return { userId: s.userId, orgId: s.orgId, sessionId: s.id, account: s.account, isPlatformAdmin: s.isPlatformAdmin, scope, permissions };
     },
 
     async logout(caller: Caller, token: string, meta: ClientMeta): Promise<void> {
       await repo.revokeSession(hashToken(token));
+      scopes.delete(caller.sessionId);
       await audit({ orgId: caller.orgId, userId: caller.userId, account: caller.account, action: 'logout', result: 'success', ...meta });
     },
 

@@ -3,9 +3,10 @@
 // and in the password change alike (the verification is counted, not timed: a timed test would
 // fail on a busy machine). A wall-clock comparison lives in the bench, not here.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { call, DEMO_PASSWORD, testApp, type TestApp } from '../../test/harness.ts';
+import type { TestApp } from '../../test/harness.ts';
 import { loginFailures } from '../../db/schema.ts';
 import type * as Password from '../../lib/password.ts';
+import type * as Harness from '../../test/harness.ts';
 
 const verified = vi.hoisted(() => ({ count: 0 }));
 vi.mock('../../lib/password.ts', async (importOriginal) => {
@@ -20,8 +21,15 @@ vi.mock('../../lib/password.ts', async (importOriginal) => {
 });
 
 let t: TestApp;
+let call: typeof Harness.call;
+let DEMO_PASSWORD: string;
 beforeAll(async () => {
-  t = await testApp();
+  // The server's test files share a worker's loaded modules (vitest.config.ts): the app is loaded
+  // afresh here so that it takes the counting password module.
+  vi.resetModules();
+  const harness = await import('../../test/harness.ts');
+  ({ call, DEMO_PASSWORD } = harness);
+  t = await harness.testApp();
 });
 afterAll(async () => {
   await t.close();

@@ -9,16 +9,16 @@ import { alarmLevels, alarms, assets, transportTasks } from '../../db/schema.ts'
 import { abnormalSql } from '../transport/repo.ts';
 
 /** `column` lies in the org scope, written as plain SQL for the hand-written queries. */
-const scopeSql = (column: string, scope: string[]) => sql`${sql.raw(column)} = any(${uuidList(scope)})`;
+const scopeSql = (column: string, scope: readonly string[]) => sql`${sql.raw(column)} = any(${uuidList(scope)})`;
 
 export function cockpitRepo(db: Db) {
   return {
-    async assetTotals(scope: string[]) {
+    async assetTotals(scope: readonly string[]) {
       const rows = await db.select({ kind: assets.kind, n: count() }).from(assets).where(inOrgs(assets.orgId, scope)).groupBy(assets.kind);
       return rows.map((r) => ({ kind: r.kind, n: Number(r.n) }));
     },
 
-    async tasks(scope: string[]) {
+    async tasks(scope: readonly string[]) {
       const [row] = await db
         .select({ inTransit: sql<number>`count(*)::int`, abnormal: sql<number>`count(*) filter (where ${abnormalSql})::int` })
         .from(transportTasks)
@@ -27,7 +27,7 @@ export function cockpitRepo(db: Db) {
     },
 
     /** Every level of the scope with its active alarms (levels of several organisations may share a code). */
-    async levels(scope: string[]) {
+    async levels(scope: readonly string[]) {
       return db
         .select({
           orgId: alarmLevels.orgId,
@@ -47,7 +47,7 @@ export function cockpitRepo(db: Db) {
      * them lie inside it. One query: readings since local midnight (the (org, time) index)
      * joined to the current bindings and their assets.
      */
-    async compliance(scope: string[], since: Date) {
+    async compliance(scope: readonly string[], since: Date) {
       const rows = rowsOf<{ readings: number; in_range: number }>(
         await db.execute(sql`
           select count(*)::int as readings,
@@ -66,7 +66,7 @@ export function cockpitRepo(db: Db) {
     },
 
     /** Warehouses per `attrs.province`, with the cold rooms and refrigerators under them. */
-    async provinces(scope: string[]) {
+    async provinces(scope: readonly string[]) {
       const rows = rowsOf<{ province: string; warehouses: number; cold_rooms: number }>(
         await db.execute(sql`
           select coalesce(nullif(trim(w.attrs->>'province'), ''), '') as province,
@@ -82,7 +82,7 @@ export function cockpitRepo(db: Db) {
     },
 
     /** Alarms opened per hour bucket (0 = the one starting at `from`) and level code. */
-    async alarmsByHour(scope: string[], from: Date) {
+    async alarmsByHour(scope: readonly string[], from: Date) {
       const rows = rowsOf<{ bucket: number; code: string; n: number }>(
         await db.execute(sql`
           select floor(extract(epoch from (a.started_at - ${from.toISOString()}::timestamptz)) / 3600)::int as bucket, l.code, count(*)::int as n
@@ -93,7 +93,7 @@ export function cockpitRepo(db: Db) {
       return rows.map((r) => ({ bucket: Number(r.bucket), code: r.code, n: Number(r.n) }));
     },
 
-    async readingsByHour(scope: string[], from: Date) {
+    async readingsByHour(scope: readonly string[], from: Date) {
       const rows = rowsOf<{ bucket: number; n: number }>(
         await db.execute(sql`
           select floor(extract(epoch from (t.time - ${from.toISOString()}::timestamptz)) / 3600)::int as bucket, count(*)::int as n
@@ -105,7 +105,7 @@ export function cockpitRepo(db: Db) {
     },
 
     /** Tasks started and arrived per local day (YYYY-MM-DD in `tz`) since `from`. */
-    async tasksByDay(scope: string[], from: Date, tz: string) {
+    async tasksByDay(scope: readonly string[], from: Date, tz: string) {
       const per = async (column: 'started_at' | 'arrived_at') =>
         rowsOf<{ day: string; n: number }>(
           await db.execute(sql`
@@ -124,7 +124,7 @@ export function cockpitRepo(db: Db) {
     },
 
     /** Ids of the newest alarms of the scope (by when they opened). */
-    async newestAlarmIds(scope: string[], limit: number): Promise<string[]> {
+    async newestAlarmIds(scope: readonly string[], limit: number): Promise<string[]> {
       const rows = await db.select({ id: alarms.id }).from(alarms).where(inOrgs(alarms.orgId, scope)).orderBy(desc(alarms.startedAt), desc(alarms.id)).limit(limit);
       return rows.map((r) => r.id);
     },

@@ -10,7 +10,6 @@ import { COCKPIT_TICKER_SIZE, COCKPIT_TREND_DAYS, COCKPIT_TREND_HOURS, type Cock
 import type { Lang } from '@iotc/shared/i18n';
 import { findProvince, provinceLabel } from '@iotc/shared/region';
 import type { Db } from '../../db/client.ts';
-import { orgTree } from '../../db/list.ts';
 import { alarmsByIds } from '../alarm/records.ts';
 import type { Caller } from '../../lib/caller.ts';
 import type { StateReader } from '../telemetry/states.ts';
@@ -73,7 +72,7 @@ export function cockpitService(db: Db, states: StateReader) {
 
   return {
     async summary(caller: Caller, lang: Lang, tz: string): Promise<CockpitSummary> {
-      const scope = await orgTree(db, caller.orgId);
+      const scope = caller.scope.orgs;
       const now = new Date();
       const hourFrom = new Date(Math.floor(now.getTime() / HOUR) * HOUR - (COCKPIT_TREND_HOURS - 1) * HOUR);
       const midnight = await repo.localMidnight(tz);

@@ -7,19 +7,18 @@ import { z } from 'zod';
 import { COMMAND_API, commandEventRowSchema, commandPageSchema, commandQuerySchema, commandRequestSchema, commandReviewSchema, commandRowSchema } from '@iotc/shared/command';
 import { envelopeSchema } from '@iotc/shared/envelope';
 import { exportFormatSchema } from '@iotc/shared/list';
-import { idParamsSchema, type Permission } from '@iotc/shared/platform';
+import { idParamsSchema } from '@iotc/shared/platform';
 import { callerOf, sessionGuard } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/errors.ts';
 import { AppError } from '../../lib/errors.ts';
 import { contentDisposition, requestTimezone } from '../../lib/export.ts';
-import type { Caller } from '../../lib/caller.ts';
 import type { CommandService } from './service.ts';
 
-export const commandRoutes: FastifyPluginAsyncZod<{ commands: CommandService; permissionsOf: (caller: Caller) => Promise<Permission[]> }> = async (app, { commands, permissionsOf }) => {
+export const commandRoutes: FastifyPluginAsyncZod<{ commands: CommandService }> = async (app, { commands }) => {
   const read = {
     preHandler: sessionGuard(async (req: FastifyRequest, reply: FastifyReply) => {
       await app.authenticate(req, reply);
-      const granted = await permissionsOf(callerOf(req));
+      const granted = callerOf(req).permissions;
       if (!granted.includes('command:request') && !granted.includes('command:review')) throw new AppError(403, 'NO_PERMISSION');
     }),
   };

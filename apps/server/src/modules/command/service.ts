@@ -22,8 +22,9 @@ import {
 } from '@iotc/shared/command';
 import type { Lang } from '@iotc/shared/i18n';
 import { MAX_EXPORT_ROWS, type ExportFormat } from '@iotc/shared/list';
-import { LOCKS, tryXactLock, type Db } from '../../db/client.ts';
-import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable } from '../../db/list.ts';
+import type { Db } from '../../db/client.ts';
+import { leases, type Lease } from '../../db/lease.ts';
+import { containsPattern, inOrgs, limitOffset, orderBy, toPage, type Sortable } from '../../db/list.ts';
 import { commands, devices } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -91,7 +92,16 @@ function paramsText(kind: CommandKind, params: Record<string, unknown>, lang: La
   return '';
 }
 
-export function commandService(db: Db, opts: { log: FastifyBaseLogger; timeoutMs: number }) {
+export function commandService(
+  db: Db,
+  opts: {
+    log: FastifyBaseLogger;
+    timeoutMs: number;
+    /** The node's leases (the jobs plugin's): the time-out check runs on one node at a time. */
+    lease?: Lease;
+  },
+) {
+  const lease = opts.lease ?? leases(db);
   const senders = new Map<CommandChannel, CommandSender>();
   const pending = new Set<Promise<unknown>>();
   const track = <T>(p: Promise<T>): Promise<T> => {
@@ -101,7 +111,7 @@ export function commandService(db: Db, opts: { log: FastifyBaseLogger; timeoutMs
   };
 
   async function where(caller: Caller, q: Omit<CommandQuery, 'page' | 'size' | 'sort'>, withStatus = true): Promise<SQL | undefined> {
-    const scope = await listScope(db, caller.orgId, q.orgId);
+    const scope = caller.scope.within(q.orgId);
     return and(
       inOrgs(commands.orgId, scope),
       withStatus && q.status?.length ? inArray(commands.status, q.status) : undefined,
@@ -117,7 +127,8 @@ export function commandService(db: Db, opts: { log: FastifyBaseLogger; timeoutMs
 
   /** The command when it belongs to the caller's tree; any other is not found, whatever the id. */
   async function visible(caller: Caller, id: string): Promise<CommandRow> {
-    const [scope, row] = await Promise.all([orgTree(db, caller.orgId), commandById(db, id)]);
+    const scope = caller.scope.orgs;
+    const row = await commandById(db, id);
     if (!row || !scope.includes(row.orgId)) throw new AppError(404, 'NOT_FOUND');
     return row;
   }
@@ -181,10 +192,7 @@ export function commandService(db: Db, opts: { log: FastifyBaseLogger; timeoutMs
 
   /** Sent commands past the time-out fail; one node at a time (the others skip this round). */
   async function expire(now = new Date()): Promise<string[]> {
-    return db.transaction(async (tx) => {
-      if (!(await tryXactLock(tx, LOCKS.commandTimeout))) return [];
-      return expireSent(tx, new Date(now.getTime() - opts.timeoutMs), now);
-    });
+    return lease('command timeouts', (tx) => expireSent(tx, new Date(now.getTime() - opts.timeoutMs), now), []);
   }
 
   return {
@@ -217,7 +225,7 @@ export function commandService(db: Db, opts: { log: FastifyBaseLogger; timeoutMs
 
     /** A request for a device of the caller's tree; it waits for a reviewer. */
     async request(caller: Caller, body: CommandRequest): Promise<CommandRow> {
-      const scope = await orgTree(db, caller.orgId);
+      const scope = caller.scope.orgs;
       const [device] = await db.select({ id: devices.id, orgId: devices.orgId, protocol: devices.protocol }).from(devices).where(eq(devices.id, body.deviceRef));
       if (!device || !scope.includes(device.orgId)) throw new AppError(400, 'COMMAND_DEVICE_UNKNOWN');
       if (!commandKindsFor(device.protocol).includes(body.kind)) throw new AppError(400, 'COMMAND_KIND_UNSUPPORTED');

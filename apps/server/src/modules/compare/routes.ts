@@ -5,24 +5,19 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { COMPARE_API, COMPARE_PERMISSION, compareAnswerSchema, compareQuerySchema, compareRoutesSchema, type CompareKind } from '@iotc/shared/compare';
 import { envelopeSchema } from '@iotc/shared/envelope';
 import { exportFormatSchema } from '@iotc/shared/list';
-import type { Permission } from '@iotc/shared/platform';
 import type { FastifyRequest } from 'fastify';
 import { callerOf } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/errors.ts';
 import { AppError } from '../../lib/errors.ts';
 import { contentDisposition, requestTimezone } from '../../lib/export.ts';
-import type { Caller } from '../../lib/caller.ts';
 import type { CompareService } from './service.ts';
 
-export const compareRoutes: FastifyPluginAsyncZod<{ compare: CompareService; permissionsOf: (caller: Caller) => Promise<Permission[]> }> = async (
-  app,
-  { compare, permissionsOf },
-) => {
+export const compareRoutes: FastifyPluginAsyncZod<{ compare: CompareService }> = async (app, { compare }) => {
   const tags = ['compare'];
   /** The caller, when its roles may read this kind of target. */
   const allowed = async (req: FastifyRequest, kind: CompareKind) => {
     const caller = callerOf(req);
-    if (!(await permissionsOf(caller)).includes(COMPARE_PERMISSION[kind])) throw new AppError(403, 'NO_PERMISSION');
+    if (!caller.permissions.includes(COMPARE_PERMISSION[kind])) throw new AppError(403, 'NO_PERMISSION');
     return caller;
   };
   app.get(

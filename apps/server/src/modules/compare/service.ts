@@ -17,7 +17,7 @@ import {
   type CompareRoutes,
 } from '@iotc/shared/compare';
 import { rowsOf, type Db } from '../../db/client.ts';
-import { orgTree, tsParam as ts } from '../../db/list.ts';
+import { tsParam as ts } from '../../db/list.ts';
 import { exportRows, formatInstant, type ExportFile } from '../../lib/export.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Caller } from '../../lib/caller.ts';
@@ -42,7 +42,7 @@ type Raw = { target: string; v: number | string | null };
 
 const round2 = (v: number) => Math.round(v * 100) / 100;
 const num = (v: number | string | null | undefined) => (v === null || v === undefined ? null : Number(v));
-const list = (values: string[], cast: SQL) => sql.join(values.map((v) => sql`${v}${cast}`), sql`, `);
+const list = (values: readonly string[], cast: SQL) => sql.join(values.map((v) => sql`${v}${cast}`), sql`, `);
 
 /** A reading's temperature when it is a number. */
 const temperatureOf = (r: PackRow): number | null => {
@@ -57,7 +57,7 @@ const FINISHED = sql`coalesce(tt.arrived_at, tt.completed_at)`;
 const onTimeRate = sql`100.0 * count(*) filter (where ${DELIVERED} and tt.planned_arrival is not null and ${FINISHED} <= tt.planned_arrival)
   / nullif(count(*) filter (where ${DELIVERED} and tt.planned_arrival is not null), 0)`;
 /** `column` is one of the caller's organisations. */
-const orgIn = (column: SQL, scope: string[]) => sql`${column} in (${list(scope, sql`::uuid`)})`;
+const orgIn = (column: SQL, scope: readonly string[]) => sql`${column} in (${list(scope, sql`::uuid`)})`;
 
 export const METRIC_NAMES: Record<CompareMetric, Record<Lang, string>> = {
   compliance: { zh: '温度合格率', en: 'Temperature compliance rate' },
@@ -92,7 +92,6 @@ function targetDevices(ids: string[]): SQL {
     where tg.id in (${list(ids, sql`::uuid`)}))`;
 }
 
-
 export function compareService(db: Db) {
   const byTarget = (rows: Raw[]): Values => new Map(rows.map((r) => [r.target, num(r.v)]));
 
@@ -115,7 +114,7 @@ export function compareService(db: Db) {
     };
   }
 
-  async function assetMetric(kind: 'warehouse' | 'vehicle', metric: CompareMetric, ids: string[], p: Period, scope: string[]): Promise<Values> {
+  async function assetMetric(kind: 'warehouse' | 'vehicle', metric: CompareMetric, ids: string[], p: Period, scope: readonly string[]): Promise<Values> {
     const dev = targetDevices(ids);
     const run = async (q: SQL) => byTarget(rowsOf<Raw>(await db.execute(q)));
     switch (metric) {
@@ -207,7 +206,7 @@ export function compareService(db: Db) {
     }
   }
 
-  async function routeMetric(metric: CompareMetric, keys: string[], p: Period, scope: string[]): Promise<Values> {
+  async function routeMetric(metric: CompareMetric, keys: string[], p: Period, scope: readonly string[]): Promise<Values> {
     const tasks = sql`tasks as (select tt.*, tt.origin_name || ' → ' || tt.destination_name as target from transport_tasks tt
       where ${orgIn(sql`tt.org_id`, scope)} and tt.origin_name || ' → ' || tt.destination_name in (${list(keys, sql`::text`)})
         and ${TASK_AT} >= ${ts(p.from)} and ${TASK_AT} < ${ts(p.to)})`;
@@ -249,7 +248,7 @@ export function compareService(db: Db) {
   }
 
   /** The targets, checked to be the caller's; any other answers 404, as if it did not exist. */
-  async function targets(q: CompareQuery, scope: string[]): Promise<Target[]> {
+  async function targets(q: CompareQuery, scope: readonly string[]): Promise<Target[]> {
     if (q.kind === 'route') {
       const rows = rowsOf<{ key: string }>(
         await db.execute(sql`select distinct tt.origin_name || ' → ' || tt.destination_name as key from transport_tasks tt
@@ -274,7 +273,7 @@ export function compareService(db: Db) {
     const a = checkPeriod(q.aFrom, q.aTo);
     const b = checkPeriod(q.bFrom, q.bTo);
     if (new Set(q.kind === 'route' ? q.ids : q.ids.map((id) => id.toLowerCase())).size !== q.ids.length) throw new AppError(400, 'COMPARE_TARGETS_REPEATED');
-    const scope = await orgTree(db, caller.orgId);
+    const scope = caller.scope.orgs;
     const chosen = await targets(q, scope);
     const ids = chosen.map((x) => x.id);
     const metricOf = (p: Period) => (q.kind === 'route' ? routeMetric(q.metric, ids, p, scope) : assetMetric(q.kind, q.metric, ids, p, scope));
@@ -303,7 +302,7 @@ export function compareService(db: Db) {
 
     /** The route keys of the caller's organisations, most tasks first. */
     async routes(caller: Caller): Promise<CompareRoutes> {
-      const scope = await orgTree(db, caller.orgId);
+      const scope = caller.scope.orgs;
       const rows = rowsOf<{ key: string; tasks: number | string }>(
         await db.execute(sql`select tt.origin_name || ' → ' || tt.destination_name as key, count(*) as tasks from transport_tasks tt
           where ${orgIn(sql`tt.org_id`, scope)} group by 1 order by 2 desc, 1 limit 500`),

@@ -10,7 +10,7 @@ import { errorText } from '@iotc/shared/errors';
 import { MAX_EXPORT_ROWS, type ExportFormat } from '@iotc/shared/list';
 import type { Db } from '../../db/client.ts';
 import { CURRENT_BINDING } from '../../db/devices.ts';
-import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable } from '../../db/list.ts';
+import { containsPattern, inOrgs, limitOffset, orderBy, toPage, type Sortable } from '../../db/list.ts';
 import { assets, deviceBindings, devices, deviceStates, orgs, telemetry, readingDays } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
 import { bodyOf, readWorkbook, templateWorkbook, type SheetColumn } from '../../lib/sheet.ts';
@@ -81,17 +81,16 @@ const SHEET_NAME = { zh: '设备', en: 'devices' };
 /** A secret given in an import sheet: long enough to resist guessing. */
 const importedSecret = z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16).max(128).optional());
 
-
 export function deviceService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
   async function visible(caller: Caller, id: string): Promise<DeviceRow> {
-    const scope = await orgTree(db, caller.orgId);
+    const scope = caller.scope.orgs;
     const [row] = await selectDevices(db).where(eq(devices.id, id));
     if (!row || !scope.includes(row.orgId)) throw new AppError(404, 'NOT_FOUND');
     return toRow(row);
   }
   async function filter(caller: Caller, q: Pick<DeviceQuery, 'orgId' | 'keyword' | 'protocol'>) {
     return and(
-      inOrgs(devices.orgId, await listScope(db, caller.orgId, q.orgId)),
+      inOrgs(devices.orgId, caller.scope.within(q.orgId)),
       q.keyword ? or(ilike(devices.deviceId, containsPattern(q.keyword)), ilike(devices.name, containsPattern(q.keyword))) : undefined,
       q.protocol ? eq(devices.protocol, q.protocol) : undefined,
     );
@@ -115,7 +114,7 @@ export function deviceService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
 
     async create(caller: Caller, body: DeviceCreateBody, meta: ClientMeta): Promise<DeviceWithSecret> {
       const orgId = body.orgId ?? caller.orgId;
-      if (!(await orgTree(db, caller.orgId)).includes(orgId)) throw new AppError(404, 'NOT_FOUND');
+      if (!caller.scope.has(orgId)) throw new AppError(404, 'NOT_FOUND');
       const [taken] = await db.select({ id: devices.id }).from(devices).where(eq(devices.deviceId, body.deviceId));
       if (taken) throw new AppError(409, 'DEVICE_ID_TAKEN');
       const secret = newSecret();
@@ -188,7 +187,7 @@ export function deviceService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
      */
     async import(caller: Caller, file: Buffer, lang: Lang, meta: ClientMeta): Promise<ImportResult> {
       const rows = await readWorkbook(file, [...DEVICE_COLUMNS, SECRET_COLUMN]);
-      const scope = await orgTree(db, caller.orgId);
+      const scope = caller.scope.orgs;
       const ids = rows.map((r) => r.values.deviceId ?? '').filter(Boolean);
       const known = new Map(
         (ids.length ? await db.select({ id: devices.id, deviceId: devices.deviceId, orgId: devices.orgId }).from(devices).where(inArray(devices.deviceId, ids)) : []).map((d) => [d.deviceId, d]),

@@ -8,7 +8,7 @@ import type { I18nText, Lang } from '@iotc/shared/i18n';
 import { MAX_EXPORT_ROWS, type ExportFormat } from '@iotc/shared/list';
 import type { Db } from '../../db/client.ts';
 import { CURRENT_BINDING } from '../../db/devices.ts';
-import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable, isoOrNull } from '../../db/list.ts';
+import { containsPattern, inOrgs, limitOffset, orderBy, toPage, type Sortable, isoOrNull } from '../../db/list.ts';
 import { assets, deviceBindings, devices, faultCounters, faultRepairs, faults, orgs } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -83,7 +83,6 @@ function selectFaults(db: Db) {
 
 type Selected = Awaited<ReturnType<ReturnType<typeof selectFaults>['execute']>>[number];
 
-
 function toRow(r: Selected): FaultRow {
   const f = r.f;
   return {
@@ -108,7 +107,7 @@ type Filters = Omit<FaultQuery, 'page' | 'size' | 'sort'>;
 
 export function faultService(db: Db) {
   async function where(caller: Caller, q: Filters): Promise<SQL | undefined> {
-    const scope = await listScope(db, caller.orgId, q.orgId);
+    const scope = caller.scope.within(q.orgId);
     return and(
       inOrgs(faults.orgId, scope),
       q.kind?.length ? inArray(faults.kind, q.kind) : undefined,
@@ -135,7 +134,7 @@ export function faultService(db: Db) {
   /** The fault, when it belongs to the caller's organisation tree; otherwise 404, as if it did not exist. */
   async function visible(caller: Caller, id: string): Promise<FaultRow> {
     const [row] = await selectFaults(db).where(eq(faults.id, id));
-    if (!row || !(await orgTree(db, caller.orgId)).includes(row.f.orgId)) throw new AppError(404, 'NOT_FOUND');
+    if (!row || !caller.scope.has(row.f.orgId)) throw new AppError(404, 'NOT_FOUND');
     return toRow(row);
   }
 

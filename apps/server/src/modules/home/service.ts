@@ -7,7 +7,7 @@ import type { Page } from '@iotc/shared/envelope';
 import type { Lang } from '@iotc/shared/i18n';
 import type { DeviceState, HomeAlert, HomeAlertQuery, Notice } from '@iotc/shared/live';
 import type { Db } from '../../db/client.ts';
-import { limitOffset, orgTree, toPage } from '../../db/list.ts';
+import { limitOffset, toPage } from '../../db/list.ts';
 import { notices } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
 import type { StateReader } from '../telemetry/states.ts';
@@ -43,7 +43,7 @@ export function homeService(db: Db, states: StateReader) {
       const { page, size } = q;
       const from = q.from ? Date.parse(q.from) : -Infinity;
       const to = q.to ? Date.parse(q.to) : Infinity;
-      const all = (await states.states({ scope: await orgTree(db, caller.orgId) }))
+      const all = (await states.states({ scope: caller.scope.orgs }))
         .flatMap(alertsOf)
         .filter((a) => {
           const at = Date.parse(a.time);
@@ -55,7 +55,7 @@ export function homeService(db: Db, states: StateReader) {
     },
 
     async notices(caller: Caller, lang: Lang, page: number, size: number): Promise<Page<Notice>> {
-      const w = or(isNull(notices.orgId), inArray(notices.orgId, await orgTree(db, caller.orgId)));
+      const w = or(isNull(notices.orgId), inArray(notices.orgId, caller.scope.orgs));
       const [total] = await db.select({ n: count() }).from(notices).where(and(w));
       const { limit, offset } = limitOffset({ page, size });
       const rows = await db

@@ -14,7 +14,7 @@ import type { Page } from '@iotc/shared/envelope';
 import { mapItems, type ModelBody, type ModelItem, type ModelRow } from '@iotc/shared/jt808-models';
 import type { ListQuery } from '@iotc/shared/list';
 import { rowsOf, type Db } from '../../db/client.ts';
-import { inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable } from '../../db/list.ts';
+import { inOrgs, limitOffset, orderBy, toPage, type Sortable } from '../../db/list.ts';
 import { jt808Models, jt808Terminals, orgs } from '../../db/schema.ts';
 import type { ReportingDevice } from '../../ingest/pipeline.ts';
 import type { ClientMeta } from '../../lib/caller.ts';
@@ -57,7 +57,7 @@ export function jt808ModelService(db: Db, audit: (e: AuditEntry) => Promise<void
 
   async function visible(caller: Caller, id: string): Promise<ModelRow> {
     const [row] = await select().where(eq(jt808Models.id, id));
-    if (!row || !(await orgTree(db, caller.orgId)).includes(row.orgId)) throw new AppError(404, 'NOT_FOUND');
+    if (!row || !caller.scope.has(row.orgId)) throw new AppError(404, 'NOT_FOUND');
     return toRow(row);
   }
 
@@ -111,7 +111,7 @@ export function jt808ModelService(db: Db, audit: (e: AuditEntry) => Promise<void
 
   return {
     async list(caller: Caller, q: ListQuery & { orgId?: string }): Promise<Page<ModelRow>> {
-      const where = inOrgs(jt808Models.orgId, await listScope(db, caller.orgId, q.orgId));
+      const where = inOrgs(jt808Models.orgId, caller.scope.within(q.orgId));
       const { limit, offset } = limitOffset(q);
       const [rows, [total]] = await Promise.all([
         select()
@@ -128,7 +128,7 @@ export function jt808ModelService(db: Db, audit: (e: AuditEntry) => Promise<void
 
     async create(caller: Caller, body: ModelBody, meta: ClientMeta): Promise<ModelRow> {
       const orgId = body.orgId ?? caller.orgId;
-      if (!(await orgTree(db, caller.orgId)).includes(orgId)) throw new AppError(404, 'NOT_FOUND');
+      if (!caller.scope.has(orgId)) throw new AppError(404, 'NOT_FOUND');
       const [row] = await db
         .insert(jt808Models)
         .values({ orgId, model: body.model, description: body.description, items: body.items })
@@ -171,7 +171,7 @@ export function jt808ModelService(db: Db, audit: (e: AuditEntry) => Promise<void
       const rows = await db
         .selectDistinct({ model: jt808Terminals.model })
         .from(jt808Terminals)
-        .where(inOrgs(jt808Terminals.orgId, await orgTree(db, caller.orgId)))
+        .where(inOrgs(jt808Terminals.orgId, caller.scope.orgs))
         .orderBy(asc(jt808Terminals.model))
         .limit(500);
       return rows.map((r) => r.model).filter((m): m is string => Boolean(m));

@@ -444,7 +444,7 @@ describe('several feeders', () => {
     let second: Database | undefined;
     if (t.databaseUrl) second = await openDatabase({ kind: 'postgres', url: t.databaseUrl });
     try {
-      const opts = { log: t.app.log, permissionsOf: async () => [] };
+      const opts = { log: t.app.log };
       const a = ledgerService(db(), opts);
       // Small batches: many transactions interleave, and the sensor position stops inside a window.
       const b = ledgerService(second?.db ?? db(), { ...opts, batchSize: 2 });

@@ -5,7 +5,14 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ModuleContext } from '../context.ts';
 import { ledgerRoutes } from './routes.ts';
-import { ledgerService } from './service.ts';
+import { ledgerService, type LedgerService } from './service.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The traceability ledger: its feeder tick and tree-head signing (one node at a time). */
+    ledger: LedgerService;
+  }
+}
 
 export const ledgerPlugin = fp(async (app: FastifyInstance, ctx: ModuleContext) => {
   const { config } = ctx;
@@ -14,9 +21,9 @@ export const ledgerPlugin = fp(async (app: FastifyInstance, ctx: ModuleContext) 
     dataDir: config.dataDir,
     origin: config.ledgerOrigin,
     signerKey: config.ledgerSignerKey,
-    permissionsOf: ctx.permissionsOf,
     audit: ctx.audit,
     publicUrl: config.publicUrl,
+    lease: ctx.lease,
   });
   await ledger.signer();
   app.decorate('ledger', ledger);

@@ -39,8 +39,9 @@ import {
   type StoredNode,
 } from '@iotc/shared/ledger/merkle';
 import type { Permission } from '@iotc/shared/platform';
-import { LOCKS, tryXactLock, type Db } from '../../db/client.ts';
-import { orgTree, uuidList } from '../../db/list.ts';
+import { LOCKS, type Db } from '../../db/client.ts';
+import { leases, type Lease } from '../../db/lease.ts';
+import { uuidList } from '../../db/list.ts';
 import { devices, orgs, transportTaskDevices, transportTasks, warehouseRecords } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { AuditEntry } from '../audit/repo.ts';
@@ -87,7 +88,6 @@ export interface LedgerOptions {
   origin?: string;
   /** LEDGER_SIGNER_KEY. */
   signerKey?: string;
-  permissionsOf: (caller: Caller) => Promise<Permission[]>;
   /** The audit log's recorder (share links made and revoked). */
   audit?: (e: AuditEntry) => Promise<void>;
   /** PUBLIC_URL, for absolute share links. */
@@ -97,6 +97,8 @@ export interface LedgerOptions {
   graceMs?: number;
   /** Most records of each source one batch reads. */
   batchSize?: number;
+  /** The node's leases (the jobs plugin's): appending runs on one node at a time. */
+  lease?: Lease;
 }
 
 /** An id the feeder has not seen yet after this long is taken for a rolled-back insert and passed. */
@@ -115,6 +117,7 @@ const b64 = toBase64;
 
 export function ledgerService(db: Db, opts: LedgerOptions) {
   const now = opts.now ?? (() => new Date());
+  const lease = opts.lease ?? leases(db);
   const graceMs = opts.graceMs ?? 30_000;
   const batchSize = opts.batchSize ?? 500;
   let signerPromise: Promise<Signer> | undefined;
@@ -148,8 +151,7 @@ export function ledgerService(db: Db, opts: LedgerOptions) {
   }
 
   async function batch(): Promise<{ appended: number; progressed: boolean }> {
-    return db.transaction(async (tx) => {
-      if (!(await tryXactLock(tx, LOCKS.ledger))) return { appended: 0, progressed: false };
+    return lease('ledger', async (tx) => {
       const marks: [string, string][] = [];
       const candidates: Candidate[] = [];
 
@@ -209,7 +211,7 @@ export function ledgerService(db: Db, opts: LedgerOptions) {
       if (leaves.some((l) => l.candidate.kind === 'retention.removal')) await markRemovalsLogged(tx);
       for (const [source, value] of marks) await setWatermark(tx, source, value);
       return { appended: leaves.length, progressed: leaves.length > 0 || marks.length > 0 };
-    });
+    }, { appended: 0, progressed: false });
   }
 
   async function feed(): Promise<number> {
@@ -250,7 +252,7 @@ export function ledgerService(db: Db, opts: LedgerOptions) {
   // ---- scopes: what a records call or a share covers ----
 
   async function need(caller: Caller, permission: Permission) {
-    if (!(await opts.permissionsOf(caller)).includes(permission)) throw new AppError(403, 'NO_PERMISSION');
+    if (!caller.permissions.includes(permission)) throw new AppError(403, 'NO_PERMISSION');
   }
 
   const permissionOf = (scope: Scope): Permission => SHARE_PERMISSION[scopeKind(scope)];
@@ -378,7 +380,6 @@ export function ledgerService(db: Db, opts: LedgerOptions) {
 
   const shares = shareService(db, {
     scopes: { resolve, page, orgName: async (id) => (await db.select({ name: orgs.name }).from(orgs).where(eq(orgs.id, id)))[0]?.name ?? '' },
-    permissionsOf: opts.permissionsOf,
     audit: opts.audit,
     publicUrl: opts.publicUrl,
     now,
@@ -438,14 +439,14 @@ export function ledgerService(db: Db, opts: LedgerOptions) {
     /** One leaf, for a user of its organisation tree (404 for anyone else, as if it did not exist). */
     async leaf(caller: Caller, index: number): Promise<LeafAnswer> {
       const leaf: LeafRow | null = await leafAt(db, index);
-      if (!leaf || !(await orgTree(db, caller.orgId)).includes(leaf.orgId)) throw new AppError(404, 'NOT_FOUND');
+      if (!leaf || !caller.scope.has(leaf.orgId)) throw new AppError(404, 'NOT_FOUND');
       return { index: leaf.index, leafHash: b64(leaf.leafHash), data: b64(leaf.data) };
     },
 
     async records(caller: Caller, q: RecordsQuery): Promise<RecordsAnswer> {
       const scope = scopeOf(q);
       await need(caller, permissionOf(scope));
-      const { where } = await resolve(scope, await orgTree(db, caller.orgId));
+      const { where } = await resolve(scope, caller.scope.orgs);
       return page(where, q.after);
     },
 

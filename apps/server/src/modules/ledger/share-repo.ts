@@ -3,8 +3,9 @@
 import { and, count, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { ShareKind, ShareQuery, ShareRow, ShareStatus } from '@iotc/shared/ledger/api';
 import type { Db } from '../../db/client.ts';
-import { inOrgs, isoOrNull, limitOffset, orderBy, tsParam, type Sortable } from '../../db/list.ts';
+import { inOrgs, isoOrNull, limitOffset, orderBy, type Sortable } from '../../db/list.ts';
 import { devices, ledgerShares, orgs, transportTasks, warehouseRecords } from '../../db/schema.ts';
+import { linkStatusAt } from '../../lib/public-link.ts';
 
 export type ShareRecord = typeof ledgerShares.$inferSelect;
 export type NewShare = typeof ledgerShares.$inferInsert;
@@ -31,10 +32,6 @@ export async function revokeShare(db: Db, id: string, by: string, at: Date): Pro
   if (row) return { row, changed: true };
   return { row: (await shareById(db, id))!, changed: false };
 }
-
-/** A link's state at `now`: a revocation outlasts the expiry. */
-const statusAt = (now: Date) =>
-  sql<ShareStatus>`case when ${ledgerShares.revokedAt} is not null then 'revoked' when ${ledgerShares.expiresAt} <= ${tsParam(now)} then 'expired' else 'active' end`;
 
 /** Language-neutral words for what a link covers; '' when its subject is gone. */
 const subjectText = sql<string>`coalesce(case ${ledgerShares.kind}
@@ -91,7 +88,7 @@ async function readRows(db: Db, where: SQL | undefined, now: Date, page: { sort?
       expiresAt: ledgerShares.expiresAt,
       revokedAt: ledgerShares.revokedAt,
       revokedBy: ledgerShares.revokedBy,
-      status: statusAt(now),
+      status: linkStatusAt<ShareStatus>(ledgerShares, now),
     })
     .from(ledgerShares)
     .innerJoin(orgs, eq(orgs.id, ledgerShares.orgId))
@@ -111,12 +108,12 @@ export async function shareRow(db: Db, id: string, now: Date): Promise<ShareRow 
 }
 
 /** A page of the links of `orgIds` whose kind is one of `kinds`, newest first unless sorted. */
-export async function sharePage(db: Db, q: ShareQuery, orgIds: string[], kinds: readonly ShareKind[], now: Date): Promise<{ rows: ShareRow[]; total: number }> {
+export async function sharePage(db: Db, q: ShareQuery, orgIds: readonly string[], kinds: readonly ShareKind[], now: Date): Promise<{ rows: ShareRow[]; total: number }> {
   const where = and(
     inOrgs(ledgerShares.orgId, orgIds),
     inArray(ledgerShares.kind, [...kinds]),
     q.kind ? eq(ledgerShares.kind, q.kind) : undefined,
-    q.status ? sql`${statusAt(now)} = ${q.status}` : undefined,
+    q.status ? sql`${linkStatusAt<ShareStatus>(ledgerShares, now)} = ${q.status}` : undefined,
   );
   const [rows, [total]] = await Promise.all([readRows(db, where, now, { sort: q.sort, ...limitOffset(q) }), db.select({ n: count() }).from(ledgerShares).where(where)]);
   return { rows, total: Number(total?.n ?? 0) };

@@ -5,7 +5,6 @@
 // SHA-256 is stored and the token is shown once, in the answer that makes it: the list, the
 // revoke call and the audit log name a link by its id. An ended link answers 410 with why
 // (LEDGER_SHARE_EXPIRED, LEDGER_SHARE_REVOKED), a token never made 404 (LEDGER_SHARE_UNKNOWN).
-import { createHash, randomBytes } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
 import type { Page } from '@iotc/shared/envelope';
 import {
@@ -32,6 +31,7 @@ import type { Permission } from '@iotc/shared/platform';
 import type { Db } from '../../db/client.ts';
 import { orgTree, toPage } from '../../db/list.ts';
 import { AppError } from '../../lib/errors.ts';
+import { linkExpiry, linkTokenHash, newLinkToken, openLink, publicLinkUrl, type LinkKind } from '../../lib/public-link.ts';
 import type { ClientMeta } from '../../lib/caller.ts';
 import type { AuditEntry } from '../audit/repo.ts';
 import { successRecorder } from '../audit/service.ts';
@@ -41,8 +41,6 @@ import { verifyRecords } from './verify.ts';
 
 /** Most records a certificate verifies (a device over a year is ~500,000 minutes). */
 export const MAX_CERTIFICATE_RECORDS = 100_000;
-
-const DAY_MS = 86_400_000;
 
 /** What a share's certificate states, verified when it is asked for. */
 export interface ShareVerification {
@@ -94,7 +92,6 @@ export interface ScopeReader {
 
 export interface ShareOptions {
   scopes: ScopeReader;
-  permissionsOf: (caller: Caller) => Promise<Permission[]>;
   /** The audit log's recorder; without it nothing is recorded (a test's bare service). */
   audit?: (e: AuditEntry) => Promise<void>;
   /** PUBLIC_URL, for absolute share links. */
@@ -102,7 +99,11 @@ export interface ShareOptions {
   now: () => Date;
 }
 
-const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
+const SHARE_LINK: LinkKind = {
+  defaultDays: DEFAULT_SHARE_EXPIRY_DAYS,
+  maxDays: MAX_SHARE_EXPIRY_DAYS,
+  codes: { range: 'LEDGER_SHARE_EXPIRY_RANGE', unknown: 'LEDGER_SHARE_UNKNOWN', revoked: 'LEDGER_SHARE_REVOKED', expired: 'LEDGER_SHARE_EXPIRED' },
+};
 
 /** A link's subject in the audit log: its kind and id, never its token. */
 const auditDetail = (share: Pick<ShareRecord, 'id' | 'kind'>, extra = '') => `${share.kind} ${share.id}${extra}`;
@@ -112,32 +113,20 @@ export function shareService(db: Db, opts: ShareOptions) {
   const record = opts.audit ? successRecorder(opts.audit) : async () => {};
 
   async function need(caller: Caller, permission: Permission) {
-    if (!(await opts.permissionsOf(caller)).includes(permission)) throw new AppError(403, 'NO_PERMISSION');
-  }
-
-  /** The end of a new link: `expiresInDays`, else `expiresAt`, else the default; never more than the longest. */
-  function expiryOf(body: ShareBody): Date {
-    const t = now().getTime();
-    if (body.expiresAt === undefined) return new Date(t + (body.expiresInDays ?? DEFAULT_SHARE_EXPIRY_DAYS) * DAY_MS);
-    const at = new Date(body.expiresAt);
-    if (at.getTime() <= t || at.getTime() > t + MAX_SHARE_EXPIRY_DAYS * DAY_MS) throw new AppError(400, 'LEDGER_SHARE_EXPIRY_RANGE');
-    return at;
+    if (!caller.permissions.includes(permission)) throw new AppError(403, 'NO_PERMISSION');
   }
 
   /** A live link by its token with what it covers; 404 for a token never made, 410 for an ended link. */
   async function open(token: string) {
-    const share = await shareByTokenHash(db, sha256Hex(token));
-    if (!share) throw new AppError(404, 'LEDGER_SHARE_UNKNOWN');
-    if (share.revokedAt) throw new AppError(410, 'LEDGER_SHARE_REVOKED');
-    if (share.expiresAt.getTime() <= now().getTime()) throw new AppError(410, 'LEDGER_SHARE_EXPIRED');
+    const share = openLink(SHARE_LINK, await shareByTokenHash(db, linkTokenHash(token)), now());
     const { where, subject } = await scopes.resolve(share.scope as LedgerScope, await orgTree(db, share.orgId));
     return { share, where, subject };
   }
 
   /** A link of the caller's organisation tree (404 for any other) of a kind the caller may read (else 403). */
   async function visible(caller: Caller, id: string): Promise<ShareRecord> {
-    const [share, tree] = await Promise.all([shareById(db, id), orgTree(db, caller.orgId)]);
-    if (!share || !tree.includes(share.orgId)) throw new AppError(404, 'NOT_FOUND');
+    const share = await shareById(db, id);
+    if (!share || !caller.scope.has(share.orgId)) throw new AppError(404, 'NOT_FOUND');
     await need(caller, SHARE_PERMISSION[share.kind as ShareKind]);
     return share;
   }
@@ -148,15 +137,15 @@ export function shareService(db: Db, opts: ShareOptions) {
       const scope = scopeOf(body);
       const kind = scopeKind(scope);
       await need(caller, SHARE_PERMISSION[kind]);
-      const expiresAt = expiryOf(body);
-      const { orgId } = await scopes.resolve(scope, await orgTree(db, caller.orgId));
-      const token = randomBytes(32).toString('base64url');
-      const share = await insertShare(db, { tokenHash: sha256Hex(token), orgId, kind, scope, createdBy: caller.account, expiresAt });
+      const expiresAt = linkExpiry(SHARE_LINK, body, now());
+      const { orgId } = await scopes.resolve(scope, caller.scope.orgs);
+      const { token, tokenHash } = newLinkToken();
+      const share = await insertShare(db, { tokenHash, orgId, kind, scope, createdBy: caller.account, expiresAt });
       await record(caller, orgId, 'ledger_share_create', auditDetail(share, ` until ${expiresAt.toISOString()}`), meta);
       return {
         id: share.id,
         token,
-        url: `${(opts.publicUrl ?? '').replace(/\/$/, '')}${ledgerSharePage(token)}`,
+        url: publicLinkUrl(opts.publicUrl, ledgerSharePage(token)),
         apiUrl: LEDGER_API.public(token),
         expiresAt: expiresAt.toISOString(),
       };
@@ -164,10 +153,10 @@ export function shareService(db: Db, opts: ShareOptions) {
 
     /** The links of the caller's organisation tree whose kind the caller may read. */
     async list(caller: Caller, q: ShareQuery): Promise<Page<ShareRow>> {
-      const held = await opts.permissionsOf(caller);
+      const held = caller.permissions;
       const kinds = SHARE_KINDS.filter((k) => held.includes(SHARE_PERMISSION[k]));
       if (kinds.length === 0) throw new AppError(403, 'NO_PERMISSION');
-      const { rows, total } = await sharePage(db, q, await orgTree(db, caller.orgId), kinds, now());
+      const { rows, total } = await sharePage(db, q, caller.scope.orgs, kinds, now());
       return toPage(rows, total, q);
     },
 

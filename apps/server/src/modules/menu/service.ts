@@ -2,6 +2,7 @@
 // request's language. Management items (platformOnly) show to whoever's roles grant them.
 import type { MenuItem, MyServices, ServiceKey } from '@iotc/shared/auth';
 import type { Lang } from '@iotc/shared/i18n';
+import { PLATFORM_ADMIN_SCREENS } from '@iotc/shared/platform';
 import type { Caller } from '../../lib/caller.ts';
 import type { MenuRepo, MenuRow } from './repo.ts';
 
@@ -55,12 +56,6 @@ const SCENARIO_SERVICES: { key: ServiceKey; type: number }[] = [
 ];
 const WAREHOUSE_URL = 'view/warehouse/manage';
 const PLATFORM_URL = 'view/system/auditLogs';
-/**
- * Screens of the platform administrator alone, whatever a role grants: the outbox holds every
- * organisation's verification codes and addresses, the storage figures every organisation's
- * volumes (their APIs refuse everyone else too).
- */
-export const PLATFORM_ADMIN_SCREENS: ReadonlySet<string> = new Set(['view/system/outbox', 'view/system/storage']);
 const forAnyone = (r: MenuRow) => !r.url || !PLATFORM_ADMIN_SCREENS.has(r.url);
 
 export function menuService(repo: MenuRepo) {

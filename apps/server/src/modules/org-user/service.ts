@@ -14,7 +14,6 @@ import {
   type OrgCreateBody,
   type OrgNode,
   type OrgUpdateBody,
-  type Permission,
   type RoleCreateBody,
   type RoleQuery,
   type RoleRow,
@@ -34,7 +33,6 @@ import { buildTree } from '../menu/service.ts';
 import type { OrgRow, OrgUserRepo } from './repo.ts';
 
 interface Deps {
-  permissionsOf(caller: Caller): Promise<Permission[]>;
   audit(entry: AuditEntry): Promise<void>;
 }
 
@@ -55,7 +53,7 @@ export function generatePassword(): string {
 export function orgUserService(repo: OrgUserRepo, deps: Deps) {
   /** The caller's organisation tree; anything outside it does not exist for them. */
   async function scopeOf(caller: Caller): Promise<Set<string>> {
-    return new Set(await repo.subtree(caller.orgId));
+    return new Set(caller.scope.orgs);
   }
 
   function mustSee(scope: Set<string>, orgId: string | undefined | null): asserts orgId is string {
@@ -68,7 +66,7 @@ export function orgUserService(repo: OrgUserRepo, deps: Deps) {
   /** What the caller's own roles grant; null for a platform administrator (everything). */
   async function callerGrants(caller: Caller): Promise<{ permissions: Set<string>; menus: Set<string> } | null> {
     if (caller.isPlatformAdmin) return null;
-    return { permissions: new Set(await deps.permissionsOf(caller)), menus: await repo.grantedMenuIds(caller.userId) };
+    return { permissions: new Set(caller.permissions), menus: await repo.grantedMenuIds(caller.userId) };
   }
 
   /** Nobody hands out more than they hold. */
@@ -221,7 +219,7 @@ export function orgUserService(repo: OrgUserRepo, deps: Deps) {
       let scope = await scopeOf(caller);
       if (q.orgId) {
         mustSee(scope, q.orgId);
-        scope = new Set(await repo.subtree(q.orgId));
+        scope = new Set(caller.scope.within(q.orgId));
       }
       const { rows, total } = await repo.userPage([...scope], q);
       const roles = await repo.rolesOfUsers(rows.map((r) => r.id));

@@ -1,6 +1,6 @@
 // What makes the file of each kind of scheduled report: the same services (and so the same
 // checks, data and layout) the Reports screens download from, given the schedule's period,
-// subjects, format, language and time zone. app.ts passes the services in.
+// subjects, format, language and time zone. The scheduled reports plugin passes the report services in.
 import {
   alarmReportQuerySchema,
   mileageReportQuerySchema,

@@ -28,6 +28,7 @@ import { DeliveryError, type Messenger } from '../../lib/messenger.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Caller } from '../../lib/caller.ts';
 import type { ReportMaker } from './makers.ts';
+import { scopeOf } from '../../db/list.ts';
 
 /** Schedules one claim takes on (a tick claims again while batches come back full). */
 const CLAIM_BATCH = 20;
@@ -131,10 +132,10 @@ export function reportScheduler(db: Db, opts: SchedulerOptions) {
           .where(eq(users.id, s.createdBy))
       : [];
     if (!u || u.status !== 'active' || u.orgStatus !== 'active') throw new AppError(400, 'REPORT_SCHEDULE_CREATOR_INACTIVE');
-    if (opts.permissionsOf && !(await opts.permissionsOf({ userId: u.id, isPlatformAdmin: u.isPlatformAdmin })).includes('report:schedule')) {
-      throw new AppError(400, 'REPORT_SCHEDULE_CREATOR_INACTIVE');
-    }
-    return { userId: u.id, orgId: u.orgId, sessionId: '', account: u.account, isPlatformAdmin: u.isPlatformAdmin };
+    const permissions = opts.permissionsOf ? await opts.permissionsOf({ userId: u.id, isPlatformAdmin: u.isPlatformAdmin }) : undefined;
+    if (permissions && !permissions.includes('report:schedule')) throw new AppError(400, 'REPORT_SCHEDULE_CREATOR_INACTIVE');
+    const scope = await scopeOf(db, u.orgId);
+    return { userId: u.id, orgId: u.orgId, sessionId: '', account: u.account, isPlatformAdmin: u.isPlatformAdmin, scope, permissions: permissions ?? [] };
   }
 
   /** A failure as the run records it, in the schedule's language; internal details only in the log. */

@@ -12,7 +12,7 @@ import { blankAsUndefined, listQuerySchema, type ListQuery } from '@iotc/shared/
 import { nextRunAt, SCHEDULE_KINDS, type ScheduleBody, type ScheduleRow, type ScheduleRun } from '@iotc/shared/ops-report';
 import type { Permission } from '@iotc/shared/platform';
 import type { Db } from '../../db/client.ts';
-import { containsPattern, inOrgs, isoOrNull, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable } from '../../db/list.ts';
+import { containsPattern, inOrgs, isoOrNull, limitOffset, orderBy, toPage, type Sortable } from '../../db/list.ts';
 import { assets, devices, orgs, reportScheduleRuns, reportSchedules, users } from '../../db/schema.ts';
 import type { ClientMeta } from '../../lib/caller.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -73,16 +73,17 @@ export function scheduleService(
   const now = opts.now ?? (() => Date.now());
 
   async function visible(caller: Caller, id: string): Promise<ScheduleRecord> {
-    const [scope, [row]] = await Promise.all([orgTree(db, caller.orgId), db.select().from(reportSchedules).where(eq(reportSchedules.id, id))]);
+    const scope = caller.scope.orgs;
+    const [row] = await db.select().from(reportSchedules).where(eq(reportSchedules.id, id));
     if (!row || !scope.includes(row.orgId)) throw new AppError(404, 'NOT_FOUND');
     return row;
   }
 
   /** The subjects, each once, all of the organisation tree (and of a GSP kind for the temperature record). */
-  async function subjectsOf(orgId: string, body: ScheduleBody): Promise<string[]> {
+  async function subjectsOf(caller: Caller, orgId: string, body: ScheduleBody): Promise<string[]> {
     const ids = [...new Set(body.subjectIds)];
     if (ids.length === 0) return ids;
-    const tree = await orgTree(db, orgId);
+    const tree = caller.scope.within(orgId);
     if (body.kind === 'online') {
       const [found] = await db.select({ n: count() }).from(devices).where(and(inArray(devices.id, ids), inOrgs(devices.orgId, tree)));
       if (Number(found?.n ?? 0) !== ids.length) throw new AppError(400, 'REPORT_SCHEDULE_DEVICE_UNKNOWN');
@@ -122,7 +123,7 @@ export function scheduleService(
   return {
     async list(caller: Caller, q: ScheduleQuery): Promise<Page<ScheduleRow>> {
       const where = and(
-        inOrgs(reportSchedules.orgId, await listScope(db, caller.orgId, q.orgId)),
+        inOrgs(reportSchedules.orgId, caller.scope.within(q.orgId)),
         q.keyword ? ilike(reportSchedules.name, containsPattern(q.keyword)) : undefined,
         q.kind ? eq(reportSchedules.kind, q.kind) : undefined,
         q.enabled ? eq(reportSchedules.enabled, q.enabled === 'true') : undefined,
@@ -146,7 +147,7 @@ export function scheduleService(
     },
 
     async create(caller: Caller, body: ScheduleBody, meta: ClientMeta): Promise<ScheduleRow> {
-      const subjectIds = await subjectsOf(caller.orgId, body);
+      const subjectIds = await subjectsOf(caller, caller.orgId, body);
       const [row] = await db
         .insert(reportSchedules)
         .values({
@@ -166,7 +167,7 @@ export function scheduleService(
      */
     async update(caller: Caller, id: string, body: ScheduleBody, meta: ClientMeta): Promise<ScheduleRow> {
       const before = await visible(caller, id);
-      const subjectIds = await subjectsOf(before.orgId, body);
+      const subjectIds = await subjectsOf(caller, before.orgId, body);
       const sameSlot = before.enabled && before.nextRunAt && before.frequency === body.frequency && before.hour === body.hour && before.timezone === body.timezone;
       const next = !body.enabled ? null : sameSlot ? before.nextRunAt : new Date(nextRunAt(body.frequency, body.hour, body.timezone, now()));
       const createdBy = (await active(before.createdBy)) ? before.createdBy : caller.userId;

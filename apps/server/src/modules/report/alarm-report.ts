@@ -10,7 +10,7 @@ import * as echarts from 'echarts';
 import type { Lang } from '@iotc/shared/i18n';
 import { reportRange, type AlarmReport, type AlarmReportQuery, type AlarmReportRow } from '@iotc/shared/ops-report';
 import { rowsOf, type Db } from '../../db/client.ts';
-import { orgTree, tsParam as ts, uuidList as uuids } from '../../db/list.ts';
+import { tsParam as ts, uuidList as uuids } from '../../db/list.ts';
 import { orgs } from '../../db/schema.ts';
 import type { ExportFile } from '../../lib/export.ts';
 import { XLSX_TYPE } from '../../lib/sheet.ts';
@@ -20,7 +20,6 @@ import { CONTENT_W } from '../../lib/pdf-kit.ts';
 import { fileDate, opsPdf, opsXlsx, shortDuration, type OpsDocument } from './ops-pdf.ts';
 import { OPS_TEXTS } from './ops-texts.ts';
 import { REPORT_TEXTS } from './texts.ts';
-
 
 type Raw = {
   key: string | null;
@@ -82,7 +81,7 @@ export function alarmReportService(db: Db) {
   async function report(caller: Caller, q: AlarmReportQuery, tz: string, lang: Lang = 'en'): Promise<AlarmReport> {
     const range = reportRange(q.period, q.date, tz);
     const now = Date.now();
-    const scope = await orgTree(db, caller.orgId);
+    const scope = caller.scope.orgs;
     const assetIds = q.assetIds ? [...new Set(q.assetIds.map((id) => id.toLowerCase()))] : undefined;
     if (assetIds?.length) {
       // Explicit assets must all be the caller's: any other answers 404, as if it did not exist.

@@ -20,7 +20,6 @@ import {
   type GspSlotRow,
 } from '@iotc/shared/gsp-report';
 import type { Db } from '../../db/client.ts';
-import { orgTree } from '../../db/list.ts';
 import { assets, deviceBindings, devices, orgs } from '../../db/schema.ts';
 import type { ExportFile } from '../../lib/export.ts';
 import { XLSX_TYPE } from '../../lib/sheet.ts';
@@ -53,7 +52,7 @@ export function gspService(db: Db) {
 
   async function report(caller: Caller, q: GspReportQuery, tz: string): Promise<GspReport> {
     const [row] = await db.select({ a: assets, orgName: orgs.name }).from(assets).innerJoin(orgs, eq(orgs.id, assets.orgId)).where(eq(assets.id, q.assetId));
-    if (!row || !(await orgTree(db, caller.orgId)).includes(row.a.orgId)) throw new AppError(404, 'NOT_FOUND');
+    if (!row || !caller.scope.has(row.a.orgId)) throw new AppError(404, 'NOT_FOUND');
     const a = row.a;
     if (!(GSP_ASSET_KINDS as readonly string[]).includes(a.kind)) throw new AppError(400, 'GSP_ASSET_KIND');
     const mode = gspMode(a.kind);

@@ -15,7 +15,6 @@ import { distanceM } from '@iotc/shared/alarm-rules';
 import { MAX_REPORT_SUBJECTS, reportRange, type MileageReport, type MileageReportQuery, type MileageReportRow, type ReportRange } from '@iotc/shared/ops-report';
 import { detectTrips, GPS_ERROR_M, TRIP_DEFAULTS } from '@iotc/shared/trips';
 import type { Db } from '../../db/client.ts';
-import { orgTree } from '../../db/list.ts';
 import { assets, deviceBindings, orgs } from '../../db/schema.ts';
 import type { ExportFile } from '../../lib/export.ts';
 import { XLSX_TYPE } from '../../lib/sheet.ts';
@@ -145,7 +144,7 @@ export function mileageReportService(db: Db) {
     const range = reportRange(q.period, q.date, tz);
     const now = Date.now();
     const until = Math.min(range.to, now);
-    const scope = await orgTree(db, caller.orgId);
+    const scope = caller.scope.orgs;
     const ids = q.assetIds?.length ? [...new Set(q.assetIds.map((id) => id.toLowerCase()))] : null;
     const list = await db
       .select({ id: assets.id, name: assets.name, code: assets.code, kind: assets.kind })

@@ -9,7 +9,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Lang } from '@iotc/shared/i18n';
 import { MAX_REPORT_SUBJECTS, reportRange, type OnlineReport, type OnlineReportQuery, type OnlineReportRow } from '@iotc/shared/ops-report';
 import { rowsOf, type Db } from '../../db/client.ts';
-import { orgTree, uuidList as uuids } from '../../db/list.ts';
+import { uuidList as uuids } from '../../db/list.ts';
 import { orgs } from '../../db/schema.ts';
 import { formatInstant, type ExportFile } from '../../lib/export.ts';
 import { XLSX_TYPE } from '../../lib/sheet.ts';
@@ -38,7 +38,7 @@ export function onlineReportService(db: Db, opts: { offlineAfterMs: number }) {
 
   /** The devices listed: the requested ones (all the caller's, else 404) or the organisation tree's, at most MAX_REPORT_SUBJECTS. */
   async function devicesOf(caller: Caller, q: OnlineReportQuery, to: number): Promise<DeviceRow[]> {
-    const scope = await orgTree(db, caller.orgId);
+    const scope = caller.scope.orgs;
     const ids = q.deviceIds?.length ? [...new Set(q.deviceIds.map((id) => id.toLowerCase()))] : null;
     const found = rowsOf<{ id: string; device_id: string; name: string; created_us: string | number; asset: string | null }>(
       await db.execute(sql`select d.id, d.device_id, d.name, (extract(epoch from d.created_at) * 1000000)::int8 as created_us,

@@ -8,7 +8,7 @@ import type { Lang } from '@iotc/shared/i18n';
 import type { ExportFormat } from '@iotc/shared/list';
 import { MAX_PRODUCTION_DAYS, type ProductionQuery, type ProductionReport, type ProductionRow } from '@iotc/shared/report';
 import { rowsOf, type Db } from '../../db/client.ts';
-import { inOrgs, listScope } from '../../db/list.ts';
+import { inOrgs } from '../../db/list.ts';
 import { transportTasks } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -47,7 +47,7 @@ export function productionService(db: Db) {
     const to = new Date(q.to);
     if (to.getTime() <= from.getTime()) throw new AppError(400, 'TRACK_RANGE_INVERTED');
     if (to.getTime() - from.getTime() > MAX_PRODUCTION_DAYS * 86_400_000) throw new AppError(400, 'REPORT_RANGE_TOO_LONG');
-    const scope = await listScope(db, caller.orgId, q.orgId);
+    const scope = caller.scope.within(q.orgId);
     const at = sql`coalesce(transport_tasks.started_at, transport_tasks.planned_start, transport_tasks.created_at)`;
     const key: SQL =
       q.groupBy === 'period'

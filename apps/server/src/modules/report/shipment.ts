@@ -12,12 +12,13 @@ import { temperatureStats } from '@iotc/shared/shipment';
 import { plannedPath } from '@iotc/shared/transport-progress';
 import { detectTrips } from '@iotc/shared/trips';
 import type { Db } from '../../db/client.ts';
-import { isoOrNull, orgTree } from '../../db/list.ts';
+import { isoOrNull } from '../../db/list.ts';
 import { alarmLevels, alarms, assets, devices, orgs, transportTaskDevices, transportTasks } from '../../db/schema.ts';
 import { formatInstant, type ExportFile } from '../../lib/export.ts';
 import { XLSX_TYPE } from '../../lib/sheet.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Caller } from '../../lib/caller.ts';
+import type { Geocoder } from '../geocode/service.ts';
 import { shipmentPdf } from './shipment-pdf.ts';
 import type { ShipmentData, ShipmentReading } from './shipment-data.ts';
 import { REPORT_TEXTS, type ReportTexts } from './texts.ts';
@@ -32,7 +33,25 @@ interface TaskSettings {
   humidityMax?: number | null;
 }
 
-export function shipmentService(db: Db) {
+/** The geocoder's batch helper (modules/geocode): the addresses of the origin and destination in the PDF. */
+export interface ShipmentOptions {
+  geocoder?: Pick<Geocoder, 'reverseMany'>;
+}
+
+/**
+ * The summary lines with the addresses of the origin and destination after the route, where the
+ * geocoder knows them (none without one: the lines as before).
+ */
+export function withAddresses(lines: [string, string][], lang: Lang, [origin, destination]: (string | null)[]): [string, string][] {
+  const x = REPORT_TEXTS[lang];
+  const at = lines.findIndex(([label]) => label === x.route);
+  const added: [string, string][] = [];
+  if (origin) added.push([x.originAddress, origin]);
+  if (destination) added.push([x.destinationAddress, destination]);
+  return at < 0 ? [...lines, ...added] : [...lines.slice(0, at + 1), ...added, ...lines.slice(at + 1)];
+}
+
+export function shipmentService(db: Db, opts: ShipmentOptions = {}) {
   async function readingsOf(deviceRef: string, from: Date, to: Date): Promise<ShipmentReading[]> {
     const rows = await readPackRows(db, deviceRef, { from: from.getTime(), to: to.getTime(), toInclusive: true }, { limit: MAX_SHIPMENT_READINGS, fields: ['temperature', 'humidity', 'door', 'battery'] });
     return rows.map((p) => {
@@ -58,7 +77,7 @@ export function shipmentService(db: Db) {
       .innerJoin(orgs, eq(orgs.id, transportTasks.orgId))
       .leftJoin(assets, eq(assets.id, transportTasks.assetRef))
       .where(eq(transportTasks.id, taskId));
-    if (!row || !(await orgTree(db, caller.orgId)).includes(row.t.orgId)) throw new AppError(404, 'NOT_FOUND');
+    if (!row || !caller.scope.has(row.t.orgId)) throw new AppError(404, 'NOT_FOUND');
     const t = row.t;
     const settings = t.settings as TaskSettings;
     const taskDevices = await db
@@ -198,7 +217,8 @@ export function shipmentService(db: Db) {
       const d = await data(caller, taskId, lang);
       const name = `${REPORT_TEXTS[lang].fileName}-${d.report.task.code}`;
       if (format === 'xlsx') return { contentType: XLSX_TYPE, filename: `${name}.xlsx`, body: await xlsx(d, lang, tz) };
-      return { contentType: 'application/pdf', filename: `${name}.pdf`, body: await shipmentPdf(d, summaryLines(d.report, lang, tz), lang, tz) };
+      const addresses = opts.geocoder ? await opts.geocoder.reverseMany([d.origin, d.destination], lang) : [];
+      return { contentType: 'application/pdf', filename: `${name}.pdf`, body: await shipmentPdf(d, withAddresses(summaryLines(d.report, lang, tz), lang, addresses), lang, tz) };
     },
   };
 }

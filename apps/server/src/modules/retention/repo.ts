@@ -93,7 +93,7 @@ export function retentionRepo(db: Db) {
       return r.length > 0;
     },
 
-    async holds(scope: string[], q: LegalHoldQuery) {
+    async holds(scope: readonly string[], q: LegalHoldQuery) {
       const where: SQL | undefined = and(
         inOrgs(legalHolds.orgId, scope),
         q.state === 'active' ? isNull(legalHolds.releasedAt) : q.state === 'released' ? isNotNull(legalHolds.releasedAt) : undefined,
@@ -130,7 +130,7 @@ export function retentionRepo(db: Db) {
       return { rows, total: Number(n?.n ?? 0) };
     },
 
-    async removals(scope: string[], q: RetentionRemovalQuery) {
+    async removals(scope: readonly string[], q: RetentionRemovalQuery) {
       const where = and(inOrgs(retentionRemovals.orgId, scope), q.what ? eq(retentionRemovals.what, q.what) : undefined);
       const { limit, offset } = limitOffset(q);
       const rows = await db

@@ -13,7 +13,7 @@ import type {
   RetentionTree,
 } from '@iotc/shared/retention';
 import { AppError } from '../../lib/errors.ts';
-import { isoOrNull, orgTree, toPage } from '../../db/list.ts';
+import { isoOrNull, toPage } from '../../db/list.ts';
 import type { Db } from '../../db/client.ts';
 import type { Caller } from '../../lib/caller.ts';
 import type { ClientMeta } from '../../lib/caller.ts';
@@ -26,7 +26,7 @@ const words = (inherit: boolean, days: number | null) => (inherit ? 'inherit' : 
 
 export function retentionService(db: Db, repo: RetentionRepo, audit: (e: AuditEntry) => Promise<void>) {
   const record = successRecorder(audit);
-  const scopeOf = (caller: Caller) => orgTree(db, caller.orgId);
+  const scopeOf = (caller: Caller) => caller.scope.orgs;
 
   return {
     /** The caller's organisation and its descendants, each with its own settings and effective values. */

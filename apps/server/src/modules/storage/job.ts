@@ -5,10 +5,11 @@
 // - rows: the organisation's rows of `telemetry`, and its share of the readings table's size
 //   (table, indexes and TOAST of every partition) in proportion to its rows;
 // - packs: its packs in `reading_days`, the readings they hold and their own bytes (data + raw).
-// One node at a time (a transaction-scoped advisory lock); a node that finds a snapshot taken
+// One node at a time (the 'storage figures' lease, db/lease.ts); a node that finds a snapshot taken
 // within `freshMs` leaves it, so several nodes on one database take one an interval.
 import { sql } from 'drizzle-orm';
-import { LOCKS, rowsOf, tryXactLock, type Db } from '../../db/client.ts';
+import { rowsOf, type Db } from '../../db/client.ts';
+import { leases, type Lease } from '../../db/lease.ts';
 
 /** How often the job takes a snapshot by default (STORAGE_SECONDS). */
 export const STORAGE_JOB_MS = 3_600_000;
@@ -25,15 +26,14 @@ export interface SnapshotResult {
  * Takes the snapshot of every organisation for `day` (default: today in UTC, by the database's
  * clock), replacing that day's earlier one.
  */
-export async function takeSnapshot(db: Db, opts: { day?: string; freshMs?: number } = {}): Promise<SnapshotResult> {
-  return db.transaction(async (tx) => {
-    const locked = await tryXactLock(tx, LOCKS.storage);
+export async function takeSnapshot(db: Db, opts: { day?: string; freshMs?: number; lease?: Lease } = {}): Promise<SnapshotResult> {
+  const lease = opts.lease ?? leases(db);
+  const taken = await lease('storage figures', async (tx): Promise<SnapshotResult> => {
     const [clock] = rowsOf<{ today: string; fresh: boolean }>(
       await tx.execute(sql`select to_char((now() at time zone 'UTC')::date, 'YYYY-MM-DD') as today,
         coalesce((select max(taken_at) from storage_daily) > now() - ${`${Math.max(0, opts.freshMs ?? 0)} milliseconds`}::interval, false) as fresh`),
     );
     const day = opts.day ?? clock!.today;
-    if (!locked) return { ran: false, day, orgs: 0 };
     if (opts.freshMs && clock!.fresh) return { ran: false, day, orgs: 0 };
     // The readings table's bytes: the parent (empty) and every partition, default included.
     const [size] = rowsOf<{ bytes: string | number }>(
@@ -74,5 +74,7 @@ export async function takeSnapshot(db: Db, opts: { day?: string; freshMs?: numbe
           packed_readings = excluded.packed_readings, packs = excluded.packs, pack_bytes = excluded.pack_bytes, taken_at = excluded.taken_at`);
     }
     return { ran: true, day, orgs: values.length };
-  });
+  }, null);
+  // Another node is taking it.
+  return taken ?? { ran: false, day: opts.day ?? new Date().toISOString().slice(0, 10), orgs: 0 };
 }

@@ -14,6 +14,6 @@ export const storagePlugin = fp(async (app: FastifyInstance, ctx: ModuleContext)
   ctx.metrics.watchStorage(storage.overview);
   // Another node's snapshot of the last half interval stands for this one.
   app.job('storage figures', { everyMs: config.storageMs, atStart: true }, async () => {
-    await takeSnapshot(database.db, { freshMs: config.storageMs / 2 });
+    await takeSnapshot(database.db, { freshMs: config.storageMs / 2, lease: ctx.lease });
   });
 });

@@ -28,7 +28,7 @@ import type { TelemetryService } from './service.ts';
 
 const filterSchema = deviceStateQuerySchema.pick({ keyword: true, assetKind: true, status: true });
 
-export const telemetryRoutes: FastifyPluginAsyncZod<{ service: TelemetryService; map: MapConfig }> = async (app, { service, map }) => {
+export const telemetryRoutes: FastifyPluginAsyncZod<{ service: TelemetryService; map: () => MapConfig }> = async (app, { service, map }) => {
   const read = { preHandler: app.requirePermission('device:read') };
   const tags = ['telemetry'];
   app.get(
@@ -80,6 +80,6 @@ export const telemetryRoutes: FastifyPluginAsyncZod<{ service: TelemetryService;
   app.get(
     LIVE_API.mapConfig,
     { schema: { tags, summary: 'Base map settings (tile URL and coordinate system)', response: { 200: envelopeSchema(mapConfigSchema) } }, preHandler: app.authenticate },
-    async () => ok(map),
+    async () => ok(map()),
   );
 };

@@ -19,7 +19,7 @@ import type {
   TelemetryRow,
 } from '@iotc/shared/live';
 import type { Db } from '../../db/client.ts';
-import { limitOffset, orgTree, toPage } from '../../db/list.ts';
+import { limitOffset, toPage } from '../../db/list.ts';
 import { intakeLog } from '../../db/schema.ts';
 import { countReadings, readEvery, readingOf, readPackRows, sensorsOf } from '../archive/reader.ts';
 import type { PackRow } from '../archive/pack.ts';
@@ -36,7 +36,7 @@ type Sensors = Record<string, number | string | null>;
 
 export function telemetryService(db: Db, states: StateReader) {
   async function scopeOf(caller: Caller) {
-    return orgTree(db, caller.orgId);
+    return caller.scope.orgs;
   }
 
   const device = (caller: Caller, id: string) => visibleDevice(db, caller.orgId, id);

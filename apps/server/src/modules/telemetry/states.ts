@@ -58,7 +58,7 @@ const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOS
 
 export interface StateFilter {
   /** Organisations to read; absent only for the server's own use (the live push filters per browser). */
-  scope?: string[];
+  scope?: readonly string[];
   status?: DeviceStatus;
   keyword?: string;
   /** An asset kind, or several separated by commas. */

@@ -17,7 +17,6 @@ import { and, asc, eq, gte, lt } from 'drizzle-orm';
 import { detectTrips } from '@iotc/shared/trips';
 import { MAX_TRACK_DAYS, SUMMARY_BUCKET_S, type TrackAnswer, type TrackPoints, type TrackQuery, type TrackSummary } from '@iotc/shared/track';
 import type { Db } from '../../db/client.ts';
-import { orgTree } from '../../db/list.ts';
 import { alarmLevels, alarms, devices, transportTaskDevices, transportTasks } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import { isUsableFix, readFixes, type Fixes } from '../archive/fixes.ts';
@@ -86,7 +85,7 @@ function columns(points: RawPoint[]): TrackPoints {
 export function trackService(db: Db) {
   /** The device (or the task's first device) and the range, when the caller's tree holds it; else 404. */
   async function target(caller: Caller, q: TrackQuery): Promise<Target> {
-    const scope = await orgTree(db, caller.orgId);
+    const scope = caller.scope.orgs;
     let device: Target['device'] | undefined;
     let task: Target['task'] = null;
     let limits: Target['limits'] = null;

@@ -33,7 +33,7 @@ import {
 } from '@iotc/shared/transport';
 import { liveProgress, plannedLengthM } from '@iotc/shared/transport-progress';
 import { LOCKS, xactLockKeys, type Db, type Tx } from '../../db/client.ts';
-import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable } from '../../db/list.ts';
+import { containsPattern, inOrgs, limitOffset, orderBy, toPage, type Sortable } from '../../db/list.ts';
 import { alarmLevels, assets, devices, transportTasks, transportTemplates } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
 import { readWorkbook, templateWorkbook, type SheetColumn } from '../../lib/sheet.ts';
@@ -198,7 +198,7 @@ export function transportTaskService(
   };
 
   async function where(caller: Caller, q: Omit<TaskQuery, 'page' | 'size' | 'sort' | 'status'>): Promise<SQL | undefined> {
-    const scope = await listScope(db, caller.orgId, q.orgId);
+    const scope = caller.scope.within(q.orgId);
     const pattern = q.keyword ? containsPattern(q.keyword) : undefined;
     return and(
       inOrgs(transportTasks.orgId, scope),
@@ -239,14 +239,15 @@ export function transportTaskService(
 
   /** The task when it belongs to the caller's tree; any other is not found, whatever the id. */
   async function visible(caller: Caller, id: string): Promise<TaskRow> {
-    const [scope, row] = await Promise.all([orgTree(db, caller.orgId), taskById(db, id)]);
+    const scope = caller.scope.orgs;
+    const row = await taskById(db, id);
     if (!row || !scope.includes(row.orgId)) throw new AppError(404, 'NOT_FOUND');
     return row;
   }
 
   /** Devices, vehicle or container and template of the organisation's tree; the level of the organisation itself. */
-  async function checkRefs(orgId: string, b: TaskBody) {
-    const tree = await orgTree(db, orgId);
+  async function checkRefs(caller: Caller, orgId: string, b: TaskBody) {
+    const tree = caller.scope.within(orgId);
     const [found] = await db
       .select({ n: count() })
       .from(devices)
@@ -449,8 +450,8 @@ export function transportTaskService(
     /** For `orgId` of the caller's tree, or the caller's organisation. */
     async create(caller: Caller, body: TaskBody, meta: ClientMeta): Promise<TaskDetail> {
       const orgId = body.orgId ?? caller.orgId;
-      if (!(await orgTree(db, caller.orgId)).includes(orgId)) throw new AppError(404, 'NOT_FOUND');
-      await checkRefs(orgId, body);
+      if (!caller.scope.has(orgId)) throw new AppError(404, 'NOT_FOUND');
+      await checkRefs(caller, orgId, body);
       const made = await db.transaction((tx) => insertTask(tx, caller.account, orgId, body, {}));
       await record(caller, orgId, 'transport_task_create', made.code, meta);
       return detail(caller, made.id);
@@ -460,7 +461,7 @@ export function transportTaskService(
     async update(caller: Caller, id: string, body: TaskBody, meta: ClientMeta): Promise<TaskDetail> {
       const before = await visible(caller, id);
       if (before.status === 'completed' || before.status === 'cancelled') throw new AppError(409, 'TASK_CLOSED');
-      await checkRefs(before.orgId, body);
+      await checkRefs(caller, before.orgId, body);
       const was = comparable(bodyOf(before));
       const next = comparable(body);
       const changed = Object.keys(next).filter((k) => next[k] !== was[k]);
@@ -539,7 +540,7 @@ export function transportTaskService(
       const source = await visible(caller, id);
       const body = { ...bodyOf(source), plannedStart: null, plannedArrival: null };
       // The template may be gone since; the copy then simply has none.
-      await checkRefs(source.orgId, body);
+      await checkRefs(caller, source.orgId, body);
       const made = await db.transaction(async (tx) => {
         const m = await insertTask(tx, caller.account, source.orgId, body, { copiedFrom: source.id });
         await addEvent(tx, source.id, caller.account, 'copied', { copyId: m.id, code: m.code });
@@ -595,7 +596,7 @@ export function transportTaskService(
     async import(caller: Caller, file: Buffer, lang: Lang, tz: string, meta: ClientMeta): Promise<ImportResult> {
       const rows = await readWorkbook(file, IMPORT_COLUMNS);
       const orgId = caller.orgId;
-      const tree = await orgTree(db, orgId);
+      const tree = caller.scope.orgs;
       const deviceKeys = new Map(
         (await db.select({ id: devices.id, key: devices.deviceId }).from(devices).where(inOrgs(devices.orgId, tree))).map((d) => [d.key, d.id]),
       );

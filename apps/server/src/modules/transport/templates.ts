@@ -5,7 +5,7 @@ import { and, count, eq, ilike, ne, or, sql } from 'drizzle-orm';
 import type { Page } from '@iotc/shared/envelope';
 import type { TemplateBody, TemplateQuery, TemplateRow } from '@iotc/shared/transport';
 import type { Db } from '../../db/client.ts';
-import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable } from '../../db/list.ts';
+import { containsPattern, inOrgs, limitOffset, orderBy, toPage, type Sortable } from '../../db/list.ts';
 import { alarmLevels, orgs, transportTemplates } from '../../db/schema.ts';
 import type { ClientMeta } from '../../lib/caller.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -65,7 +65,8 @@ export function templateService(db: Db, opts: { audit: (e: AuditEntry) => Promis
   });
 
   async function visible(caller: Caller, id: string): Promise<TemplateRow> {
-    const [scope, [row]] = await Promise.all([orgTree(db, caller.orgId), select().where(eq(transportTemplates.id, id))]);
+    const scope = caller.scope.orgs;
+    const [row] = await select().where(eq(transportTemplates.id, id));
     if (!row || !scope.includes(row.t.orgId)) throw new AppError(404, 'NOT_FOUND');
     return toRow(row);
   }
@@ -83,7 +84,7 @@ export function templateService(db: Db, opts: { audit: (e: AuditEntry) => Promis
     async list(caller: Caller, q: TemplateQuery): Promise<Page<TemplateRow>> {
       const pattern = q.keyword ? containsPattern(q.keyword) : undefined;
       const where = and(
-        inOrgs(transportTemplates.orgId, await listScope(db, caller.orgId, q.orgId)),
+        inOrgs(transportTemplates.orgId, caller.scope.within(q.orgId)),
         pattern ? or(ilike(transportTemplates.name, pattern), ilike(transportTemplates.description, pattern)) : undefined,
       );
       const { limit, offset } = limitOffset(q);
@@ -102,7 +103,7 @@ export function templateService(db: Db, opts: { audit: (e: AuditEntry) => Promis
 
     async create(caller: Caller, body: TemplateBody, meta: ClientMeta): Promise<TemplateRow> {
       const orgId = body.orgId ?? caller.orgId;
-      if (!(await orgTree(db, caller.orgId)).includes(orgId)) throw new AppError(404, 'NOT_FOUND');
+      if (!caller.scope.has(orgId)) throw new AppError(404, 'NOT_FOUND');
       await check(orgId, body);
       const [row] = await db
         .insert(transportTemplates)

@@ -29,7 +29,7 @@ import {
   type StockRow,
 } from '@iotc/shared/warehouse';
 import { type Db, type Executor } from '../../db/client.ts';
-import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable } from '../../db/list.ts';
+import { containsPattern, inOrgs, limitOffset, orderBy, toPage, type Sortable } from '../../db/list.ts';
 import { assets, orgs, warehouseRecords } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
 import { readWorkbook, templateWorkbook } from '../../lib/sheet.ts';
@@ -100,7 +100,7 @@ const bodyValues = (b: RecordBody) => ({
 });
 
 /** The warehouse of a warehouse, cold room or refrigerator asset among the given organisations; else 400. */
-export async function locate(db: Executor & Pick<Db, 'select'>, scope: string[], id: string): Promise<Location> {
+export async function locate(db: Executor & Pick<Db, 'select'>, scope: readonly string[], id: string): Promise<Location> {
   const one = async (assetId: string | null) => (assetId ? (await db.select().from(assets).where(eq(assets.id, assetId)))[0] : undefined);
   const loc = await one(id);
   if (!loc || !scope.includes(loc.orgId) || !(WAREHOUSE_LOCATION_KINDS as readonly string[]).includes(loc.kind)) throw new AppError(400, 'WAREHOUSE_LOCATION_UNKNOWN');
@@ -193,7 +193,7 @@ export function warehouseService(db: Db) {
   };
 
   /** The list's conditions; the audit status is left out for the tab counts. */
-  function filter(scope: string[], q: Omit<RecordQuery, 'page' | 'size' | 'sort'>, withStatus: boolean): SQL | undefined {
+  function filter(scope: readonly string[], q: Omit<RecordQuery, 'page' | 'size' | 'sort'>, withStatus: boolean): SQL | undefined {
     if (q.from && q.to && Date.parse(q.from) >= Date.parse(q.to)) throw new AppError(400, 'TRACK_RANGE_INVERTED');
     return and(
       inOrgs(warehouseRecords.orgId, scope),
@@ -211,7 +211,7 @@ export function warehouseService(db: Db) {
   /** A record the caller may see; else 404. */
   async function visible(caller: Caller, id: string): Promise<RecordRow> {
     const [s] = await selectRecords().where(eq(warehouseRecords.id, id));
-    if (!s || !(await orgTree(db, caller.orgId)).includes(s.r.orgId)) throw new AppError(404, 'NOT_FOUND');
+    if (!s || !caller.scope.has(s.r.orgId)) throw new AppError(404, 'NOT_FOUND');
     return toRow(s);
   }
 
@@ -241,7 +241,7 @@ export function warehouseService(db: Db) {
   }
 
   async function review(caller: Caller, id: string, to: 'approved' | 'rejected', reason: string): Promise<RecordRow> {
-    const scope = await orgTree(db, caller.orgId);
+    const scope = caller.scope.orgs;
     await db.transaction(async (tx) => {
       const [r] = await tx.select().from(warehouseRecords).where(eq(warehouseRecords.id, id)).for('update');
       if (!r || !scope.includes(r.orgId)) throw new AppError(404, 'NOT_FOUND');
@@ -264,7 +264,7 @@ export function warehouseService(db: Db) {
     return visible(caller, id);
   }
 
-  async function listRows(scope: string[], q: Omit<RecordQuery, 'page' | 'size'>, limit?: { limit: number; offset: number }) {
+  async function listRows(scope: readonly string[], q: Omit<RecordQuery, 'page' | 'size'>, limit?: { limit: number; offset: number }) {
     const base = selectRecords()
       .where(filter(scope, q, true))
       .orderBy(...orderBy(q.sort, SORTABLE, DEFAULT_SORT, warehouseRecords.id));
@@ -273,7 +273,7 @@ export function warehouseService(db: Db) {
 
   return {
     async list(caller: Caller, q: RecordQuery): Promise<RecordPage> {
-      const scope = await listScope(db, caller.orgId, q.orgId);
+      const scope = caller.scope.within(q.orgId);
       const groups = await db
         .select({ status: warehouseRecords.auditStatus, n: count() })
         .from(warehouseRecords)
@@ -293,7 +293,7 @@ export function warehouseService(db: Db) {
     get: visible,
 
     async create(caller: Caller, body: RecordBody): Promise<RecordRow> {
-      const loc = await locate(db, await orgTree(db, caller.orgId), body.locationId);
+      const loc = await locate(db, caller.scope.orgs, body.locationId);
       const [made] = await db
         .insert(warehouseRecords)
         .values({ ...(await placeValues(db, loc, timeOf(body))), ...bodyValues(body), createdById: caller.userId, createdBy: caller.account })
@@ -303,7 +303,7 @@ export function warehouseService(db: Db) {
 
     async update(caller: Caller, id: string, body: RecordBody): Promise<RecordRow> {
       await visible(caller, id);
-      const loc = await locate(db, await orgTree(db, caller.orgId), body.locationId);
+      const loc = await locate(db, caller.scope.orgs, body.locationId);
       const [changed] = await db
         .update(warehouseRecords)
         .set({ ...(await placeValues(db, loc, timeOf(body))), ...bodyValues(body), updatedAt: new Date() })
@@ -326,7 +326,7 @@ export function warehouseService(db: Db) {
     reject: (caller: Caller, id: string, reason: string) => review(caller, id, 'rejected', reason),
 
     async export(caller: Caller, q: Omit<RecordQuery, 'page' | 'size'>, format: ExportFormat, lang: Lang, tz: string): Promise<ExportFile> {
-      const scope = await listScope(db, caller.orgId, q.orgId);
+      const scope = caller.scope.within(q.orgId);
       const [total] = await db
         .select({ n: count() })
         .from(warehouseRecords)
@@ -378,7 +378,7 @@ export function warehouseService(db: Db) {
      */
     async import(caller: Caller, file: Buffer, lang: Lang, tz: string): Promise<ImportResult> {
       const sheet = await readWorkbook(file, IMPORT_COLUMNS);
-      const scope = await orgTree(db, caller.orgId);
+      const scope = caller.scope.orgs;
       const all = await db
         .select()
         .from(assets)
@@ -469,7 +469,7 @@ export function warehouseService(db: Db) {
 
     /** Approved stock per place and goods / batch / unit, ordered by warehouse, room, goods, batch. */
     async stock(caller: Caller, q: StockQuery): Promise<StockAnswer> {
-      const scope = await listScope(db, caller.orgId, q.orgId);
+      const scope = caller.scope.within(q.orgId);
       const r = warehouseRecords;
       const where = and(
         eq(r.auditStatus, 'approved'),
@@ -523,7 +523,7 @@ export function warehouseService(db: Db) {
 
     /** Warehouses and approved stock per province of the warehouse ('' for none). */
     async provinces(caller: Caller, orgId?: string): Promise<ProvinceAmount[]> {
-      const scope = await listScope(db, caller.orgId, orgId);
+      const scope = caller.scope.within(orgId);
       const province = sql<string>`coalesce(nullif(trim(${assets.attrs}->>'province'), ''), '')`;
       const counted = await db
         .select({ province, n: count() })

@@ -125,7 +125,7 @@ export async function alarmCountOf(q: Q, workOrderId: string): Promise<number> {
 }
 
 /** An active user of one of the organisations, or undefined. */
-export async function activeUser(q: Q, userId: string, orgIds: string[]) {
+export async function activeUser(q: Q, userId: string, orgIds: readonly string[]) {
   const [user] = await q
     .select({ id: users.id, account: users.account, name: users.name, orgId: users.orgId })
     .from(users)

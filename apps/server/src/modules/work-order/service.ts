@@ -23,7 +23,7 @@ import {
 } from '@iotc/shared/work-order';
 import type { Db } from '../../db/client.ts';
 import type { Tx } from '../../db/client.ts';
-import { containsPattern, inOrgs, limitOffset, listScope, orderBy, orgTree, toPage, type Sortable } from '../../db/list.ts';
+import { containsPattern, inOrgs, limitOffset, orderBy, toPage, type Sortable } from '../../db/list.ts';
 import { orgs, users, workOrders } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -72,7 +72,7 @@ const YES_NO = { true: { zh: '是', en: 'Yes' }, false: { zh: '否', en: 'No' } 
 
 export function workOrderService(db: Db, opts: { publish: (rows: AlarmRow[]) => void }) {
   async function where(caller: Caller, q: Omit<WorkOrderQuery, 'page' | 'size' | 'sort'>): Promise<SQL | undefined> {
-    const scope = await listScope(db, caller.orgId, q.orgId);
+    const scope = caller.scope.within(q.orgId);
     const pattern = q.keyword ? containsPattern(q.keyword) : undefined;
     return and(
       inOrgs(workOrders.orgId, scope),
@@ -95,7 +95,8 @@ export function workOrderService(db: Db, opts: { publish: (rows: AlarmRow[]) => 
 
   /** The order when it belongs to the caller's tree; any other is not found, whatever the id. */
   async function visible(caller: Caller, id: string): Promise<WorkOrderRow> {
-    const [scope, row] = await Promise.all([orgTree(db, caller.orgId), orderById(db, id)]);
+    const scope = caller.scope.orgs;
+    const row = await orderById(db, id);
     if (!row || !scope.includes(row.orgId)) throw new AppError(404, 'NOT_FOUND');
     return row;
   }
@@ -115,7 +116,7 @@ export function workOrderService(db: Db, opts: { publish: (rows: AlarmRow[]) => 
     return row;
   }
 
-  async function assigneeOf(scope: string[], userId: string) {
+  async function assigneeOf(scope: readonly string[], userId: string) {
     const user = await activeUser(db, userId, scope);
     if (!user) throw new AppError(400, 'ASSIGNEE_UNKNOWN');
     return user;
@@ -126,7 +127,7 @@ export function workOrderService(db: Db, opts: { publish: (rows: AlarmRow[]) => 
    * all visible to the caller, of one organisation, in no other order. Answers the organisation
    * and the alarms not yet in this order.
    */
-  async function takeAlarms(tx: Tx, scope: string[], ids: string[], into: { orderId?: string; orgId?: string }): Promise<{ orgId: string; ids: string[] }> {
+  async function takeAlarms(tx: Tx, scope: readonly string[], ids: string[], into: { orderId?: string; orgId?: string }): Promise<{ orgId: string; ids: string[] }> {
     const found = await lockAlarms(tx, ids);
     if (found.length !== ids.length || found.some((a) => !scope.includes(a.orgId))) throw new AppError(400, 'WORK_ORDER_ALARM_UNKNOWN');
     const orgId = into.orgId ?? found[0]!.orgId;
@@ -172,7 +173,7 @@ export function workOrderService(db: Db, opts: { publish: (rows: AlarmRow[]) => 
 
     /** By hand (for `orgId` or the caller's organisation) or from alarms (for the alarms' organisation). */
     async create(caller: Caller, body: WorkOrderCreate): Promise<WorkOrderDetail> {
-      const scope = await orgTree(db, caller.orgId);
+      const scope = caller.scope.orgs;
       if (body.orgId && !scope.includes(body.orgId)) throw new AppError(404, 'NOT_FOUND');
       const assignee = body.assigneeId ? await assigneeOf(scope, body.assigneeId) : null;
       const requested = [...new Set(body.alarmIds)];
@@ -224,7 +225,7 @@ export function workOrderService(db: Db, opts: { publish: (rows: AlarmRow[]) => 
       const assigneeId = body.assigneeId ?? null;
       const reassigned = assigneeId !== (before.assignee?.id ?? null);
       // Checked only when it changes: an order may keep an assignee who was disabled since.
-      const assignee = reassigned && assigneeId ? await assigneeOf(await orgTree(db, caller.orgId), assigneeId) : null;
+      const assignee = reassigned && assigneeId ? await assigneeOf(caller.scope.orgs, assigneeId) : null;
       if (changed.length === 0 && !reassigned) return detail(caller, id);
       await db.transaction(async (tx) => {
         await lockOpen(tx, id);
@@ -283,7 +284,7 @@ export function workOrderService(db: Db, opts: { publish: (rows: AlarmRow[]) => 
     /** Gathers more alarms of the order's organisation; ones already in this order are ignored. */
     async link(caller: Caller, id: string, alarmIds: string[]): Promise<WorkOrderDetail> {
       await changeable(caller, id);
-      const scope = await orgTree(db, caller.orgId);
+      const scope = caller.scope.orgs;
       const requested = [...new Set(alarmIds)];
       const taken = await db.transaction(async (tx) => {
         const order = await lockOpen(tx, id);
@@ -339,7 +340,7 @@ export function workOrderService(db: Db, opts: { publish: (rows: AlarmRow[]) => 
 
     /** Active users of the caller's tree (or of one organisation's tree in it), by name. */
     async assignees(caller: Caller, q: { orgId?: string; keyword?: string }): Promise<AssigneeRow[]> {
-      const scope = await listScope(db, caller.orgId, q.orgId);
+      const scope = caller.scope.within(q.orgId);
       const pattern = q.keyword ? containsPattern(q.keyword) : undefined;
       return db
         .select({ id: users.id, account: users.account, name: users.name, orgId: users.orgId, orgName: orgs.name })

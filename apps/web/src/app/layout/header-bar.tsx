@@ -1,5 +1,5 @@
-// Console header: navigation toggle, the alarm sound's mute switch (for users who may read
-// alarms), theme and language switches, and the user menu with My Services, change password
+// Console header: navigation toggle, the inbox bell, the alarm sound's mute switch (for users who
+// may read alarms), theme and language switches, and the user menu with My Services, change password
 // and logout.
 import { Avatar, Button, Dropdown, Space, Tooltip } from 'antd';
 import { AppstoreOutlined, DownOutlined, KeyOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, UserOutlined } from '@ant-design/icons';
@@ -10,6 +10,7 @@ import { useConfirmLogout } from '../../components/use-confirm-logout.ts';
 import { LanguageSwitch } from '../../components/language-switch.tsx';
 import { ThemeSwitch } from '../../components/theme-switch.tsx';
 import { usePermission } from '../../lib/permissions.ts';
+import { InboxBell } from '../../features/inbox/components/inbox-bell.tsx';
 import { AlarmMuteButton } from './alarm-mute-button.tsx';
 
 interface HeaderBarProps {
@@ -41,6 +42,7 @@ export function HeaderBar({ collapsed, onToggle }: HeaderBarProps) {
         />
       </Tooltip>
       <Space size="middle" className="header-actions">
+        <InboxBell />
         {alarms ? <AlarmMuteButton /> : null}
         <ThemeSwitch size="small" />
         <LanguageSwitch size="small" />

@@ -12,6 +12,8 @@ export const RETRIEVE_PASSWORD_SCREEN: ScreenImporter = () => import('../../feat
 export const BIND_USER_SCREEN: ScreenImporter = () => import('../../features/auth/pages/bind-user-page.tsx');
 /** The public verification page of a ledger share link (`/verify/:token`), no login. */
 export const LEDGER_PUBLIC_SCREEN: ScreenImporter = () => import('../../features/ledger/pages/public-verify-page.tsx');
+/** The public page of a consignee's tracking link (`/track/:token`), no login. */
+export const TRACKING_PUBLIC_SCREEN: ScreenImporter = () => import('../../features/transport/pages/public-tracking-page.tsx');
 
 export const SCREENS: Record<string, ScreenImporter> = {
   home: () => import('../../features/home/pages/index-page.tsx'),
@@ -37,6 +39,7 @@ export const SCREENS: Record<string, ScreenImporter> = {
   'system/outbox': () => import('../../features/system/pages/outbox-page.tsx'),
   'system/retention': () => import('../../features/retention/pages/retention-page.tsx'),
   'system/storage': () => import('../../features/system/pages/storage-page.tsx'),
+  'system/map': () => import('../../features/system/pages/map-settings-page.tsx'),
   'alarm/query': () => import('../../features/alarm/pages/alarm-query-page.tsx'),
   'alarm/realtime': () => import('../../features/alarm/pages/alarm-realtime-page.tsx'),
   // The transport scenario's 'Abnormal-alarm monitoring and push' shows the real-time alarms of tasks.

@@ -1,7 +1,8 @@
 // The one Leaflet map of the console, kept out of React (map-view.tsx wraps it): the map itself,
 // the offline land layer under everything, the configured tiles over it, and where a WGS-84
 // position is drawn on those tiles (GCJ-02 on Chinese tiles). What a screen shows on it (devices,
-// a track, tasks, places) are layers that take this map and listen for its changes.
+// a track, tasks, places) are layers that take this map and listen for its changes. Tiles that
+// cannot be reached are hidden, with a note, until one loads (watchTiles).
 import * as L from 'leaflet';
 import DOMPurify from 'dompurify';
 import type { MapConfig } from '@iotc/shared/live';
@@ -14,6 +15,9 @@ export const DEFAULT_ZOOM = 4;
 const DEFAULT_MAX_ZOOM = 18;
 /** The offline layer's pane, under the tiles (tilePane is at z-index 200); the dark theme inverts it. */
 export const OFFLINE_PANE = 'iotc-offline';
+
+/** Tile errors in a round of loading, with no tile loaded in it, after which the tiles count as unreachable. */
+export const TILE_ERRORS_UNREACHABLE = 3;
 
 /** What changed: the base map's configuration (tiles, coordinate system, zoom limit) or the map's size. */
 export type BaseMapChange = 'config' | 'size';
@@ -46,6 +50,12 @@ export class BaseMap {
   private readonly listeners = new Set<(change: BaseMapChange) => void>();
   private readonly resizeObserver: ResizeObserver | null = null;
   private destroyed = false;
+  /** Tiles failed and loaded in the current round of loading (Leaflet's `loading` starts one). */
+  private tileErrors = 0;
+  private tileLoads = 0;
+  /** The note shown while the tiles are hidden as unreachable (null: shown). */
+  private note: HTMLElement | null = null;
+  private noteText = 'Street map unreachable: offline outline shown';
 
   constructor(container: HTMLElement) {
     this.container = container;
@@ -91,7 +101,9 @@ export class BaseMap {
           ? DOMPurify.sanitize(config.tileAttribution, { ALLOWED_TAGS: ['a', 'b', 'strong', 'i', 'em', 'span'], ALLOWED_ATTR: ['href', 'target', 'rel', 'title'] })
           : undefined;
         this.tiles = L.tileLayer(config.tileUrl, { subdomains: splitSubdomains(config.tileSubdomains), attribution, maxZoom: config.tileMaxZoom }).addTo(this.map);
+        this.watchTiles(this.tiles);
       }
+      this.showTiles(true);
       this.map.setMaxZoom(config?.tileUrl ? config.tileMaxZoom : DEFAULT_MAX_ZOOM);
     }
     const crs: TileCrs = config?.tileUrl ? config.tileCrs : 'wgs84';
@@ -100,6 +112,59 @@ export class BaseMap {
       this.crs = crs;
     }
     if (changed) this.notify('config');
+  }
+
+  /** The note shown while the tiles cannot be reached (the caller's language). */
+  setUnreachableText(text: string): void {
+    this.noteText = text;
+    if (this.note) this.note.textContent = text;
+  }
+
+  /** Whether the tiles are hidden because they could not be reached. */
+  get tilesUnreachable(): boolean {
+    return this.note !== null;
+  }
+
+  /**
+   * Tiles that keep failing with none loaded (no network, a closed port, a blocked host) are
+   * hidden, so the offline outline shows without broken images, and a discreet note says so; the
+   * layer stays and keeps asking for the tiles of the view, and the first that loads shows them again.
+   */
+  private watchTiles(layer: L.TileLayer): void {
+    this.tileErrors = 0;
+    this.tileLoads = 0;
+    layer.on('loading', () => {
+      this.tileErrors = 0;
+      this.tileLoads = 0;
+    });
+    layer.on('tileload', () => {
+      if (layer !== this.tiles) return;
+      this.tileLoads += 1;
+      this.showTiles(true);
+    });
+    layer.on('tileerror', () => {
+      if (layer !== this.tiles) return;
+      this.tileErrors += 1;
+      // Some missing tiles (beyond a server's area) while others load are not an outage.
+      if (this.tileLoads === 0 && this.tileErrors >= TILE_ERRORS_UNREACHABLE) this.showTiles(false);
+    });
+  }
+
+  private showTiles(show: boolean): void {
+    if (this.destroyed) return;
+    const hide = !show && this.tiles !== null;
+    if (hide === (this.note !== null)) return;
+    this.tiles?.setOpacity(hide ? 0 : 1);
+    this.container.classList.toggle('iotc-map-tiles-unreachable', hide);
+    if (hide) {
+      this.note = L.DomUtil.create('div', 'iotc-map-tile-note', this.container);
+      this.note.setAttribute('role', 'status');
+      this.note.dataset.testid = 'map-tiles-unreachable';
+      this.note.textContent = this.noteText;
+    } else {
+      this.note?.remove();
+      this.note = null;
+    }
   }
 
   /** Where a WGS-84 position is drawn on this map. */

@@ -5,6 +5,7 @@
 import 'leaflet/dist/leaflet.css';
 import './map.css';
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { MapConfig } from '@iotc/shared/live';
 import { BaseMap } from './base-map.ts';
 
@@ -33,6 +34,12 @@ export function MapView({ config, height = '100%', className = 'iotc-live-map', 
   const containerRef = useRef<HTMLDivElement>(null);
   const configRef = useRef(config);
   const [base, setBase] = useState<BaseMap | null>(null);
+  const { t } = useTranslation();
+  const unreachable = t('map.tilesUnreachable');
+
+  useEffect(() => {
+    base?.setUnreachableText(unreachable);
+  }, [base, unreachable]);
 
   useEffect(() => {
     configRef.current = config;

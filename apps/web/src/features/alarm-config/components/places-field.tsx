@@ -1,12 +1,25 @@
 // The allowed places of a rule (a depot, a customer's yard): each a name and a circle given by
-// its centre (WGS-84) and radius in metres, edited as a list of rows.
+// its centre (WGS-84) and radius in metres, edited as a list of rows; with a geocoder, a row's
+// centre can be found by its address.
 import { Button, Form, Input, InputNumber } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import type { GeocodePlace } from '@iotc/shared/geocode';
+import { AddressSearch } from '../../../components/address-search.tsx';
 import type { FieldName } from './policy-form-model.ts';
+
+const round6 = (v: number) => Math.round(v * 1e6) / 1e6;
 
 export function PlacesField({ name, testId }: { name: FieldName; testId: string }) {
   const { t } = useTranslation();
+  const form = Form.useFormInstance();
+  const pick = (row: number, place: GeocodePlace) => {
+    const at = [...name, row];
+    form.setFieldValue([...at, 'lat'], round6(place.lat));
+    form.setFieldValue([...at, 'lon'], round6(place.lon));
+    if (!String(form.getFieldValue([...at, 'name']) ?? '').trim()) form.setFieldValue([...at, 'name'], place.label.split(',')[0]!.trim().slice(0, 100));
+    void form.validateFields([[...at, 'lat'], [...at, 'lon'], [...at, 'name']]).catch(() => undefined);
+  };
   return (
     <Form.List name={name}>
       {(fields, { add, remove }) => (
@@ -28,6 +41,9 @@ export function PlacesField({ name, testId }: { name: FieldName; testId: string 
               <Form.Item label={i === 0 ? ' ' : undefined} className="alarm-place-remove">
                 <Button type="text" danger icon={<DeleteOutlined />} aria-label={t('alarmConfig.place.remove')} onClick={() => remove(field.name)} />
               </Form.Item>
+              <div className="alarm-place-search">
+                <AddressSearch data-testid={`${testId}-search`} onPick={(place) => pick(field.name, place)} />
+              </div>
             </div>
           ))}
           <Button type="dashed" icon={<PlusOutlined />} data-testid={`${testId}-add`} onClick={() => add({ name: '', lat: null, lon: null, radiusM: 500 })}>

@@ -1,55 +1,23 @@
-// What a policy applies to, per scope: devices found by a server search; assets found by a
-// server search of one kind at a time (a small kind select beside it; picks of several kinds
-// add up); or asset kinds from a fixed list. The names of what a stored policy already names
-// are looked up once, since the policy holds only ids.
-import { useCallback, useState } from 'react';
-import { Empty, Select, Space, Spin } from 'antd';
+// What a policy applies to, per scope: devices found by a server search (components/device-picker);
+// assets found by a server search of one kind at a time (components/multi-asset-picker: a small
+// kind select beside it; picks of several kinds add up), each named with its kind; or asset kinds
+// from a fixed list. The names of what a stored policy already names are looked up once, since
+// the policy holds only ids.
+import { useCallback } from 'react';
+import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { PolicyScope } from '@iotc/shared/alarm';
 import { ASSET_KINDS, type AssetKind } from '@iotc/shared/asset';
-import { searchAssets, searchDevices } from '../../../api/pickers.ts';
-import { useRemoteOptions, type RemoteFetcher, type RemoteOption } from '../../../components/remote-select.tsx';
+import { searchAssets } from '../../../api/pickers.ts';
+import { DevicesPicker } from '../../../components/device-picker.tsx';
+import { MultiAssetPicker } from '../../../components/multi-asset-picker.tsx';
 import { useTargetNames } from '../api/policy-targets.ts';
 import { KIND_LABELS } from './policy-form-model.ts';
 
 type Names = Record<string, string>;
 
-interface SearchSelectProps {
-  id?: string;
-  value: string[];
-  onChange: (ids: string[], picked: RemoteOption[]) => void;
-  fetcher: RemoteFetcher;
-  names: Names;
-  testId: string;
-}
-
-/** A multiple select searching the server as the user types; chosen values keep their names. */
-function SearchSelect({ id, value, onChange, fetcher, names, testId }: SearchSelectProps) {
-  const { t } = useTranslation();
-  const { options, loading, search } = useRemoteOptions(fetcher);
-  const found = new Set(options.map((o) => o.value));
-  // Chosen values outside the current answer stay visible with the name known for them.
-  const shown = [...options, ...value.filter((v) => !found.has(v)).map((v) => ({ value: v, label: names[v] ?? v }))];
-  return (
-    <Select<string[], RemoteOption>
-      id={id}
-      mode="multiple"
-      data-testid={testId}
-      value={value}
-      options={shown}
-      loading={loading}
-      placeholder={t('alarmConfig.scope.search')}
-      showSearch={{ filterOption: false, onSearch: search }}
-      onOpenChange={(open) => {
-        if (open && options.length === 0) search('');
-      }}
-      onChange={(ids, picked) => onChange(ids, (Array.isArray(picked) ? picked : [picked]).filter((o): o is RemoteOption => !!o && 'value' in o))}
-      notFoundContent={loading ? <Spin size="small" /> : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('common.noData')} />}
-      style={{ flex: 1, minWidth: 0, width: '100%' }}
-      maxTagCount="responsive"
-    />
-  );
-}
+/** The search's width in the drawer: the rest of the row. */
+const SEARCH_STYLE = { flex: 1, minWidth: 0, width: '100%' };
 
 export interface TargetPickerProps {
   id?: string;
@@ -63,14 +31,9 @@ export interface TargetPickerProps {
 export function TargetPicker({ id, scope, value = [], onChange, storedIds }: TargetPickerProps) {
   const { t } = useTranslation();
   const kindName = useCallback((k: AssetKind) => t(KIND_LABELS[k]), [t]);
-  const [kind, setKind] = useState<AssetKind>('vehicle');
-  const [picked, setPicked] = useState<Names>({});
   const stored = useTargetNames(scope === 'assets' ? 'assets' : 'devices', scope === 'devices' || scope === 'assets' ? storedIds : []);
-
-  const assets = useCallback<RemoteFetcher>(
-    async (search, signal) => (await searchAssets(kind, search, signal)).map((o) => ({ value: o.value, label: `${kindName(kind)} · ${o.label}` })),
-    [kind, kindName],
-  );
+  // Assets are named with their kind ("Vehicle · V-007 · Truck 7"): a policy may name several kinds.
+  const assets = useCallback(async (kind: AssetKind, search: string, signal: AbortSignal) => (await searchAssets(kind, search, signal)).map((o) => ({ value: o.value, label: `${kindName(kind)} · ${o.label}` })), [kindName]);
 
   if (scope === 'all') return null;
 
@@ -91,28 +54,27 @@ export function TargetPicker({ id, scope, value = [], onChange, storedIds }: Tar
 
   const names: Names = {};
   for (const [key, n] of Object.entries(stored.data ?? {})) names[key] = n.kind ? `${kindName(n.kind)} · ${n.label}` : n.label;
-  Object.assign(names, picked);
-  const change = (ids: string[], options: RemoteOption[]) => {
-    setPicked((p) => ({ ...p, ...Object.fromEntries(options.map((o) => [o.value, o.label])) }));
-    onChange?.(ids);
-  };
+  const change = (ids: string[]) => onChange?.(ids);
 
-  if (scope === 'devices') return <SearchSelect id={id} value={value} onChange={change} fetcher={searchDevices} names={names} testId="policy-targets" />;
+  if (scope === 'devices')
+    return <DevicesPicker id={id} value={value} onChange={change} names={names} placeholder={t('alarmConfig.scope.search')} allowClear={false} style={SEARCH_STYLE} data-testid="policy-targets" />;
 
   return (
-    <Space.Compact block className="alarm-asset-picker">
-      <Select<AssetKind>
-        aria-label={t('alarmConfig.scope.assetKind')}
-        data-testid="policy-asset-kind"
-        className="alarm-asset-kind"
-        // Inline: in a compact group antd's own item styles outrank a class, and the kind took the whole row.
-        style={{ width: 140, flex: 'none' }}
-        value={kind}
-        options={ASSET_KINDS.map((k) => ({ value: k, label: kindName(k) }))}
-        onChange={setKind}
-      />
-      {/* A new kind is a new search: the options of the previous kind must not linger. */}
-      <SearchSelect key={kind} id={id} value={value} onChange={change} fetcher={assets} names={names} testId="policy-targets" />
-    </Space.Compact>
+    <MultiAssetPicker
+      kinds={ASSET_KINDS}
+      kindName={kindName}
+      kindLabel={t('alarmConfig.scope.assetKind')}
+      kindTestId="policy-asset-kind"
+      kindClassName="alarm-asset-kind"
+      className="alarm-asset-picker"
+      search={assets}
+      id={id}
+      value={value}
+      onChange={change}
+      names={names}
+      placeholder={t('alarmConfig.scope.search')}
+      allowClear={false}
+      data-testid="policy-targets"
+    />
   );
 }

@@ -16,6 +16,7 @@ import { formatDuration, formatTime, valueText } from './alarm-model.ts';
 import { LevelTag, StatusTag } from './alarm-tags.tsx';
 import type { AlarmActions } from './use-alarm-actions.tsx';
 import { useAlarmTexts } from './use-alarm-texts.ts';
+import { PositionText } from '../../../components/position-text.tsx';
 
 export const DETAIL_WIDTH = 520;
 
@@ -131,7 +132,7 @@ function Fields({ alarm }: { alarm: AlarmRow }) {
         { key: 'lastAt', label: t('alarm.col.lastAt'), children: formatTime(alarm.lastAt) },
         { key: 'endedAt', label: t('alarm.col.endedAt'), children: text(formatTime(alarm.endedAt)) },
         { key: 'duration', label: t('alarm.col.duration'), children: formatDuration(ended - Date.parse(alarm.startedAt), texts.duration) },
-        { key: 'position', label: t('alarm.col.position'), children: alarm.lat !== null && alarm.lon !== null ? `${alarm.lat}, ${alarm.lon}` : '-' },
+        { key: 'position', label: t('alarm.col.position'), children: alarm.lat !== null && alarm.lon !== null ? <PositionText lat={alarm.lat} lon={alarm.lon} data-testid="alarm-detail-address" /> : '-' },
         {
           key: 'acknowledged',
           label: t('alarm.col.acknowledged'),

@@ -1,14 +1,11 @@
 // The report filters' subject picker: several devices, or several assets searched one kind at a
-// time (a small kind select beside the search; picks of several kinds add up). Nothing picked
-// means every device or asset of the organisation.
-import { useCallback, useMemo, useState } from 'react';
-import { Select, Space } from 'antd';
+// time (components/multi-asset-picker.tsx: a small kind select beside the search; picks of several
+// kinds add up). Nothing picked means every device or asset of the organisation.
 import { useTranslation } from 'react-i18next';
 import type { AssetKind } from '@iotc/shared/asset';
 import { MAX_REPORT_SUBJECTS } from '@iotc/shared/ops-report';
-import { searchAssets, searchDevices } from '../../../api/pickers.ts';
-import { MultiRemoteSelect } from '../../../components/multi-remote-select.tsx';
-import type { RemoteFetcher, RemoteOption } from '../../../components/remote-select.tsx';
+import { DevicesPicker } from '../../../components/device-picker.tsx';
+import { MultiAssetPicker } from '../../../components/multi-asset-picker.tsx';
 
 export interface SubjectSelectProps {
   /** Devices, or assets of these kinds. */
@@ -23,40 +20,21 @@ export interface SubjectSelectProps {
 
 export function SubjectSelect({ kinds, value, onChange, known, placeholder, width = 440 }: SubjectSelectProps) {
   const { t } = useTranslation();
-  const [kind, setKind] = useState<AssetKind>(kinds?.[0] ?? 'vehicle');
-  // Names of picks made under another kind, which the remounted search no longer holds.
-  const [seen, setSeen] = useState<Record<string, string>>({});
-  const remember = useCallback((options: RemoteOption[]) => setSeen((prev) => ({ ...prev, ...Object.fromEntries(options.map((o) => [o.value, o.label])) })), []);
-  const names = useMemo(() => ({ ...known, ...seen }), [known, seen]);
-  const assets = useCallback<RemoteFetcher>((search, signal) => searchAssets(kind, search, signal), [kind]);
-  const select = (fetcher: RemoteFetcher, key?: string) => (
-    <MultiRemoteSelect
-      key={key}
-      fetcher={fetcher}
+  if (!kinds) return <DevicesPicker value={value} onChange={onChange} names={known} placeholder={placeholder} maxCount={MAX_REPORT_SUBJECTS} style={{ width }} data-testid="ops-subjects" />;
+  return (
+    <MultiAssetPicker
+      kinds={kinds}
+      kindName={(k) => t(`opsReport.kind.${k}`)}
+      kindLabel={t('opsReport.assetKind')}
+      kindTestId="ops-asset-kind"
+      kindWidth={120}
       value={value}
       onChange={onChange}
-      names={names}
-      onPicked={remember}
+      names={known}
       placeholder={placeholder}
       maxCount={MAX_REPORT_SUBJECTS}
-      style={{ flex: 1, minWidth: 0 }}
+      style={{ width }}
       data-testid="ops-subjects"
     />
-  );
-  return (
-    <Space.Compact style={{ width }}>
-      {kinds && kinds.length > 1 ? (
-        <Select<AssetKind>
-          aria-label={t('opsReport.assetKind')}
-          data-testid="ops-asset-kind"
-          value={kind}
-          style={{ width: 120 }}
-          options={kinds.map((k) => ({ value: k, label: t(`opsReport.kind.${k}`) }))}
-          onChange={setKind}
-        />
-      ) : null}
-      {/* A new kind is a new search: the options of the previous kind must not linger. */}
-      {kinds ? select(assets, kind) : select(searchDevices)}
-    </Space.Compact>
   );
 }

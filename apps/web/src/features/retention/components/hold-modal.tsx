@@ -9,10 +9,10 @@ import { useRevalidateOnLanguage } from '../../../lib/form.ts';
 import { useLang } from '../../../lib/language.ts';
 import { schemaRule } from '../../../lib/schema-rule.ts';
 import { OrgSelect } from '../../../components/org-select.tsx';
-import { RemoteSelect } from '../../../components/remote-select.tsx';
+import { DevicePicker } from '../../../components/device-picker.tsx';
+import { TaskPicker } from '../../../components/task-picker.tsx';
 import { formKeys, guardedModalRender, useGuardedClose } from '../../../components/form-guard.ts';
 import { usePlaceLegalHold } from '../api/legal-hold-place.ts';
-import { searchDevices, searchTasks } from '../../../api/pickers.ts';
 
 interface HoldFormValues {
   subjectKind: LegalHoldKind;
@@ -97,9 +97,9 @@ export function HoldModal({ open, onClose, afterClose, onPlaced }: HoldModalProp
         </Form.Item>
         <Form.Item name="subjectId" label={t('retention.hold.subject')} required rules={required} key={kind}>
           {kind === 'device' ? (
-            <RemoteSelect fetcher={searchDevices} placeholder={t('retention.hold.searchDevice')} data-testid="retention-hold-device" />
+            <DevicePicker placeholder={t('retention.hold.searchDevice')} data-testid="retention-hold-device" />
           ) : kind === 'task' ? (
-            <RemoteSelect fetcher={searchTasks} placeholder={t('retention.hold.searchTask')} data-testid="retention-hold-task" />
+            <TaskPicker placeholder={t('retention.hold.searchTask')} data-testid="retention-hold-task" />
           ) : (
             <OrgSelect placeholder={t('retention.hold.pickOrg')} />
           )}

@@ -12,11 +12,12 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { DATETIME_FORMAT, LAST_WEEK_DAYS } from '@iotc/shared/constants';
 import type { TableColumn, TableDescriptor } from '../../../components/data-table/types.ts';
 import { ServerTable } from '../../../components/data-table/server-table.tsx';
-import { RemoteSelect, type RemoteOption } from '../../../components/remote-select.tsx';
+import { DevicePicker } from '../../../components/device-picker.tsx';
+import type { RemoteOption } from '../../../components/remote-select.tsx';
 import { useListParams } from '../../../lib/list-query.ts';
 import { useExport } from '../../../lib/use-export.ts';
 import type { ScreenProps } from '../../../lib/screen.ts';
-import { deviceLabel, searchDevices } from '../../../api/pickers.ts';
+import { deviceLabel } from '../../../api/pickers.ts';
 import { useLatest } from '../../../api/device-latest.ts';
 import { exportTelemetry, TELEMETRY_SORT, telemetryListState, useTelemetry, type TelemetryView } from '../api/telemetry.ts';
 import { useSeries, type SeriesWindow } from '../../../api/telemetry-series.ts';
@@ -177,12 +178,11 @@ export default function SensorsPage(_props: ScreenProps) {
           <label className="sensors-field-label" htmlFor="sensors-device">
             {t('sensors.device')}
           </label>
-          <RemoteSelect
+          <DevicePicker
             key={`${committed.device ?? ''}|${label ?? ''}`}
             id="sensors-device"
             data-testid="sensors-device"
             style={{ width: 300 }}
-            fetcher={searchDevices}
             value={draftDevice}
             initialOptions={initialOptions}
             placeholder={t('sensors.devicePlaceholder')}

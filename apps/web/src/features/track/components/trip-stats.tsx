@@ -1,10 +1,12 @@
 // The trip's statistics (distance, duration, moving time, speeds, stops, GPS jumps left out) and
-// its stops, each of which seeks the playback to where it began.
+// its stops, each of which seeks the playback to where it began; with a geocoder each stop gives
+// its address under its time.
 import { Descriptions, Empty, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import { DATETIME_FORMAT } from '@iotc/shared/constants';
 import type { TrackSummary } from '@iotc/shared/track';
+import { PositionText } from '../../../components/position-text.tsx';
 import { formatDuration } from './format.ts';
 
 interface TripStatsProps {
@@ -41,7 +43,7 @@ export function TripStats({ summary, onSeek }: TripStatsProps) {
         <ul className="track-stops">
           {summary.stops.map((stop, i) => (
             <li key={`${stop.startT}-${i}`} className="track-stop" data-testid="track-stop" role="button" tabIndex={0} onClick={() => onSeek(stop.startT)} onKeyDown={(e) => e.key === 'Enter' && onSeek(stop.startT)}>
-              <span>{dayjs(stop.startT).format(DATETIME_FORMAT)}</span>
+              <PositionText lat={stop.lat} lon={stop.lon} text={dayjs(stop.startT).format(DATETIME_FORMAT)} data-testid="track-stop-address" />
               <span className="track-stop-duration">
                 {dur(stop.durationS)}
                 {stop.open ? ` (${t('track.stopOngoing')})` : ''}

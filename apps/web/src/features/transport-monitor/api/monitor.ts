@@ -1,10 +1,14 @@
 // GET /api/iot/v2/transport-tasks/monitor: tasks in transit or arrived (abnormal first) with where
-// they are now; read again every MONITOR_REFRESH_MS while the screen is open.
+// they are now. The screen reads it again when the live channel reports a task change or a report
+// of a device it shows; every MONITOR_REFRESH_MS too, for what no event announces (a task turning
+// late as the clock passes its planned arrival, an alarm of a task).
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { TRANSPORT_API, type TaskDetail } from '@iotc/shared/transport';
 import { request } from '../../../api/client.ts';
 
-export const MONITOR_REFRESH_MS = 15_000;
+export const MONITOR_REFRESH_MS = 60_000;
+/** Live events re-read the tasks at most this often. */
+export const MONITOR_LIVE_MIN_MS = 2000;
 
 export interface MonitorFilter {
   abnormal: boolean;

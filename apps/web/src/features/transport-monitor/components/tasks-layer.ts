@@ -1,7 +1,7 @@
 // The status monitor's tasks as a layer of the shared map (components/map): per task its planned
 // route (dashed), origin and destination circles and the current position (red when abnormal), on
 // the map's overlay canvas. A
-// refresh every 15 s redraws the few hundred tasks whole; the user's view is kept, only the first
+// re-read (on each live change, at most every 2 s) redraws the few hundred tasks whole; the user's view is kept, only the first
 // load fits the map to the tasks and a selection focuses its task. Place names are text: a
 // string tooltip is HTML to Leaflet, so they are escaped.
 import * as L from 'leaflet';

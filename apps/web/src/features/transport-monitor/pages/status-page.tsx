@@ -1,7 +1,9 @@
 // transport/status: the transport tasks under way. A live map of every task in transit or arrived
 // (planned route, origin and destination circles, where it is now; abnormal ones red) beside a list
 // with abnormal tasks first: code, goods, status and why it is abnormal, progress, the way left,
-// the ETA and the goods' temperature, humidity and door now. Read again every 15 s. Clicking a task
+// the ETA and the goods' temperature, humidity and door now. Read again when a task changes or one
+// of the shown tasks' devices reports (the live channel, subscribed to those devices only), and
+// every minute for lateness. Clicking a task
 // highlights it on the map and opens a compact detail with a link to its history track.
 import { useCallback, useMemo, useState } from 'react';
 import { Alert, Button, Card, Descriptions, Empty, Input, Progress, Skeleton, Switch, Tag, Typography } from 'antd';
@@ -12,8 +14,9 @@ import dayjs from 'dayjs';
 import { DATETIME_FORMAT } from '@iotc/shared/constants';
 import type { TaskDetail } from '@iotc/shared/transport';
 import { useMapConfig } from '../../../api/map-config.ts';
+import { useLiveRefresh } from '../../../lib/live.ts';
 import type { ScreenProps } from '../../../lib/screen.ts';
-import { useMonitor, type MonitorFilter } from '../api/monitor.ts';
+import { MONITOR_LIVE_MIN_MS, useMonitor, type MonitorFilter } from '../api/monitor.ts';
 import { MonitorMap } from '../components/monitor-map.tsx';
 import { formatKm, orderTasks, percent } from '../components/monitor-model.ts';
 import '../components/status-monitor.css';
@@ -41,6 +44,9 @@ export default function StatusPage(_props: ScreenProps) {
   const mapConfig = useMapConfig();
   const tasks = useMemo(() => orderTasks(monitor.data ?? []), [monitor.data]);
   const selected = selectedId ? tasks.find((task) => task.id === selectedId) : undefined;
+  const devices = useMemo(() => [...new Set(tasks.flatMap((task) => task.devices.map((d) => d.id)))].sort(), [tasks]);
+  const { refetch } = monitor;
+  useLiveRefresh(() => void refetch(), { tasks: true, devices, minMs: MONITOR_LIVE_MIN_MS });
 
   const statusText = useCallback((task: TaskDetail) => t(task.status === 'arrived' ? 'transportMonitor.status.arrived' : 'transportMonitor.status.inTransit'), [t]);
   const reasonText = useCallback((r: TaskDetail['abnormalReasons'][number]) => t(r === 'late' ? 'transportMonitor.reason.late' : 'transportMonitor.reason.alarm'), [t]);

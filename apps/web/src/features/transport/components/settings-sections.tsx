@@ -11,6 +11,8 @@ import { errorText, type ErrorCode } from '@iotc/shared/errors';
 import type { Lang } from '@iotc/shared/i18n';
 import { MAX_ROUTE_POINTS, MAX_TASK_CONTACTS, taskPlaceSchema, type RoadRoute, type RouteSource } from '@iotc/shared/transport';
 import { useAlarmLevels } from '../../../api/alarm-levels.ts';
+import { useGeocoderEnabled } from '../../../api/geocode.ts';
+import { AddressSearch } from '../../../components/address-search.tsx';
 import { useMapConfig } from '../../../api/map-config.ts';
 import { apiErrorText } from '../../../lib/api-error.ts';
 import { useLang } from '../../../lib/language.ts';
@@ -64,9 +66,24 @@ function PlaceFields({ which, formName }: { which: 'origin' | 'destination'; for
   const { t } = useTranslation();
   const lang = useLang();
   const label = t(`transport.place.${which}`);
+  const form = Form.useFormInstance();
+  const geocoder = useGeocoderEnabled();
+  // A place found by its address: its coordinates, the address, and its first part as the name when none is given.
+  const pick = (place: { label: string; lat: number; lon: number }) => {
+    form.setFieldValue([which, 'lat'], Math.round(place.lat * 1e6) / 1e6);
+    form.setFieldValue([which, 'lon'], Math.round(place.lon * 1e6) / 1e6);
+    form.setFieldValue([which, 'address'], place.label.slice(0, 200));
+    if (!String(form.getFieldValue([which, 'name']) ?? '').trim()) form.setFieldValue([which, 'name'], place.label.split(',')[0]!.trim().slice(0, 100));
+    void form.validateFields([[which, 'lat'], [which, 'lon'], [which, 'name']]).catch(() => undefined);
+  };
   return (
     <fieldset className="tt-place" data-testid={`${formName}-${which}`}>
       <legend>{label}</legend>
+      {geocoder && (
+        <Form.Item label={t('geocode.search')}>
+          <AddressSearch data-testid={`${formName}-${which}-search`} onPick={pick} />
+        </Form.Item>
+      )}
       <div className="tt-grid tt-grid-2">
         <Form.Item name={[which, 'name']} label={t('transport.place.name')} required rules={[schemaRule(taskPlaceSchema.shape.name, lang)]}>
           <Input maxLength={100} autoComplete="off" />

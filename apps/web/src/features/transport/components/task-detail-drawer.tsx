@@ -4,7 +4,7 @@
 // and the moves its status allows; everyone gets the link to its history track and, once it has
 // started, its shipment report.
 import { Button, Descriptions, Drawer, Progress, Result, Skeleton, Space, Tag, Typography } from 'antd';
-import { CopyOutlined, EditOutlined, FileTextOutlined, HistoryOutlined, SwapOutlined } from '@ant-design/icons';
+import { CopyOutlined, EditOutlined, FileTextOutlined, HistoryOutlined, ShareAltOutlined, SwapOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { TaskDetail } from '@iotc/shared/transport';
@@ -20,7 +20,9 @@ import { hasShipmentReport } from './shipment-report-model.ts';
 import { TaskFormDrawer, type TaskFormTarget } from './task-form-drawer.tsx';
 import { amount, canHandOver, formatTime, HIGH_VALUE_COLOR, isClosed, km, rangeText, STATUS_COLORS, taskActions } from './task-model.ts';
 import { TaskTimeline } from './task-timeline.tsx';
+import { TrackingLinkDialog, type TrackingLinkTarget } from './tracking-link-dialog.tsx';
 import { useTaskActions } from './use-task-actions.tsx';
+import { PositionText } from '../../../components/position-text.tsx';
 
 export const DETAIL_WIDTH = 640;
 export const historyPath = (id: string) => `/view/transport/history?taskId=${encodeURIComponent(id)}`;
@@ -58,7 +60,7 @@ function Live({ task }: { task: TaskDetail }) {
         bordered
         items={[
           { key: 'time', label: t('transport.live.time'), children: dash(formatTime(l.time)) },
-          { key: 'position', label: t('transport.live.position'), children: l.lat !== null && l.lon !== null ? `${l.lat.toFixed(5)}, ${l.lon.toFixed(5)}` : '-' },
+          { key: 'position', label: t('transport.live.position'), children: l.lat !== null && l.lon !== null ? <PositionText lat={l.lat} lon={l.lon} text={`${l.lat.toFixed(5)}, ${l.lon.toFixed(5)}`} data-testid="task-live-address" /> : '-' },
           { key: 'speed', label: t('transport.live.speed'), children: num(l.speed, ' km/h') },
           { key: 'temp', label: t('transport.live.temp'), children: num(l.temp, ' °C') },
           { key: 'humidity', label: t('transport.live.humidity'), children: num(l.humidity, ' %') },
@@ -75,7 +77,10 @@ function Fields({ task }: { task: TaskDetail }) {
   const { t } = useTranslation();
   const lang = useLang();
   const mode = (m: 'auto' | 'manual' | null) => (m ? ` (${t(m === 'auto' ? 'transport.mode.auto' : 'transport.mode.manual')})` : '');
-  const place = (p: TaskDetail['origin']) => `${p.name}${p.address ? ` · ${p.address}` : ''} (${p.lat.toFixed(5)}, ${p.lon.toFixed(5)}, ${p.radiusM} m)`;
+  const placeText = (p: TaskDetail['origin']) => `${p.name}${p.address ? ` · ${p.address}` : ''} (${p.lat.toFixed(5)}, ${p.lon.toFixed(5)}, ${p.radiusM} m)`;
+  // A place without a typed address gets the geocoder's (when there is one) under it.
+  const place = (p: TaskDetail['origin'], which: string) =>
+    p.address ? placeText(p) : <PositionText lat={p.lat} lon={p.lon} text={placeText(p)} data-testid={`task-${which}-address`} />;
   const a = task.alarm;
   const watches = [
     a.temperature ? t('transport.alarm.temperature') : null,
@@ -111,8 +116,8 @@ function Fields({ task }: { task: TaskDetail }) {
         { key: 'customer', label: t('transport.task.col.customer'), children: dash(task.customer) },
         { key: 'carrier', label: t('transport.task.col.carrier'), children: task.asset ? `${t(task.asset.kind === 'container' ? 'transport.carrier.container' : 'transport.carrier.vehicle')} ${task.asset.code} · ${task.asset.name}` : '-' },
         { key: 'devices', label: t('transport.task.col.devices'), children: task.devices.map((d, i) => `${deviceLabel(d)}${i === 0 ? ` (${t('transport.task.mainDevice')})` : ''}`).join(', ') || '-' },
-        { key: 'origin', label: t('transport.place.origin'), children: place(task.origin) },
-        { key: 'destination', label: t('transport.place.destination'), children: place(task.destination) },
+        { key: 'origin', label: t('transport.place.origin'), children: place(task.origin, 'origin') },
+        { key: 'destination', label: t('transport.place.destination'), children: place(task.destination, 'destination') },
         {
           key: 'route',
           label: t('transport.route.title'),
@@ -160,6 +165,7 @@ export function TaskDetailDrawer({ id, onClose, canWrite, onOpen }: TaskDetailDr
   const mapConfig = useMapConfig();
   const editor = useDialog<TaskFormTarget>();
   const report = useDialog<ShipmentReportTarget>();
+  const tracking = useDialog<TrackingLinkTarget>();
   const actions = useTaskActions((made) => onOpen(made.id));
   const row = task.data;
   const live = row?.status === 'in_transit' ? row.live : null;
@@ -218,6 +224,11 @@ export function TaskDetailDrawer({ id, onClose, canWrite, onOpen }: TaskDetailDr
           {t('transport.report.button')}
         </Button>
       ) : null}
+      {canWrite ? (
+        <Button icon={<ShareAltOutlined />} data-testid="tt-detail-tracking" onClick={() => tracking.show({ id: row.id, code: row.code })}>
+          {t('tracking.button')}
+        </Button>
+      ) : null}
       {canWrite && !isClosed(row.status) ? (
         <Button icon={<EditOutlined />} data-testid="tt-detail-edit" onClick={() => editor.show({ mode: 'edit', row })}>
           {t('transport.task.action.edit')}
@@ -249,6 +260,7 @@ export function TaskDetailDrawer({ id, onClose, canWrite, onOpen }: TaskDetailDr
       {actions.dialog}
       <TaskFormDrawer formName="ttEdit" target={editor.target} open={editor.open} onClose={editor.hide} afterClose={editor.afterClose} />
       <ShipmentReportModal target={report.target} open={report.open} onClose={report.hide} afterClose={report.afterClose} />
+      <TrackingLinkDialog target={tracking.target} open={tracking.open} onClose={tracking.hide} afterClose={tracking.afterClose} />
     </Drawer>
   );
 }

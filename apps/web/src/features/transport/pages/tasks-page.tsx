@@ -6,8 +6,10 @@
 // `f.highValue`, `f.plannedFrom`, `f.plannedTo`, `f.orgId`; `id`: the task whose details are
 // open; `taskId`: the same (the alarm screens link here), turned into `id`; `templateId`: open the
 // new-task form filled from that template (the templates screen links here), taken out of the
-// address once the form is open.
+// address once the form is open. A task created, edited or moved anywhere (the recogniser too)
+// reaches the screen through the live channel, which reads the page and the counts again.
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { App, Card } from 'antd';
 import { FileExcelOutlined, FileTextOutlined, ImportOutlined, PlusOutlined, SnippetsOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -22,6 +24,7 @@ import { Forbidden } from '../../../components/forbidden.tsx';
 import { TabBar, TabCount } from '../../../components/tab-bar.tsx';
 import { apiErrorText } from '../../../lib/api-error.ts';
 import { useLang } from '../../../lib/language.ts';
+import { useLiveRefresh } from '../../../lib/live.ts';
 import { useListParams, type FilterValues, type ListState } from '../../../lib/list-query.ts';
 import { usePermission } from '../../../lib/permissions.ts';
 import type { ScreenProps } from '../../../lib/screen.ts';
@@ -29,7 +32,7 @@ import { getUserinfo } from '../../../lib/session.ts';
 import { useDialog } from '../../../lib/use-dialog.ts';
 import { useExport } from '../../../lib/use-export.ts';
 import { useTemplate } from '../api/template-detail.ts';
-import { exportTasks, PLANNED_FILTER, taskFilters, useTaskCounts, useTasks } from '../api/tasks.ts';
+import { exportTasks, PLANNED_FILTER, TASK_LISTS_KEY, taskFilters, useTaskCounts, useTasks } from '../api/tasks.ts';
 import { TaskImportModal } from '../components/import-modal.tsx';
 import { taskDescriptor } from '../components/task-columns.tsx';
 import { TaskDetailDrawer } from '../components/task-detail-drawer.tsx';
@@ -88,6 +91,8 @@ export default function TasksPage(_props: ScreenProps) {
   const state = useMemo<ListState>(() => ({ page: list.page, size: list.size, sort: list.sort, filters }), [list.page, list.size, list.sort, filters]);
   const query = useTasks(state);
   const counts = useTaskCounts(filters);
+  const queryClient = useQueryClient();
+  useLiveRefresh(() => void queryClient.invalidateQueries({ queryKey: TASK_LISTS_KEY }), { tasks: true });
   const orgTree = useOrgTree(can('org:read'));
   const items = useMemo(() => filterItems(flatOrgs(orgTree.data ?? [])), [orgTree.data]);
 

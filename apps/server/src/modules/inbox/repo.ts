@@ -1,0 +1,93 @@
+// SQL of the inbox: one user's items are their in-app deliveries that were sent and the notices
+// addressed to everyone, to an organisation above or at theirs (a notice for a tree reaches all
+// of it) or to one below it (as the home screen lists them); a row in inbox_reads marks one read.
+import { sql, type SQL } from 'drizzle-orm';
+import type { InboxItem } from '@iotc/shared/inbox';
+import type { Lang } from '@iotc/shared/i18n';
+import { rowsOf, type Db } from '../../db/client.ts';
+import { uuidList } from '../../db/list.ts';
+
+/** Whose inbox: the user, their organisation and the organisations below it. */
+export interface Reader {
+  userId: string;
+  orgId: string;
+  scope: readonly string[];
+}
+
+/** The reader's items (id, kind, texts in `lang`, time), read or not. */
+function itemsOf(r: Reader, lang: Lang): SQL {
+  const zh = lang === 'zh';
+  return sql`
+    select d.id, 'alarm' as kind, d.subject as title, d.body, null::text as level, d.alarm_id, d.created_at as at
+      from deliveries d
+     where d.user_id = ${r.userId}::uuid and d.channel = 'in_app' and d.status = 'sent'
+    union all
+    select n.id, 'notice' as kind, ${zh ? sql`n.title_zh` : sql`n.title_en`} as title, ${zh ? sql`n.body_zh` : sql`n.body_en`} as body, n.level, null::uuid as alarm_id, n.published_at as at
+      from notices n
+     where n.org_id is null
+        or n.org_id = any(${uuidList(r.scope)})
+        or n.org_id in (with recursive up(id, parent_id) as (
+                          select id, parent_id from orgs where id = ${r.orgId}::uuid
+                          union all select o.id, o.parent_id from orgs o join up on o.id = up.parent_id)
+                        select id from up)`;
+}
+
+interface ItemRow {
+  id: string;
+  kind: 'alarm' | 'notice';
+  title: string;
+  body: string;
+  level: 'info' | 'warning' | 'important' | null;
+  alarm_id: string | null;
+  at: Date | string;
+  read: boolean;
+}
+
+const iso = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOString();
+
+export function inboxRepo(db: Db) {
+  return {
+    async page(r: Reader, lang: Lang, unreadOnly: boolean, limit: number, offset: number): Promise<{ rows: InboxItem[]; total: number }> {
+      const base = sql`
+        from (${itemsOf(r, lang)}) i
+        left join inbox_reads x on x.user_id = ${r.userId}::uuid and x.item_id = i.id
+        ${unreadOnly ? sql`where x.item_id is null` : sql``}`;
+      const [rows, total] = await Promise.all([
+        db.execute(sql`select i.*, x.item_id is not null as read ${base} order by i.at desc, i.id desc limit ${limit} offset ${offset}`),
+        db.execute(sql`select count(*)::int as n ${base}`),
+      ]);
+      return {
+        rows: rowsOf<ItemRow>(rows).map((i) => ({
+          id: i.id,
+          kind: i.kind,
+          title: i.title,
+          body: i.body,
+          level: i.level,
+          alarmId: i.alarm_id,
+          at: iso(i.at),
+          read: i.read,
+        })),
+        total: Number(rowsOf<{ n: number }>(total)[0]?.n ?? 0),
+      };
+    },
+
+    async unread(r: Reader): Promise<number> {
+      const res = await db.execute(sql`
+        select count(*)::int as n from (${itemsOf(r, 'en')}) i
+        where not exists (select 1 from inbox_reads x where x.user_id = ${r.userId}::uuid and x.item_id = i.id)`);
+      return Number(rowsOf<{ n: number }>(res)[0]?.n ?? 0);
+    },
+
+    /** Marks the reader's unread items among `ids` (all of them: undefined) read; answers how many. */
+    async markRead(r: Reader, ids: readonly string[] | undefined, at: Date): Promise<number> {
+      const res = await db.execute(sql`
+        insert into inbox_reads (user_id, item_id, read_at)
+        select ${r.userId}::uuid, i.id, ${at.toISOString()}::timestamptz from (${itemsOf(r, 'en')}) i
+        ${ids ? sql`where i.id = any(${uuidList(ids)})` : sql``}
+        on conflict do nothing
+        returning item_id`);
+      return rowsOf(res).length;
+    },
+  };
+}
+export type InboxRepo = ReturnType<typeof inboxRepo>;

@@ -1,0 +1,10 @@
+// Warehouse inbound and outbound records of the caller's organisation tree.
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { ModuleContext } from '../context.ts';
+import { warehouseRoutes } from './routes.ts';
+import { warehouseService } from './service.ts';
+
+export const warehousePlugin = fp(async (app: FastifyInstance, ctx: ModuleContext) => {
+  await app.register(warehouseRoutes, { records: warehouseService(ctx.database.db) });
+});

@@ -1,0 +1,10 @@
+// Work orders: a closed or gathered order may change its alarms, which go out as alarm changes.
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { ModuleContext } from '../context.ts';
+import { workOrderRoutes } from './routes.ts';
+import { workOrderService } from './service.ts';
+
+export const workOrderPlugin = fp(async (app: FastifyInstance, ctx: ModuleContext) => {
+  await app.register(workOrderRoutes, { workOrders: workOrderService(ctx.database.db, { publish: ctx.publishAlarms }) });
+});
