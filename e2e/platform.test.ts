@@ -30,6 +30,17 @@ async function signInAdmin(page: Page) {
   await page.waitForURL(`**${LANDING}`);
 }
 
+/**
+ * Picks an organisation in a list screen's tree and waits until the tree shows it selected.
+ * The address changes before the screen renders the choice, so waiting on the address alone
+ * let a fast click on "New" open the form with no organisation in it.
+ */
+async function pickOrg(page: Page, code: string) {
+  await page.locator(`[data-testid=org-node-${code}]`).click();
+  await page.locator(`[data-testid=org-tree] .ant-tree-node-selected [data-testid=org-node-${code}]`).waitFor();
+  expect(new URL(page.url()).searchParams.get('f.orgId')).toBeTruthy();
+}
+
 const rows = (page: Page) => page.locator('[data-testid=data-table] .ant-table-tbody tr.ant-table-row');
 const row = (page: Page, text: string) => rows(page).filter({ hasText: text });
 /** The message of a form field, by the field's id. */
@@ -88,8 +99,7 @@ describe('platform management by the administrator', () => {
       // Roles: with the new organisation picked in the tree, a new role belongs to it.
       await page.goto(server.url + '/view/system/roles');
       await page.locator('[data-testid=roles-page]').waitFor();
-      await page.locator(`[data-testid=org-node-${made.orgCode}]`).click();
-      await expect.poll(() => new URL(page.url()).searchParams.get('f.orgId')).toBeTruthy();
+      await pickOrg(page, made.orgCode);
       await page.locator('[data-testid=role-new]').click();
       await page.locator('.role-drawer #code').waitFor();
       await expect.poll(() => page.locator('.role-drawer .ant-form-item:has(#orgId)').textContent()).toContain(made.orgName);
@@ -105,8 +115,7 @@ describe('platform management by the administrator', () => {
       // Users: a new user of the new organisation holding the role.
       await page.goto(server.url + '/view/system/users');
       await page.locator('[data-testid=users-page]').waitFor();
-      await page.locator(`[data-testid=org-node-${made.orgCode}]`).click();
-      await expect.poll(() => new URL(page.url()).searchParams.get('f.orgId')).toBeTruthy();
+      await pickOrg(page, made.orgCode);
       await page.locator('[data-testid=user-new]').click();
       const modal = page.locator('.user-form-modal');
       await modal.locator('#account').waitFor();

@@ -2,6 +2,7 @@
 // apps/server/drizzle are generated from it with `npm run db:generate` and applied at start on
 // PGlite and PostgreSQL alike.
 export * from './schema/org.ts';
+export * from './schema/place.ts';
 export * from './schema/auth.ts';
 export * from './schema/dict.ts';
 export * from './schema/audit.ts';

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { bigserial, doublePrecision, boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns.ts';
 import { orgs } from './org.ts';
+import { places } from './place.ts';
 
 /**
  * Devices (trackers, gateways, data loggers): an id (IMEI or serial) unique on the platform,
@@ -89,6 +90,8 @@ export const assets = pgTable(
     tempMax: doublePrecision('temp_max'),
     humidityMin: doublePrecision('humidity_min'),
     humidityMax: doublePrecision('humidity_max'),
+    /** A warehouse's place in the library (schema/place.ts): where it is on the map. */
+    placeId: uuid('place_id').references(() => places.id),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { doublePrecision, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, eventTimeline } from './columns.ts';
 import { orgs } from './org.ts';
+import { places } from './place.ts';
 import { devices, assets } from './device.ts';
 
 /**
@@ -55,6 +56,9 @@ export const transportTasks = pgTable(
     destinationLat: doublePrecision('destination_lat').notNull(),
     destinationLon: doublePrecision('destination_lon').notNull(),
     destinationRadiusM: integer('destination_radius_m').notNull(),
+    /** The library places the origin and destination were taken from (copied above; a change to the place is copied here). */
+    originPlaceId: uuid('origin_place_id').references(() => places.id),
+    destinationPlaceId: uuid('destination_place_id').references(() => places.id),
     plannedDistanceM: doublePrecision('planned_distance_m').notNull(),
     plannedStart: timestamp('planned_start', { withTimezone: true }),
     plannedArrival: timestamp('planned_arrival', { withTimezone: true }),
