@@ -75,7 +75,18 @@ export const alarmRuleStates = pgTable(
   (t) => [primaryKey({ name: 'alarm_rule_states_pk', columns: [t.deviceRef, t.policyId, t.ruleId] })],
 );
 
-/** Alarm records: one per device and rule while its condition holds. */
+/** One contributor of an alarm (times as ISO strings). */
+export interface AlarmSourceJson {
+  policyId: string | null;
+  policyName: string;
+  taskId: string | null;
+  ruleId: string;
+  levelId: string;
+  openedAt: string;
+  clearedAt: string | null;
+}
+
+/** Alarm records: one per device and condition (alarm type) while some rule sees it. */
 export const alarms = pgTable(
   'alarms',
   {
@@ -109,6 +120,11 @@ export const alarms = pgTable(
     closeReason: text('close_reason'),
     /** Who handles it (a user of the organisation tree). */
     assigneeId: uuid('assignee_id').references(() => users.id, { onDelete: 'set null' }),
+    /**
+     * The rules behind it (shared alarm.ts `AlarmSource`): every rule that saw the same condition
+     * (same type) on the device while it was open joined it; it clears when all of them have.
+     */
+    sources: jsonb('sources').notNull().default(sql`'[]'::jsonb`).$type<AlarmSourceJson[]>(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -143,6 +159,11 @@ export const pushRules = pgTable(
     timezone: text('timezone').notNull(),
     templates: jsonb('templates').notNull(),
     steps: jsonb('steps').notNull(),
+    /** Quiet hours (HH:mm, in `timezone`): e-mail, SMS and webhook deliveries due then wait until they end. */
+    quietFrom: text('quiet_from'),
+    quietTo: text('quiet_to'),
+    /** Digest: e-mail and SMS go out at most once per this many minutes per recipient and channel, listing the alarms. */
+    digestMinutes: integer('digest_minutes'),
     /** Set on the rule that pushes a transport task's alarms to its recipients (kept by the task, not shown among the rules). */
     taskId: uuid('task_id').references((): AnyPgColumn => transportTasks.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
@@ -202,6 +223,10 @@ export const deliveries = pgTable(
     round: integer('round').notNull().default(0),
     channel: text('channel', { enum: ['in_app', 'email', 'sms', 'webhook'] }).notNull(),
     target: text('target').notNull(),
+    /** Who it reaches on the channel (e-mail lower-cased): one message per alarm, event, round, channel and recipient whatever the rules. Null on rows older than the guard. */
+    recipient: text('recipient'),
+    /** Waits for its rule's digest: sent together with the recipient's other digest deliveries due. */
+    digest: boolean('digest').notNull().default(false),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     /** Webhooks: the signing key at the time the step fired (never read back by the API). */
     secret: text('secret'),
@@ -218,6 +243,7 @@ export const deliveries = pgTable(
   },
   (t) => [
     uniqueIndex('deliveries_once_uq').on(t.alarmId, t.ruleId, t.event, t.step, t.round, t.channel, t.target),
+    uniqueIndex('deliveries_recipient_uq').on(t.alarmId, t.event, t.round, t.channel, t.recipient),
     index('deliveries_org_created_idx').on(t.orgId, t.createdAt),
     index('deliveries_alarm_idx').on(t.alarmId, t.createdAt),
     index('deliveries_user_idx').on(t.userId, t.createdAt),
