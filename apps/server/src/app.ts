@@ -46,6 +46,7 @@ import { workOrderPlugin } from './modules/work-order/plugin.ts';
 import { telemetryPlugin } from './modules/telemetry/plugin.ts';
 import { homePlugin } from './modules/home/plugin.ts';
 import { inboxPlugin } from './modules/inbox/plugin.ts';
+import { placePlugin } from './modules/place/plugin.ts';
 import { cockpitPlugin } from './modules/cockpit/plugin.ts';
 import { trackPlugin } from './modules/track/plugin.ts';
 import { storagePlugin } from './modules/storage/plugin.ts';
@@ -170,7 +171,7 @@ export async function buildApp(
   await app.register(workOrderPlugin, modules);
   await app.register(mapTilesPlugin, modules);
   await app.register(telemetryPlugin, modules);
-  for (const plugin of [homePlugin, inboxPlugin, cockpitPlugin, trackPlugin, storagePlugin, retentionPlugin, reportPlugin, comparePlugin, warehousePlugin]) await app.register(plugin, modules);
+  for (const plugin of [homePlugin, inboxPlugin, cockpitPlugin, trackPlugin, storagePlugin, retentionPlugin, reportPlugin, comparePlugin, warehousePlugin, placePlugin]) await app.register(plugin, modules);
   await app.register(reportSchedulePlugin, { ...modules, reports: app.reports });
   await app.register(ledgerPlugin, modules);
   // The intake after those that hear it: on close its store is flushed before they settle.

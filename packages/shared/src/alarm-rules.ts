@@ -9,6 +9,7 @@
 // silence. Outside the rule's schedule no alarm starts and a waiting one is dropped; an open one
 // still clears. A report older than the last one evaluated changes nothing.
 import { ALARM_TYPE_INFO, type AlarmRule, type Place, type Schedule } from './alarm.ts';
+import { pointInPolygon } from './place.ts';
 import { PARKED_BELOW_KMH } from './live.ts';
 import type { SensorValues } from './sensors.ts';
 import { terminalAlarmBit } from './terminal-alarms.ts';
@@ -130,7 +131,7 @@ export function distanceToRouteM(lat: number, lon: number, route: [number, numbe
 
 export function inPlaces(places: Place[], lat: number | null, lon: number | null): boolean {
   if (lat === null || lon === null) return false;
-  return places.some((p) => distanceM(lat, lon, p.lat, p.lon) <= p.radiusM);
+  return places.some((p) => (p.polygon ? pointInPolygon(lat, lon, p.polygon) : distanceM(lat, lon, p.lat, p.lon) <= p.radiusM));
 }
 
 // ---- conditions

@@ -91,12 +91,19 @@ export const scheduleSchema = z.object({
 });
 export type Schedule = z.infer<typeof scheduleSchema>;
 
-/** A circular place (a depot, a customer's yard): where a door may open or a vehicle may stay. */
+/**
+ * A place (a depot, a customer's yard): where a door may open or a vehicle may stay. A circle, or
+ * with `polygon` ([lat, lon] corners) that polygon (lat/lon/radiusM are then its centroid and the
+ * circle around it). `placeId`: the place library's place it was copied from (place.ts); a change
+ * to that place is written into this copy.
+ */
 export const placeSchema = z.object({
+  placeId: z.uuid().optional(),
   name: z.string().trim().min(1, { message: 'NAME_REQUIRED' }).max(100),
   lat: z.number().min(-90).max(90),
   lon: z.number().min(-180).max(180),
   radiusM: z.number().min(10).max(100_000),
+  polygon: z.array(z.tuple([z.number().min(-90).max(90), z.number().min(-180).max(180)])).min(3).max(200).optional(),
 });
 export type Place = z.infer<typeof placeSchema>;
 

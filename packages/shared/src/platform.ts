@@ -22,6 +22,8 @@ export const PERMISSIONS = {
   'alarm:read': { en: 'View alarms, alarm policies and levels', zh: '查看告警、告警策略与等级' },
   'alarm:write': { en: 'Manage alarm policies and levels', zh: '管理告警策略与等级' },
   'alarm:handle': { en: 'Handle alarms: acknowledge, assign, comment, close, send notifications again', zh: '处理告警：确认、指派、备注、关闭、重新发送通知' },
+  'place:read': { en: 'View the place library', zh: '查看地点库' },
+  'place:write': { en: 'Manage the place library: create, change, delete, import places', zh: '管理地点库：新建、修改、删除、导入地点' },
   'fault:handle': { en: 'Record device repairs', zh: '登记设备维修' },
   'transport:read': { en: 'View transport tasks, templates and tracks', zh: '查看运输任务、模板与轨迹' },
   'transport:write': { en: 'Manage transport tasks and templates: create, change, start, end, cancel', zh: '管理运输任务与模板：新建、修改、开始、结束、取消' },

@@ -57,6 +57,8 @@ const lon = z.number({ message: 'LON_REQUIRED' }).min(-180, { message: 'LON_RANG
 
 /** An origin or a destination: a named place and the circle around it that counts as being there. */
 export const taskPlaceSchema = z.object({
+  /** The place library's place it was taken from (place.ts); a change to that place is copied here. */
+  placeId: z.uuid().nullable().optional(),
   name: name,
   address: optionalText(200),
   lat,

@@ -54,6 +54,7 @@ function monitoring(type: ScenarioType): MenuNode {
           { code: 'monitor-alarm-policy', zh: '告警策略', en: 'Alarm policy', url: 'view/alarm/policy' },
           { code: 'monitor-alarm-query', zh: '告警查询', en: 'Alarm query', url: 'view/alarm/query' },
           { code: 'monitor-alarm-levels', zh: '告警等级', en: 'Alarm levels', url: 'view/alarm/levels' },
+          { code: 'monitor-alarm-places', zh: '地点库', en: 'Place library', url: 'view/alarm/places', grantWith: 'monitor-alarm-policy' },
           { code: 'monitor-alarm-push', zh: '消息推送', en: 'Message push', url: 'view/alarm/push' },
           { code: 'monitor-alarm-flow', zh: '告警流转', en: 'Alarm flow', url: 'view/alarm/flow' },
           { code: 'monitor-alarm-orders', zh: '工单管理', en: 'Work orders', url: 'view/alarm/workOrders' },
@@ -357,6 +358,10 @@ export const DICTS: DictSeed[] = [
       ['legal_hold_place', '设置法律保全', 'Legal hold placed'],
       ['legal_hold_release', '解除法律保全', 'Legal hold released'],
       ['map_tiles_update', '修改地图来源', 'Map source changed'],
+      ['place_create', '新建地点', 'Place created'],
+      ['place_update', '修改地点', 'Place changed'],
+      ['place_delete', '删除地点', 'Place deleted'],
+      ['place_import', '导入地点', 'Places imported'],
     ],
   },
   {

@@ -101,6 +101,12 @@ export async function seed(db: Db, opts: SeedOptions): Promise<SeedResult> {
         await tx.execute(sql`insert into role_menus (role_id, menu_id) select role_id, ${id} from role_menus where menu_id = ${sibling} on conflict do nothing`);
       }
     }
+    // The place library's actions, new to an existing database: the roles that read or manage alarm
+    // policies get them once, as they got its screen (a later revoke stays).
+    if (known.size > 0 && known.has('101-monitor-alarm-policy') && !known.has('101-monitor-alarm-places')) {
+      await tx.execute(sql`insert into role_permissions (role_id, permission) select role_id, 'place:read' from role_permissions where permission = 'alarm:read' on conflict do nothing`);
+      await tx.execute(sql`insert into role_permissions (role_id, permission) select role_id, 'place:write' from role_permissions where permission = 'alarm:write' on conflict do nothing`);
+    }
 
     const platformOrg = await upsertOrg(tx, { code: PLATFORM_ORG, name: 'IoT Cloud Platform', kind: 'platform', parentId: null });
     const adminRole = await upsertRole(tx, platformOrg, 'platform_admin', '平台管理员', 'Platform administrator');
@@ -122,7 +128,7 @@ export async function seed(db: Db, opts: SeedOptions): Promise<SeedResult> {
       const demoOrg = await upsertOrg(tx, { code: DEMO_ORG, name: 'Demo Cold Chain Co.', kind: 'tenant', parentId: platformOrg });
       const operatorRole = await upsertRole(tx, demoOrg, 'operator', '运营人员', 'Operator');
       await grant(tx, operatorRole, menuRows.filter((m) => !m.platformOnly).map((m) => m.id!));
-      await grantActions(tx, operatorRole, ['device:read', 'alarm:read', 'alarm:handle', 'fault:handle', 'transport:read', 'transport:write', 'warehouse:read', 'warehouse:write', 'command:request', 'report:schedule']);
+      await grantActions(tx, operatorRole, ['device:read', 'alarm:read', 'alarm:handle', 'place:read', 'place:write', 'fault:handle', 'transport:read', 'transport:write', 'warehouse:read', 'warehouse:write', 'command:request', 'report:schedule']);
       // The organisation's own administrator role: every screen and action within the organisation.
       const orgAdminRole = await upsertRole(tx, demoOrg, ORG_ADMIN_ROLE.code, ORG_ADMIN_ROLE.zh, ORG_ADMIN_ROLE.en);
       // Every screen but the platform administrator's own.

@@ -147,6 +147,7 @@ beforeAll(async () => {
     }
     return r.body.data!;
   };
+  await must('POST', '/api/iot/v2/places', { name: 'Isolation probe place', shape: 'circle', lat: 31.2, lon: 121.5, radiusM: 300 });
   await readIds();
   const device = ids.device![0]!;
   const alarm = ids.alarm![0];

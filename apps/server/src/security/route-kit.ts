@@ -311,6 +311,7 @@ export const PARAM_KINDS: Record<string, string> = {
   '/api/iot/v2/work-orders/:id': 'workOrder',
   '/api/iot/v2/transport-tasks/:id': 'task',
   '/api/iot/v2/transport-templates/:id': 'template',
+  '/api/iot/v2/places/:id': 'place',
   '/api/iot/v2/push-rules/:id': 'pushRule',
   '/api/iot/v2/deliveries/:id': 'delivery',
   '/api/iot/v2/orgs/:id': 'org',
@@ -380,6 +381,7 @@ export async function idsOfOrg(db: Db, orgId: string): Promise<Ids> {
   ids.fault = await q(`select id as v from faults where org_id = $A`);
   ids.task = await q(`select id as v from transport_tasks where org_id = $A`);
   ids.template = await q(`select id as v from transport_templates where org_id = $A`);
+  ids.place = await q(`select id as v from places where org_id = $A`);
   ids.warehouseRecord = await q(`select id as v from warehouse_records where org_id = $A`);
   ids.level = await q(`select id as v from alarm_levels where org_id = $A`);
   ids.policy = await q(`select id as v from alarm_policies where org_id = $A`);

@@ -27,6 +27,7 @@ import type { Caller } from '../../lib/caller.ts';
 import type { AuditEntry } from '../audit/repo.ts';
 import { successRecorder } from '../audit/service.ts';
 import { endAlarmsOf } from './records.ts';
+import { checkPlaceRefs } from '../place/repo.ts';
 
 const SORTABLE: Sortable = { name: alarmPolicies.name, createdAt: alarmPolicies.createdAt, updatedAt: alarmPolicies.updatedAt };
 
@@ -93,6 +94,7 @@ export function policyService(
     const levels = await db.select({ id: alarmLevels.id }).from(alarmLevels).where(eq(alarmLevels.orgId, orgId));
     const known = new Set(levels.map((l) => l.id));
     if (body.rules.some((r) => !known.has(r.levelId))) throw new AppError(400, 'ALARM_LEVEL_UNKNOWN');
+    await checkPlaceRefs(db, caller, body.rules.flatMap((r) => r.places.map((p) => p.placeId)));
     const ids = [...new Set(body.targets)];
     if (body.scope === 'all' || ids.length === 0) return;
     if (body.scope === 'asset_kinds') {

@@ -44,7 +44,7 @@ const KIND_NAMES: Record<AssetKind, { zh: string; en: string }> = {
 const parent = alias(assets, 'parent');
 const SORTABLE: Sortable = { code: assets.code, name: assets.name, createdAt: assets.createdAt, updatedAt: assets.updatedAt };
 
-type AssetSelect = typeof assets.$inferSelect & { parentName: string | null; orgName: string };
+type AssetSelect = Omit<typeof assets.$inferSelect, 'placeId'> & { parentName: string | null; orgName: string };
 
 export function assetService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
   const record = successRecorder(audit);

@@ -59,6 +59,7 @@ import {
 } from './repo.ts';
 import { syncTaskPolicy, syncTaskPushRule } from './task-policy.ts';
 import { levelOfOrg, type TemplateSettings } from './templates.ts';
+import { checkPlaceRefs } from '../place/repo.ts';
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
@@ -139,6 +140,8 @@ function columnsOf(b: TaskBody) {
     highValue: b.highValue,
     customer: b.customer,
     assetRef: b.assetId,
+    originPlaceId: b.origin.placeId ?? null,
+    destinationPlaceId: b.destination.placeId ?? null,
     originName: b.origin.name,
     originLat: b.origin.lat,
     originLon: b.origin.lon,
@@ -268,6 +271,7 @@ export function transportTaskService(
       if (Number(tp?.n ?? 0) === 0) throw new AppError(400, 'TASK_TEMPLATE_UNKNOWN');
     }
     if (!(await levelOfOrg(db, orgId, b.alarm.levelId))) throw new AppError(400, 'ALARM_LEVEL_UNKNOWN');
+    await checkPlaceRefs(db, caller, [b.origin.placeId, b.destination.placeId]);
   }
 
   /** A new pending task and its 'created' event; answers its id and code. */

@@ -42,7 +42,7 @@ const GOODS_RULES: ReadonlySet<AlarmType> = new Set(['temp_high', 'temp_low', 'h
 export function taskRules(t: PolicySource): AlarmRule[] {
   if (!t.alarm.levelId || (t.status !== 'in_transit' && t.status !== 'arrived')) return [];
   const a = t.alarm;
-  const places = [t.origin, t.destination].map((p) => ({ name: p.name, lat: p.lat, lon: p.lon, radiusM: p.radiusM }));
+  const places = [t.origin, t.destination].map((p) => ({ ...(p.placeId ? { placeId: p.placeId } : {}), name: p.name, lat: p.lat, lon: p.lon, radiusM: p.radiusM }));
   const out: { type: AlarmType; threshold: number; places?: typeof places; route?: [number, number][] }[] = [];
   if (a.temperature && t.tempMax !== null) out.push({ type: 'temp_high', threshold: t.tempMax });
   if (a.temperature && t.tempMin !== null) out.push({ type: 'temp_low', threshold: t.tempMin });

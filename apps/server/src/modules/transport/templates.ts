@@ -12,6 +12,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { Caller } from '../../lib/caller.ts';
 import type { AuditEntry } from '../audit/repo.ts';
 import { successRecorder } from '../audit/service.ts';
+import { checkPlaceRefs } from '../place/repo.ts';
 
 const SORTABLE: Sortable = { name: transportTemplates.name, createdAt: transportTemplates.createdAt, updatedAt: transportTemplates.updatedAt };
 
@@ -71,8 +72,9 @@ export function templateService(db: Db, opts: { audit: (e: AuditEntry) => Promis
     return toRow(row);
   }
 
-  async function check(orgId: string, body: TemplateBody, id?: string) {
+  async function check(caller: Caller, orgId: string, body: TemplateBody, id?: string) {
     if (!(await levelOfOrg(db, orgId, body.alarm.levelId))) throw new AppError(400, 'ALARM_LEVEL_UNKNOWN');
+    await checkPlaceRefs(db, caller, [body.origin.placeId, body.destination.placeId]);
     const [taken] = await db
       .select({ n: count() })
       .from(transportTemplates)
@@ -104,7 +106,7 @@ export function templateService(db: Db, opts: { audit: (e: AuditEntry) => Promis
     async create(caller: Caller, body: TemplateBody, meta: ClientMeta): Promise<TemplateRow> {
       const orgId = body.orgId ?? caller.orgId;
       if (!caller.scope.has(orgId)) throw new AppError(404, 'NOT_FOUND');
-      await check(orgId, body);
+      await check(caller, orgId, body);
       const [row] = await db
         .insert(transportTemplates)
         .values({ orgId, name: body.name, description: body.description, settings: settingsOf(body) })
@@ -119,7 +121,7 @@ export function templateService(db: Db, opts: { audit: (e: AuditEntry) => Promis
     /** Changes everything but the organisation. */
     async update(caller: Caller, id: string, body: TemplateBody, meta: ClientMeta): Promise<TemplateRow> {
       const before = await visible(caller, id);
-      await check(before.orgId, body, id);
+      await check(caller, before.orgId, body, id);
       try {
         await db
           .update(transportTemplates)

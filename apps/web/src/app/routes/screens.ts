@@ -45,6 +45,7 @@ export const SCREENS: Record<string, ScreenImporter> = {
   // The transport scenario's 'Abnormal-alarm monitoring and push' shows the real-time alarms of tasks.
   'transport/alarms': () => import('../../features/alarm/pages/task-alarms-page.tsx'),
   'alarm/levels': () => import('../../features/alarm-config/pages/alarm-levels-page.tsx'),
+  'alarm/places': () => import('../../features/place/pages/places-page.tsx'),
   'alarm/policy': () => import('../../features/alarm-config/pages/alarm-policies-page.tsx'),
   'alarm/push': () => import('../../features/alarm-push/pages/message-push-page.tsx'),
   'alarm/flow': () => import('../../features/alarm/pages/alarm-flow-page.tsx'),
