@@ -113,6 +113,19 @@ export const pushTemplatesSchema = z.object({
 });
 export type PushTemplates = z.infer<typeof pushTemplatesSchema>;
 
+/** A time of day, 00:00 to 23:59. */
+const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
+const blankAsNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : typeof v === 'string' ? v.trim() : v);
+/** The bounds of a push rule's digest interval, in minutes. */
+export const MIN_DIGEST_MINUTES = 5;
+export const MAX_DIGEST_MINUTES = 1440;
+
+/** The subject of a digest message listing `n` alarms. */
+export const DIGEST_SUBJECT: Record<Lang, (n: number) => string> = {
+  zh: (n) => `告警汇总：${n} 条告警`,
+  en: (n) => `Alarm digest: ${n} alarms`,
+};
+
 function checkSteps(steps: PushStep[], ctx: z.RefinementCtx) {
   steps.forEach((s, i) => {
     if (i === 0 && s.afterMinutes !== 0) ctx.addIssue({ code: 'custom', path: ['steps', i, 'afterMinutes'], message: 'PUSH_STEP_FIRST_DELAY' });
@@ -149,8 +162,17 @@ export const pushRuleBodySchema = z
       .refine((t) => unknownPlaceholders(`${t.subject}\n${t.body}`).length === 0, { message: 'PUSH_TEMPLATE_PLACEHOLDER' })
       .default({ subject: '', body: '' }),
     steps: z.array(pushStepSchema).min(1, { message: 'PUSH_STEPS_REQUIRED' }).max(MAX_PUSH_STEPS, { message: 'PUSH_STEPS_TOO_MANY' }),
+    /** Quiet hours, HH:mm in `timezone` (both or neither; from after to runs over midnight): e-mail, SMS and webhooks wait until they end. */
+    quietFrom: z.preprocess(blankAsNull, z.string().regex(HH_MM, { message: 'PUSH_QUIET_TIME' }).nullable()).default(null),
+    quietTo: z.preprocess(blankAsNull, z.string().regex(HH_MM, { message: 'PUSH_QUIET_TIME' }).nullable()).default(null),
+    /** Digest: e-mail and SMS at most once per this many minutes per recipient and channel, listing the alarms; null: each at once. */
+    digestMinutes: z.number().int().min(MIN_DIGEST_MINUTES, { message: 'PUSH_DIGEST_RANGE' }).max(MAX_DIGEST_MINUTES, { message: 'PUSH_DIGEST_RANGE' }).nullable().default(null),
   })
-  .superRefine((r, ctx) => checkSteps(r.steps, ctx));
+  .superRefine((r, ctx) => {
+    checkSteps(r.steps, ctx);
+    if ((r.quietFrom === null) !== (r.quietTo === null)) ctx.addIssue({ code: 'custom', path: [r.quietFrom === null ? 'quietFrom' : 'quietTo'], message: 'PUSH_QUIET_BOTH' });
+    else if (r.quietFrom !== null && r.quietFrom === r.quietTo) ctx.addIssue({ code: 'custom', path: ['quietTo'], message: 'PUSH_QUIET_EMPTY' });
+  });
 export type PushRuleBody = z.infer<typeof pushRuleBodySchema>;
 export type PushRuleInput = z.input<typeof pushRuleBodySchema>;
 
@@ -164,6 +186,9 @@ export const pushRuleRowSchema = z.object({
   events: z.array(z.enum(PUSH_EVENTS)),
   language: z.enum(['zh', 'en']),
   timezone: z.string(),
+  quietFrom: z.string().nullable(),
+  quietTo: z.string().nullable(),
+  digestMinutes: z.number().int().nullable(),
   templates: z.custom<PushTemplates>(),
   /** Webhook secrets read as MASKED_SECRET. */
   steps: z.array(z.custom<PushStep>()),

@@ -266,6 +266,20 @@ export const DEFAULT_LEVELS: Omit<LevelBody, 'orgId'>[] = [
 export const ALARM_STATUSES = ['active', 'cleared', 'closed'] as const;
 export type AlarmStatus = (typeof ALARM_STATUSES)[number];
 
+/** A rule behind an alarm: rules that see the same condition (type) on a device make one alarm. */
+export const alarmSourceSchema = z.object({
+  policyId: z.string().nullable(),
+  policyName: z.string(),
+  /** The transport task whose policy it is. */
+  taskId: z.string().nullable(),
+  ruleId: z.string(),
+  levelId: z.string(),
+  openedAt: z.string(),
+  /** Null while this rule still sees the condition. */
+  clearedAt: z.string().nullable(),
+});
+export type AlarmSource = z.infer<typeof alarmSourceSchema>;
+
 export const alarmRowSchema = z.object({
   id: z.string(),
   orgId: z.string(),
@@ -301,6 +315,8 @@ export const alarmRowSchema = z.object({
   assignee: z.object({ id: z.string(), account: z.string(), name: z.string() }).nullable(),
   /** The work order that holds it. */
   workOrder: z.object({ id: z.string(), code: z.string(), status: z.enum(['open', 'in_progress', 'resolved', 'closed']) }).nullable(),
+  /** The rules behind it, first first: its level is the highest of theirs, and it clears when all of them have. */
+  sources: z.array(alarmSourceSchema),
 });
 export type AlarmRow = z.infer<typeof alarmRowSchema>;
 
@@ -350,7 +366,7 @@ export const assignBodySchema = z.object({ userId: z.uuid() });
  * delivery was sent, kept in the outbox or failed for good (detail: channel, target, step, status);
  * `work_order_opened`: the alarm went into a work order (detail: workOrderId, code).
  */
-export const ALARM_EVENT_KINDS = ['created', 'acknowledged', 'assigned', 'commented', 'work_order_opened', 'cleared', 'closed', 'notified'] as const;
+export const ALARM_EVENT_KINDS = ['created', 'merged', 'acknowledged', 'assigned', 'commented', 'work_order_opened', 'cleared', 'closed', 'notified'] as const;
 export type AlarmEventKind = (typeof ALARM_EVENT_KINDS)[number];
 
 export const alarmEventRowSchema = z.object({

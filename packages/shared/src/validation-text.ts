@@ -62,6 +62,7 @@ export const FIELD_LABELS: Record<string, I18nText> = {
   deviceId: { en: 'Device', zh: '设备' },
   deviceIds: { en: 'Devices', zh: '设备' },
   deviceRef: { en: 'Device', zh: '设备' },
+  digestMinutes: { en: 'Digest interval', zh: '汇总间隔' },
   direction: { en: 'Direction', zh: '方向' },
   door: { en: 'Door', zh: '门' },
   driver: { en: 'Driver', zh: '司机' },
@@ -167,6 +168,8 @@ export const FIELD_LABELS: Record<string, I18nText> = {
   /** The geocoder's search text. */
   q: { en: 'Address', zh: '地址' },
   quantity: { en: 'Quantity', zh: '数量' },
+  quietFrom: { en: 'Quiet hours start', zh: '免打扰开始' },
+  quietTo: { en: 'Quiet hours end', zh: '免打扰结束' },
   radiusM: { en: 'Radius (m)', zh: '半径（米）' },
   reason: { en: 'Reason', zh: '原因' },
   recipient: { en: 'Recipient', zh: '收件人' },

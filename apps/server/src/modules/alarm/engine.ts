@@ -16,7 +16,7 @@
 // every POLICY_CACHE_MS; a change made on this node applies at once, one made on another node
 // within that time.
 import { randomUUID } from 'node:crypto';
-import { eq, lte, sql } from 'drizzle-orm';
+import { and, eq, lte, or, sql } from 'drizzle-orm';
 import { ALARM_TYPE_INFO, type AlarmRow, type AlarmRule } from '@iotc/shared/alarm';
 import { evaluateRule, evaluateTick, TICKED_KINDS, type RuleEvent, type RuleSample, type RuleState } from '@iotc/shared/alarm-rules';
 import type { SensorValues } from '@iotc/shared/sensors';
@@ -26,7 +26,8 @@ import { LOCKS, xactLockKeys, type Db, type Tx } from '../../db/client.ts';
 import { leases, type Lease } from '../../db/lease.ts';
 import { CURRENT_BINDING } from '../../db/devices.ts';
 import { ancestorChain, anyUuid, isoOrNull } from '../../db/list.ts';
-import { alarmPolicies, alarmRuleStates, deviceBindings, devices, deviceStates, orgs, type alarmEvents, type alarms } from '../../db/schema.ts';
+import { alarmLevels, alarmPolicies, alarmRuleStates, alarms, deviceBindings, devices, deviceStates, orgs, type alarmEvents } from '../../db/schema.ts';
+import type { AlarmSourceJson } from '../../db/schema.ts';
 import { alarmsByIds } from './records.ts';
 import { batchQueue } from '../../lib/batch-queue.ts';
 
@@ -66,6 +67,23 @@ interface DeviceMeta {
 
 type StateKey = string;
 const stateKey = (deviceRef: string, policyId: string, ruleId: string): StateKey => `${deviceRef}|${policyId}|${ruleId}`;
+
+/** An alarm the changes of one transaction may touch, as they leave it. */
+interface LiveAlarm {
+  id: string;
+  deviceRef: string;
+  type: string;
+  status: 'active' | 'cleared' | 'closed';
+  levelId: string;
+  taskId: string | null;
+  sources: AlarmSourceJson[];
+  /** Opened by these changes (not stored yet). */
+  fresh: boolean;
+  dirty: boolean;
+  /** The last time one of its rules cleared in these changes, and that reading's value. */
+  lastClear?: number;
+  clearValue?: number | null;
+}
 
 interface Change {
   deviceRef: string;
@@ -181,19 +199,60 @@ export function alarmEngine(
     return map;
   }
 
+  /**
+   * The alarms the changes may touch: those their rules hold, and the open alarms of the devices
+   * where a rule opens (a rule that sees a condition an open alarm of the device already shows
+   * joins it), with the priorities of the levels involved.
+   */
+  async function liveAlarms(tx: Tx, changes: Change[]) {
+    const held = [...new Set(changes.map((c) => c.before.alarmId).filter((id): id is string => id !== null))];
+    const opening = [...new Set(changes.filter((c) => c.events.some((e) => e.event.kind === 'open')).map((c) => c.deviceRef))];
+    const live = new Map<string, LiveAlarm>();
+    if (held.length || opening.length) {
+      const rows = await tx
+        .select({ id: alarms.id, deviceRef: alarms.deviceRef, type: alarms.type, status: alarms.status, levelId: alarms.levelId, taskId: alarms.taskId, sources: alarms.sources })
+        .from(alarms)
+        .where(or(held.length ? anyUuid(alarms.id, held) : undefined, opening.length ? and(anyUuid(alarms.deviceRef, opening), eq(alarms.status, 'active')) : undefined));
+      for (const r of rows) live.set(r.id, { ...r, sources: r.sources ?? [], fresh: false, dirty: false });
+    }
+    const levelIds = [...new Set([...changes.map((c) => c.rule.levelId), ...[...live.values()].map((a) => a.levelId)])];
+    const priority = new Map((await tx.select({ id: alarmLevels.id, priority: alarmLevels.priority }).from(alarmLevels).where(anyUuid(alarmLevels.id, levelIds))).map((l) => [l.id, l.priority]));
+    return { live, priority };
+  }
+
   /** Writes the changes of one transaction; answers the alarms opened, updated or cleared. */
   async function persist(tx: Tx, changes: Change[], meta: Map<string, DeviceMeta>): Promise<string[]> {
     const touched = new Set<string>();
     const opened = new Map<string, typeof alarms.$inferInsert>();
     const events: (typeof alarmEvents.$inferInsert)[] = [];
-    const updates: { id: string; lastAt: Date; peak: number | null; value?: number | null; repeats: number; clearedAt: Date | null }[] = [];
+    const updates = new Map<string, { id: string; lastAt: Date; peak: number | null; value?: number | null; repeats: number; clearedAt: Date | null }>();
+    const { live, priority } = await liveAlarms(tx, changes);
+    // Level priority 1 is the highest; an unknown level counts as the lowest.
+    const rank = (levelId: string) => priority.get(levelId) ?? Number.MAX_SAFE_INTEGER;
+    const sourceOf = (a: LiveAlarm, c: Change) => a.sources.find((s) => s.policyId === c.policy.id && s.ruleId === c.rule.id);
     for (const c of changes) {
       let alarmId = c.before.alarmId;
-      let update: (typeof updates)[number] | null = null;
       for (const { event, sample } of c.events) {
         if (event.kind === 'open') {
+          const at = new Date(event.startedAt).toISOString();
+          const source: AlarmSourceJson = { policyId: c.policy.id, policyName: c.policy.name, taskId: c.policy.taskId, ruleId: c.rule.id, levelId: c.rule.levelId, openedAt: at, clearedAt: null };
+          const joined = [...live.values()].find((a) => a.deviceRef === c.deviceRef && a.type === c.rule.type && a.status === 'active');
+          if (joined) {
+            // One alarm per problem: the rule joins the open alarm of the same condition.
+            alarmId = joined.id;
+            const had = sourceOf(joined, c);
+            if (had) had.clearedAt = null;
+            else joined.sources.push(source);
+            if (rank(c.rule.levelId) < rank(joined.levelId)) joined.levelId = c.rule.levelId;
+            joined.taskId ??= c.policy.taskId;
+            joined.dirty = true;
+            events.push({ alarmId, at: new Date(event.at), kind: 'merged', actor: null, detail: { policyId: c.policy.id, policyName: c.policy.name, ruleId: c.rule.id, value: event.value } });
+            touched.add(alarmId);
+            continue;
+          }
           alarmId = randomUUID();
           const d = meta.get(c.deviceRef)!;
+          live.set(alarmId, { id: alarmId, deviceRef: c.deviceRef, type: c.rule.type, status: 'active', levelId: c.rule.levelId, taskId: c.policy.taskId, sources: [source], fresh: true, dirty: true });
           opened.set(alarmId, {
             id: alarmId,
             orgId: d.orgId,
@@ -217,8 +276,20 @@ export function alarmEngine(
           });
           events.push({ alarmId, at: new Date(event.at), kind: 'created', actor: null, detail: { value: event.value } });
           touched.add(alarmId);
-          update = null;
         } else if (alarmId) {
+          const a = live.get(alarmId);
+          if (event.kind === 'clear') {
+            // This rule no longer sees it; the alarm clears once every rule behind it has (below).
+            const mine = a ? sourceOf(a, c) : undefined;
+            if (mine) mine.clearedAt = new Date(event.at).toISOString();
+            if (a) {
+              a.dirty = true;
+              a.lastClear = Math.max(a.lastClear ?? 0, event.at);
+              a.clearValue = event.value;
+            }
+            touched.add(alarmId);
+            continue;
+          }
           const row = opened.get(alarmId);
           if (row) {
             // Opened and changed within the batch: change the row before it is inserted.
@@ -226,33 +297,62 @@ export function alarmEngine(
             if (event.kind === 'repeat') {
               row.peak = event.peak;
               row.count = (row.count ?? 1) + 1;
-            } else if (event.kind === 'grow') {
+            } else {
               row.value = event.value;
               row.peak = event.peak;
-            } else {
-              row.status = 'cleared';
-              row.endedAt = new Date(event.at);
-              events.push({ alarmId, at: new Date(event.at), kind: 'cleared', actor: null, detail: { value: event.value } });
             }
           } else {
-            update ??= { id: alarmId, lastAt: new Date(event.at), peak: null, repeats: 0, clearedAt: null };
-            update.lastAt = new Date(event.at);
+            const update = updates.get(alarmId) ?? { id: alarmId, lastAt: new Date(event.at), peak: null, repeats: 0, clearedAt: null };
+            updates.set(alarmId, update);
+            if (event.at > update.lastAt.getTime()) update.lastAt = new Date(event.at);
             if (event.kind === 'repeat') {
               update.peak = event.peak;
               update.repeats++;
-            } else if (event.kind === 'grow') {
+            } else {
               update.value = event.value;
               update.peak = event.peak;
-            } else {
-              update.clearedAt = new Date(event.at);
-              events.push({ alarmId, at: new Date(event.at), kind: 'cleared', actor: null, detail: { value: event.value } });
             }
           }
           touched.add(alarmId);
         }
       }
-      if (update) updates.push(update);
       c.alarmId = c.state ? alarmId : null;
+    }
+
+    // An alarm clears when every rule behind it has (an alarm without sources, when its rule does).
+    const changedSources: LiveAlarm[] = [];
+    for (const a of live.values()) {
+      if (!a.dirty) continue;
+      const clears = a.status === 'active' && a.lastClear !== undefined && a.sources.every((s) => s.clearedAt !== null);
+      const row = opened.get(a.id);
+      if (row) {
+        row.levelId = a.levelId;
+        row.taskId = a.taskId;
+        row.sources = a.sources;
+        if (clears) {
+          row.status = 'cleared';
+          row.endedAt = new Date(a.lastClear!);
+          if (a.lastClear! > (row.lastAt as Date).getTime()) row.lastAt = new Date(a.lastClear!);
+        }
+      } else {
+        changedSources.push(a);
+        if (clears) {
+          const update = updates.get(a.id) ?? { id: a.id, lastAt: new Date(a.lastClear!), peak: null, repeats: 0, clearedAt: null };
+          if (a.lastClear! > update.lastAt.getTime()) update.lastAt = new Date(a.lastClear!);
+          update.clearedAt = new Date(a.lastClear!);
+          updates.set(a.id, update);
+        }
+      }
+      if (clears) {
+        a.status = 'cleared';
+        events.push({ alarmId: a.id, at: new Date(a.lastClear!), kind: 'cleared', actor: null, detail: { value: a.clearValue ?? null } });
+      }
+    }
+    if (changedSources.length) {
+      const json = JSON.stringify(changedSources.map((a) => ({ id: a.id, level_id: a.levelId, task_id: a.taskId, sources: a.sources })));
+      await tx.execute(sql`update alarms a set level_id = x.level_id, task_id = x.task_id, sources = x.sources
+        from jsonb_to_recordset(${json}::jsonb) as x(id uuid, level_id uuid, task_id uuid, sources jsonb)
+        where a.id = x.id and a.status = 'active'`);
     }
 
     // Rows go in as one JSON parameter each: thousands of rows would pass PostgreSQL's 65,535 bound values.
@@ -279,17 +379,18 @@ export function alarmEngine(
           value: a.value,
           peak: a.peak,
           count: a.count,
+          sources: a.sources,
         })),
       );
-      await tx.execute(sql`insert into alarms (id, org_id, policy_id, policy_name, rule_id, type, level_id, device_ref, asset_ref, task_id, status, started_at, last_at, ended_at, lat, lon, threshold, value, peak, count)
-        select id, org_id, policy_id, policy_name, rule_id, type, level_id, device_ref, asset_ref, task_id, status, started_at, last_at, ended_at, lat, lon, threshold, value, peak, count
+      await tx.execute(sql`insert into alarms (id, org_id, policy_id, policy_name, rule_id, type, level_id, device_ref, asset_ref, task_id, status, started_at, last_at, ended_at, lat, lon, threshold, value, peak, count, sources)
+        select id, org_id, policy_id, policy_name, rule_id, type, level_id, device_ref, asset_ref, task_id, status, started_at, last_at, ended_at, lat, lon, threshold, value, peak, count, sources
         from jsonb_to_recordset(${json}::jsonb) as x(id uuid, org_id uuid, policy_id uuid, policy_name text, rule_id text, type text, level_id uuid, device_ref uuid, asset_ref uuid, task_id uuid,
-          status text, started_at timestamptz, last_at timestamptz, ended_at timestamptz, lat float8, lon float8, threshold float8, value float8, peak float8, count int)`);
+          status text, started_at timestamptz, last_at timestamptz, ended_at timestamptz, lat float8, lon float8, threshold float8, value float8, peak float8, count int, sources jsonb)`);
     }
-    if (updates.length) {
+    if (updates.size) {
       // Only an open alarm changes (one closed by hand stays as it was closed).
       const json = JSON.stringify(
-        updates.map((u) => ({ id: u.id, last_at: u.lastAt.toISOString(), peak: u.peak, grows: u.value !== undefined, value: u.value ?? null, repeats: u.repeats, cleared_at: u.clearedAt?.toISOString() ?? null })),
+        [...updates.values()].map((u) => ({ id: u.id, last_at: u.lastAt.toISOString(), peak: u.peak, grows: u.value !== undefined, value: u.value ?? null, repeats: u.repeats, cleared_at: u.clearedAt?.toISOString() ?? null })),
       );
       await tx.execute(sql`update alarms a set
           last_at = x.last_at,

@@ -20,6 +20,7 @@ import { durationText, precisionOf, roundedText } from '@iotc/shared/format';
 import {
   CLEARED_PREFIX,
   DEFAULT_TEMPLATES,
+  DIGEST_SUBJECT,
   MAX_ATTEMPTS,
   MAX_STEP_REPEATS,
   RETRY_BACKOFF_S,
@@ -83,6 +84,9 @@ export interface PushRule {
   events: PushEvent[];
   language: Lang;
   timezone: string;
+  quietFrom: string | null;
+  quietTo: string | null;
+  digestMinutes: number | null;
   templates: PushTemplates;
   steps: PushStep[];
 }
@@ -107,14 +111,39 @@ export interface PushOptions {
   inApp?: (userIds: string[]) => void;
 }
 
-/** Whether a rule's match takes the alarm (an empty list takes any). */
-export function ruleMatches(match: PushMatch, a: Pick<AlarmRow, 'policyId' | 'type' | 'level'>): boolean {
+/** Whether a rule's match takes the alarm (an empty list takes any; a policy, any policy behind it). */
+export function ruleMatches(match: PushMatch, a: Pick<AlarmRow, 'policyId' | 'type' | 'level'> & { sources?: AlarmRow['sources'] }): boolean {
+  const policies = new Set([a.policyId, ...(a.sources ?? []).map((s) => s.policyId)]);
   return (
-    (match.policyIds.length === 0 || (a.policyId !== null && match.policyIds.includes(a.policyId))) &&
+    (match.policyIds.length === 0 || match.policyIds.some((p) => policies.has(p))) &&
     (match.levelIds.length === 0 || match.levelIds.includes(a.level.id)) &&
     (match.types.length === 0 || match.types.includes(a.type))
   );
 }
+
+/**
+ * When the quiet hours around `at` end (null: `at` is not in them). From after to runs over
+ * midnight (22:00-07:00); times in the rule's zone.
+ */
+export function quietEnd(rule: Pick<PushRule, 'quietFrom' | 'quietTo' | 'timezone'>, at: number): number | null {
+  if (!rule.quietFrom || !rule.quietTo || rule.quietFrom === rule.quietTo) return null;
+  const local = dayjs(at).tz(rule.timezone);
+  const hm = local.format('HH:mm');
+  const overnight = rule.quietFrom > rule.quietTo;
+  const quiet = overnight ? hm >= rule.quietFrom || hm < rule.quietTo : hm >= rule.quietFrom && hm < rule.quietTo;
+  if (!quiet) return null;
+  const day = overnight && hm >= rule.quietFrom ? local.add(1, 'day') : local;
+  return dayjs.tz(`${day.format('YYYY-MM-DD')} ${rule.quietTo}`, rule.timezone).valueOf();
+}
+
+/** When the digest window holding `at` closes (windows of `minutes`, counted from the epoch). */
+export function digestEnd(minutes: number, at: number): number {
+  const w = minutes * 60_000;
+  return Math.floor(at / w) * w + w;
+}
+
+/** Digests gather e-mail and SMS; quiet hours hold every channel but the in-app inbox. */
+const DIGESTED = new Set<PushChannel>(['email', 'sms']);
 
 /** `sha256=<hex HMAC-SHA256 of "<timestamp>.<body>">`: what a receiver recomputes to verify a call. */
 export function webhookSignature(secret: string, timestamp: number, body: string): string {
@@ -161,6 +190,9 @@ export function alarmPush(db: Db, opts: PushOptions) {
     events: r.events as PushEvent[],
     language: r.language,
     timezone: r.timezone,
+    quietFrom: r.quietFrom,
+    quietTo: r.quietTo,
+    digestMinutes: r.digestMinutes,
     templates: r.templates as PushTemplates,
     steps: r.steps as PushStep[],
   });
@@ -246,6 +278,13 @@ export function alarmPush(db: Db, opts: PushOptions) {
     const targets = await targetsOf(q, rule, step);
     if (targets.length === 0) return [];
     const { subject, body } = render(rule, alarm, event, c);
+    // Held in quiet hours and for the digest: due later (the tick sends them), not now.
+    const quiet = quietEnd(rule, at);
+    const dueOf = (t: Target) => {
+      const digest = rule.digestMinutes !== null && DIGESTED.has(t.channel);
+      const held = t.channel === 'in_app' ? at : Math.max(at, quiet ?? at, digest ? digestEnd(rule.digestMinutes!, at) : at);
+      return { digest, held: held > at ? held : null };
+    };
     const rows = await q
       .insert(deliveries)
       .values(
@@ -259,18 +298,21 @@ export function alarmPush(db: Db, opts: PushOptions) {
           round,
           channel: t.channel,
           target: t.target,
+          // One message per alarm, event, round, channel and recipient, whichever rules and steps name them.
+          recipient: t.channel === 'email' ? t.target.toLowerCase() : t.target,
+          digest: dueOf(t).digest,
           userId: t.userId,
           secret: t.secret,
           subject,
           body,
           status: 'pending' as const,
           createdAt: new Date(at),
-          nextAttemptAt: new Date(at + CLAIM_MS),
+          nextAttemptAt: new Date(dueOf(t).held ?? at + CLAIM_MS),
         })),
       )
       .onConflictDoNothing()
-      .returning({ id: deliveries.id });
-    return rows.map((r) => r.id);
+      .returning({ id: deliveries.id, nextAttemptAt: deliveries.nextAttemptAt });
+    return rows.filter((r) => r.nextAttemptAt!.getTime() === at + CLAIM_MS).map((r) => r.id);
   }
 
   /** Sends the escalation's next step (or the next repeat of the last) and schedules the one after. */
@@ -306,11 +348,13 @@ export function alarmPush(db: Db, opts: PushOptions) {
   /** New alarms: an escalation per matching rule, its first step now. */
   async function begin(q: Q, opened: AlarmRow[], at: number, c: Loaded): Promise<string[]> {
     const ids = opened.map((a) => a.id);
-    const started = new Set((await q.select({ alarmId: pushEscalations.alarmId }).from(pushEscalations).where(anyUuid(pushEscalations.alarmId, ids))).map((r) => r.alarmId));
+    // Each rule once per alarm (its escalation's key): a rule that joined a merged alarm may bring rules of its own.
+    const started = new Set((await q.select({ alarmId: pushEscalations.alarmId, ruleId: pushEscalations.ruleId }).from(pushEscalations).where(anyUuid(pushEscalations.alarmId, ids))).map((r) => `${r.alarmId}|${r.ruleId}`));
     const recent = new Set(
       (await q.select({ id: alarms.id }).from(alarms).where(and(anyUuid(alarms.id, ids), gte(alarms.createdAt, new Date(at - NEW_ALARM_MS))))).map((r) => r.id),
     );
-    const fresh = opened.filter((a) => recent.has(a.id) && !started.has(a.id));
+    const joinedLately = (a: AlarmRow) => a.sources.some((s) => s.clearedAt === null && Date.parse(s.openedAt) >= at - NEW_ALARM_MS);
+    const fresh = opened.filter((a) => recent.has(a.id) || joinedLately(a));
     if (fresh.length === 0) return [];
     const orgIds = [...new Set(fresh.flatMap((a) => chain(c, a.orgId)))].filter((o) => c.ruleOrgs.has(o));
     if (orgIds.length === 0) return [];
@@ -319,7 +363,7 @@ export function alarmPush(db: Db, opts: PushOptions) {
     for (const alarm of fresh) {
       const orgs = chain(c, alarm.orgId);
       for (const rule of rules) {
-        if (!orgs.includes(rule.orgId) || !ruleMatches(rule.match, alarm) || rule.steps.length === 0) continue;
+        if (!orgs.includes(rule.orgId) || !ruleMatches(rule.match, alarm) || rule.steps.length === 0 || started.has(`${alarm.id}|${rule.id}`)) continue;
         const [e] = await q
           .insert(pushEscalations)
           .values({ alarmId: alarm.id, ruleId: rule.id, orgId: rule.orgId, startedAt: new Date(at), nextAt: new Date(at) })
@@ -417,7 +461,12 @@ export function alarmPush(db: Db, opts: PushOptions) {
     if (!alarm) return;
     const started = performance.now();
     const out = await deliver(d, alarm, at);
-    const durationMs = Math.round(performance.now() - started);
+    await record(d, out, at, Math.round(performance.now() - started), resend);
+  }
+
+  /** Keeps the result of one attempt of a delivery (a digest: the same result for each it held). */
+  async function record(d: Delivery, out: Outcome, at: number, durationMs: number, resend: boolean): Promise<void> {
+    const id = d.id;
     const attempts = d.attempts + 1;
     const final = out.status !== 'failed' || resend || attempts >= MAX_ATTEMPTS;
     const status = out.status === 'failed' && !final ? 'pending' : out.status;
@@ -442,7 +491,7 @@ export function alarmPush(db: Db, opts: PushOptions) {
           at: new Date(at),
           kind: 'notified',
           actor: null,
-          detail: { deliveryId: id, event: d.event, channel: d.channel, target: d.target, step: d.step, round: d.round, status, ...(error ? { error } : {}) },
+          detail: { deliveryId: id, event: d.event, channel: d.channel, target: d.target, step: d.step, round: d.round, status, ...(d.digest ? { digest: true } : {}), ...(error ? { error } : {}) },
         });
       }
     });
@@ -450,23 +499,62 @@ export function alarmPush(db: Db, opts: PushOptions) {
     if (out.status === 'failed') opts.log.warn({ delivery: id, channel: d.channel, attempts, err: error }, final ? 'alarm push failed' : 'alarm push attempt failed, will retry');
   }
 
+  /** One message for several digest deliveries of one rule, channel and recipient, listing their alarms. */
+  async function attemptDigest(ids: string[], at: number): Promise<void> {
+    const rows = (await db.select().from(deliveries).where(and(anyUuid(deliveries.id, ids), eq(deliveries.status, 'pending')))).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+    const first = rows[0];
+    if (!first) return;
+    if (rows.length === 1) return attempt(first.id, at);
+    const [rule] = first.ruleId ? await db.select({ language: pushRules.language }).from(pushRules).where(eq(pushRules.id, first.ruleId)) : [];
+    const lang: Lang = rule?.language ?? 'zh';
+    const started = performance.now();
+    let out: Outcome;
+    try {
+      const text = rows.map((r) => r.subject).join('\n');
+      const how = await opts.messenger.send({ orgId: first.orgId, channel: first.channel as 'email' | 'sms', to: first.target, subject: DIGEST_SUBJECT[lang](rows.length), text });
+      out = { status: how, code: null, error: null };
+    } catch (err) {
+      out = { status: 'failed', code: null, error: err instanceof Error ? err.message : String(err) };
+    }
+    const durationMs = Math.round(performance.now() - started);
+    for (const d of rows) await record(d, out, at, durationMs, false);
+  }
+
   async function sendAll(ids: string[], at: number): Promise<void> {
-    const queue = [...ids];
+    // Digest deliveries due together for one rule, channel and recipient go out as one message.
+    const digests = ids.length
+      ? await db
+          .select({ id: deliveries.id, ruleId: deliveries.ruleId, channel: deliveries.channel, target: deliveries.target })
+          .from(deliveries)
+          .where(and(anyUuid(deliveries.id, ids), eq(deliveries.digest, true)))
+      : [];
+    const groups = new Map<string, string[]>();
+    for (const d of digests) {
+      const key = `${d.ruleId}|${d.channel}|${d.target.toLowerCase()}`;
+      (groups.get(key) ?? groups.set(key, []).get(key)!).push(d.id);
+    }
+    const grouped = new Set(digests.map((d) => d.id));
+    const jobs: (() => Promise<void>)[] = [...groups.values()].map((g) => () => attemptDigest(g, at));
+    for (const id of ids) if (!grouped.has(id)) jobs.push(() => attempt(id, at));
     const worker = async () => {
-      for (let id = queue.shift(); id; id = queue.shift()) {
-        await attempt(id, at).catch((err: unknown) => opts.log.error({ err, delivery: id }, 'alarm push attempt crashed'));
+      for (let job = jobs.shift(); job; job = jobs.shift()) {
+        await job().catch((err: unknown) => opts.log.error({ err }, 'alarm push attempt crashed'));
       }
     };
-    await Promise.all(Array.from({ length: Math.min(SEND_CONCURRENCY, queue.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(SEND_CONCURRENCY, jobs.length) }, worker));
   }
 
   // ---- alarms in, one batch at a time per process
 
-  const seen = new Set<string>();
-  const remember = (ids: string[]) => {
-    for (const id of ids) seen.add(id);
-    // Oldest first out (a Set keeps insertion order).
-    for (const id of seen) {
+  // How many rules were behind each alarm when it was considered: a rule joining it is news.
+  const seen = new Map<string, number>();
+  const remember = (rows: AlarmRow[]) => {
+    for (const a of rows) {
+      seen.delete(a.id);
+      seen.set(a.id, a.sources.length);
+    }
+    // Oldest first out (a Map keeps insertion order).
+    for (const id of seen.keys()) {
       if (seen.size <= SEEN_MAX) break;
       seen.delete(id);
     }
@@ -475,7 +563,7 @@ export function alarmPush(db: Db, opts: PushOptions) {
   async function handle(rows: AlarmRow[]) {
     const at = now();
     const ended = rows.filter((a) => a.status !== 'active' || a.acknowledgedAt);
-    let opened = rows.filter((a) => a.status === 'active' && !a.acknowledgedAt && !seen.has(a.id));
+    let opened = rows.filter((a) => a.status === 'active' && !a.acknowledgedAt && (seen.get(a.id) ?? -1) < a.sources.length);
     if (opened.length === 0 && ended.length === 0) return;
     const c = await load();
     // Only alarms of organisations under some push rule can have escalations to start or stop.
@@ -484,7 +572,7 @@ export function alarmPush(db: Db, opts: PushOptions) {
     const stopped = ended.filter(ruled);
     if (opened.length === 0 && stopped.length === 0) return;
     const ids = await db.transaction(async (tx) => [...(opened.length ? await begin(tx, opened, at, c) : []), ...(stopped.length ? await stop(tx, stopped, at, c) : [])]);
-    remember(opened.map((a) => a.id));
+    remember(opened);
     await sendAll(ids, at);
   }
 

@@ -1,6 +1,6 @@
 // Alarm records as the API and the live channel show them (with level, device, asset,
 // organisation, the transport task and the work order holding them), their timeline entries, and ending the open alarms of rules that stopped running.
-import { and, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { ALARM_TYPE_INFO, type AlarmRow, type AlarmType } from '@iotc/shared/alarm';
 import type { Db } from '../../db/client.ts';
 import type { Tx } from '../../db/client.ts';
@@ -74,6 +74,7 @@ export function toAlarmRow(r: Selected): AlarmRow {
     closeReason: a.closeReason,
     assignee: a.assigneeId ? { id: a.assigneeId, account: r.assigneeAccount!, name: r.assigneeName! } : null,
     workOrder: r.workOrderId ? { id: r.workOrderId, code: r.workOrderCode!, status: r.workOrderStatus! } : null,
+    sources: a.sources ?? [],
   };
 }
 
@@ -90,17 +91,36 @@ export async function alarmsByIds(db: Db, ids: string[]): Promise<AlarmRow[]> {
  * disabled, the policy disabled or deleted) and forgets those rules' states. Answers the ids ended.
  */
 export async function endAlarmsOf(db: Db | Tx, policyId: string, retired: (ruleId: string) => boolean, actor: string | null): Promise<string[]> {
+  // The open alarms this policy's rules are behind (the first rule's, or one that joined).
   const open = await db
-    .select({ id: alarms.id, ruleId: alarms.ruleId })
+    .select({ id: alarms.id, ruleId: alarms.ruleId, policyId: alarms.policyId, sources: alarms.sources })
     .from(alarms)
-    .where(and(eq(alarms.policyId, policyId), eq(alarms.status, 'active')));
+    .where(and(eq(alarms.status, 'active'), or(eq(alarms.policyId, policyId), sql`${alarms.sources} @> ${JSON.stringify([{ policyId }])}::jsonb`)));
   const states = await db.select({ ruleId: alarmRuleStates.ruleId }).from(alarmRuleStates).where(eq(alarmRuleStates.policyId, policyId));
   const gone = [...new Set(states.map((s) => s.ruleId).filter(retired))];
   if (gone.length) await db.delete(alarmRuleStates).where(and(eq(alarmRuleStates.policyId, policyId), inArray(alarmRuleStates.ruleId, gone)));
-  const ids = open.filter((a) => retired(a.ruleId)).map((a) => a.id);
-  if (ids.length === 0) return [];
   const now = new Date();
-  await db.update(alarms).set({ status: 'cleared', endedAt: now }).where(inArray(alarms.id, ids));
+  const ids: string[] = [];
+  for (const a of open) {
+    const sources = (a.sources ?? []).map((s) => ({ ...s }));
+    let hit = false;
+    for (const s of sources) {
+      if (s.policyId === policyId && retired(s.ruleId) && s.clearedAt === null) {
+        s.clearedAt = now.toISOString();
+        hit = true;
+      }
+    }
+    if (sources.length === 0) hit = a.policyId === policyId && retired(a.ruleId);
+    if (!hit) continue;
+    // It ends when no rule is left behind it; else it only forgets this one.
+    if (sources.every((s) => s.clearedAt !== null)) {
+      await db.update(alarms).set({ status: 'cleared', endedAt: now, sources }).where(eq(alarms.id, a.id));
+      ids.push(a.id);
+    } else {
+      await db.update(alarms).set({ sources }).where(eq(alarms.id, a.id));
+    }
+  }
+  if (ids.length === 0) return [];
   await db.insert(alarmEvents).values(ids.map((alarmId) => ({ alarmId, at: now, kind: 'cleared', actor, detail: { reason: 'rule_stopped' } })));
   return ids;
 }

@@ -63,6 +63,7 @@ function alarm(n: number, over: Partial<AlarmRow> = {}): AlarmRow {
     closeReason: null,
     assignee: null,
     workOrder: null,
+    sources: [],
     ...over,
   };
 }

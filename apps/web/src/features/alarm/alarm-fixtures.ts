@@ -44,6 +44,7 @@ export function alarm(n: number, over: Partial<AlarmRow> = {}): AlarmRow {
     closeReason: null,
     assignee: null,
     workOrder: null,
+    sources: [],
     ...over,
   };
 }

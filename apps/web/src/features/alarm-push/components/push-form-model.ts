@@ -44,6 +44,11 @@ export interface PushFormValues {
   cleared: boolean;
   language: Lang;
   timezone: string;
+  /** Quiet hours, HH:mm in `timezone` (both blank: none). */
+  quietFrom?: string;
+  quietTo?: string;
+  /** Minutes between digest messages (blank: each message at once). */
+  digestMinutes?: number | null;
   subject: string;
   body: string;
   steps: StepValues[];
@@ -74,6 +79,9 @@ export function emptyRule(orgId: string | undefined, language: Lang): PushFormVa
     cleared: false,
     language,
     timezone: DEFAULT_TIMEZONE,
+    quietFrom: '',
+    quietTo: '',
+    digestMinutes: null,
     subject: '',
     body: '',
     steps: [newStep()],
@@ -94,6 +102,9 @@ export function ruleToForm(r: PushRuleRow): PushFormValues {
     cleared: r.events.includes('cleared'),
     language: r.language,
     timezone: r.timezone,
+    quietFrom: r.quietFrom ?? '',
+    quietTo: r.quietTo ?? '',
+    digestMinutes: r.digestMinutes,
     subject: r.templates.subject,
     body: r.templates.body,
     steps: r.steps.map((s) => ({
@@ -149,6 +160,9 @@ export function bodyInput(values: PushFormValues, creating: boolean, storedUrls:
     events: values.cleared ? ['opened', 'cleared'] : ['opened'],
     language: values.language,
     timezone: values.timezone ?? '',
+    quietFrom: (values.quietFrom ?? '').trim() || null,
+    quietTo: (values.quietTo ?? '').trim() || null,
+    digestMinutes: numberOrNull(values.digestMinutes),
     templates: { subject: values.subject ?? '', body: values.body ?? '' },
     steps: steps.map((s, i) => ({
       afterMinutes: numberOrNull(s.afterMinutes),

@@ -110,6 +110,9 @@ describe('the push rule drawer', () => {
       events: ['opened', 'cleared'],
       language: 'en',
       timezone: 'Asia/Shanghai',
+      quietFrom: null,
+      quietTo: null,
+      digestMinutes: null,
       templates: { subject: '[{level}] {device}', body: '' },
       steps: [
         { afterMinutes: 0, channels: ['in_app', 'email'], userIds: [USER_IDS[0]], roleIds: [ROLE_IDS[0]], emails: ['duty@example.com'], phones: [], webhooks: [], repeatMinutes: null },
@@ -164,6 +167,9 @@ describe('the push rule drawer', () => {
       events: ['opened'],
       language: 'en',
       timezone: 'Asia/Shanghai',
+      quietFrom: null,
+      quietTo: null,
+      digestMinutes: null,
       templates: { subject: '', body: '' },
       steps: [
         {

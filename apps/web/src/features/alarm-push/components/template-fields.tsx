@@ -4,10 +4,10 @@
 // click puts one at the cursor of the template last in focus), and a preview of what the rule
 // would send for a sample alarm, on opening and, when asked for, on clearing.
 import { useMemo, useState } from 'react';
-import { Button, Form, Input, Radio, Select, Tooltip, Typography, type FormInstance } from 'antd';
+import { Button, Form, Input, InputNumber, Radio, Select, Space, Tooltip, Typography, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ALARM_TYPES, DEFAULT_LEVELS, type AlarmType, type LevelRow } from '@iotc/shared/alarm';
-import { DEFAULT_TEMPLATES, PUSH_PLACEHOLDERS, type PushEvent, type PushPlaceholder } from '@iotc/shared/alarm-push';
+import { DEFAULT_TEMPLATES, MAX_DIGEST_MINUTES, MIN_DIGEST_MINUTES, PUSH_PLACEHOLDERS, type PushEvent, type PushPlaceholder } from '@iotc/shared/alarm-push';
 import type { Lang } from '@iotc/shared/i18n';
 import { useLanguageTexts } from '../../../lib/language.ts';
 import { DEFAULT_TIMEZONE, type PushFormValues } from './push-form-model.ts';
@@ -114,6 +114,21 @@ export function TemplateFields({ form, levels, orgName }: TemplateFieldsProps) {
         </Form.Item>
         <Form.Item name="timezone" label={t('alarmPush.rule.timezone')} extra={t('alarmPush.rule.timezoneHint')}>
           <TimeZoneSelect />
+        </Form.Item>
+      </div>
+      <div className="push-form-grid">
+        <Form.Item label={t('alarmPush.rule.quiet')} extra={t('alarmPush.rule.quietHint')}>
+          <Space.Compact block>
+            <Form.Item name="quietFrom" noStyle>
+              <Input placeholder="22:00" maxLength={5} autoComplete="off" aria-label={t('alarmPush.rule.quietFrom')} data-testid="push-quiet-from" />
+            </Form.Item>
+            <Form.Item name="quietTo" noStyle>
+              <Input placeholder="07:00" maxLength={5} autoComplete="off" aria-label={t('alarmPush.rule.quietTo')} data-testid="push-quiet-to" />
+            </Form.Item>
+          </Space.Compact>
+        </Form.Item>
+        <Form.Item name="digestMinutes" label={t('alarmPush.rule.digest')} extra={t('alarmPush.rule.digestHint')}>
+          <InputNumber min={MIN_DIGEST_MINUTES} max={MAX_DIGEST_MINUTES} precision={0} placeholder={t('alarmPush.rule.digestNone')} addonAfter={t('alarmPush.step.minutes')} style={{ width: '100%' }} data-testid="push-digest" />
         </Form.Item>
       </div>
       <Form.Item name="subject" label={t('alarmPush.template.subject')} extra={t('alarmPush.template.defaultHint')}>

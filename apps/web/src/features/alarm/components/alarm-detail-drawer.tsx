@@ -1,6 +1,6 @@
 // The details of one alarm in a drawer: its fields (level, type, status, device, asset, policy,
 // the transport task as a link to it, threshold, value and peak, times, position, who acknowledged, handles or closed it and why, its
-// work order), its timeline (who did what and when), and Acknowledge / Assign / Open work order /
+// work order, the rules and policies behind it), its timeline (who did what and when), and Acknowledge / Assign / Open work order /
 // Close for users who may handle alarms.
 import { Button, Descriptions, Drawer, Empty, Result, Skeleton, Space, Timeline, Typography } from 'antd';
 import { CheckOutlined, CloseCircleOutlined, FileAddOutlined, UserSwitchOutlined } from '@ant-design/icons';
@@ -23,6 +23,7 @@ export const DETAIL_WIDTH = 520;
 /** Timeline dot colours per event. */
 const EVENT_COLORS: Record<AlarmEventKind, string> = {
   created: 'red',
+  merged: 'red',
   notified: 'orange',
   acknowledged: 'blue',
   assigned: 'blue',
@@ -56,6 +57,7 @@ function EventLine({ event, unit }: { event: AlarmEvent; unit: string }) {
   const assignee = kind === 'assigned' ? [detail.name, detail.account].find((v): v is string => typeof v === 'string' && v !== '') : undefined;
   const comment = kind === 'commented' && typeof detail.text === 'string' ? detail.text : null;
   const order = kind === 'work_order_opened' && typeof detail.code === 'string' ? detail.code : null;
+  const joined = kind === 'merged' && typeof detail.policyName === 'string' ? detail.policyName : null;
   const str = (v: unknown) => (typeof v === 'string' ? v : '');
   const notified =
     kind === 'notified'
@@ -76,6 +78,7 @@ function EventLine({ event, unit }: { event: AlarmEvent; unit: string }) {
       {assignee ? <div>{t('alarm.event.assignee', { name: assignee })}</div> : null}
       {comment ? <div className="alarm-event-reason">{comment}</div> : null}
       {order ? <div>{t('alarm.event.workOrder', { code: order })}</div> : null}
+      {joined ? <div>{t('alarm.event.mergedDetail', { policy: joined })}</div> : null}
       {notified ? <div>{notified}</div> : null}
       {reason === 'rule_stopped' ? (
         <div>{t('alarm.event.ruleStopped')}</div>
@@ -85,6 +88,24 @@ function EventLine({ event, unit }: { event: AlarmEvent; unit: string }) {
         </div>
       ) : null}
     </div>
+  );
+}
+
+/** The rules behind the alarm: each policy (or transport task) and rule, since when, and whether it still sees the condition. */
+function Sources({ alarm }: { alarm: AlarmRow }) {
+  const { t } = useTranslation();
+  return (
+    <ul className="alarm-sources" data-testid="alarm-detail-sources">
+      {alarm.sources.map((s) => (
+        <li key={`${s.policyId ?? ''}|${s.ruleId}`} data-testid="alarm-source">
+          <Typography.Text strong>{s.taskId ? t('alarm.source.task', { name: s.policyName }) : s.policyName}</Typography.Text>
+          <span className="alarm-source-rule"> · {t('alarm.source.rule', { id: s.ruleId })}</span>
+          <div className="alarm-source-time">
+            {s.clearedAt ? t('alarm.source.cleared', { from: formatTime(s.openedAt), to: formatTime(s.clearedAt) }) : t('alarm.source.holding', { from: formatTime(s.openedAt) })}
+          </div>
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -110,6 +131,7 @@ function Fields({ alarm }: { alarm: AlarmRow }) {
         { key: 'asset', label: t('alarm.col.asset'), children: alarm.asset ? `${alarm.asset.name} (${alarm.asset.code})` : '-' },
         { key: 'org', label: t('alarm.col.org'), children: text(alarm.orgName) },
         { key: 'policy', label: t('alarm.col.policy'), children: text(alarm.policyName) },
+        ...(alarm.sources.length > 0 ? [{ key: 'sources', label: t('alarm.col.sources'), children: <Sources alarm={alarm} /> }] : []),
         ...(alarm.task
           ? [
               {
