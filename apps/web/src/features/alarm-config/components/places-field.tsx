@@ -1,11 +1,12 @@
 // The allowed places of a rule (a depot, a customer's yard): each a name and a circle given by
 // its centre (WGS-84) and radius in metres, edited as a list of rows; with a geocoder, a row's
 // centre can be found by its address.
-import { Button, Form, Input, InputNumber } from 'antd';
+import { Button, Form, Input, InputNumber, Space } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { GeocodePlace } from '@iotc/shared/geocode';
 import { AddressSearch } from '../../../components/address-search.tsx';
+import { PlacePicker } from '../../../components/place-picker.tsx';
 import type { FieldName } from './policy-form-model.ts';
 
 const round6 = (v: number) => Math.round(v * 1e6) / 1e6;
@@ -46,9 +47,15 @@ export function PlacesField({ name, testId }: { name: FieldName; testId: string 
               </div>
             </div>
           ))}
-          <Button type="dashed" icon={<PlusOutlined />} data-testid={`${testId}-add`} onClick={() => add({ name: '', lat: null, lon: null, radiusM: 500 })}>
-            {t('alarmConfig.place.add')}
-          </Button>
+          <Space wrap>
+            <Button type="dashed" icon={<PlusOutlined />} data-testid={`${testId}-add`} onClick={() => add({ name: '', lat: null, lon: null, radiusM: 500 })}>
+              {t('alarmConfig.place.add')}
+            </Button>
+            <PlacePicker
+              data-testid={`${testId}-library`}
+              onPick={(p) => add({ placeId: p.id, name: p.name, lat: p.lat, lon: p.lon, radiusM: p.radiusM, ...(p.polygon ? { polygon: p.polygon } : {}) })}
+            />
+          </Space>
         </div>
       )}
     </Form.List>

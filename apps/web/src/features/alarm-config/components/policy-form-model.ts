@@ -63,6 +63,10 @@ export interface ScheduleValues {
 }
 
 export interface PlaceValues {
+  /** The place library's place it was picked from (a change to that place is copied here). */
+  placeId?: string;
+  /** A library polygon's corners ([lat, lon]). */
+  polygon?: [number, number][];
   name?: string;
   lat?: number | null;
   lon?: number | null;
@@ -237,7 +241,14 @@ function ruleBody(r: RuleValues, route: [number, number][]) {
     levelId: r.levelId ?? '',
     schedule: scheduleBody(r.scheduleOn, r.schedule),
     places: showsPlaces(r.type)
-      ? (r.places ?? []).map((p) => ({ name: p.name ?? '', lat: numberOrNull(p.lat), lon: numberOrNull(p.lon), radiusM: numberOrNull(p.radiusM) }))
+      ? (r.places ?? []).map((p) => ({
+          ...(p.placeId ? { placeId: p.placeId } : {}),
+          name: p.name ?? '',
+          lat: numberOrNull(p.lat),
+          lon: numberOrNull(p.lon),
+          radiusM: numberOrNull(p.radiusM),
+          ...(p.polygon ? { polygon: p.polygon } : {}),
+        }))
       : [],
     allowedTimes: showsAllowedTimes(r.type) ? scheduleBody(r.allowedOn, r.allowedTimes) : null,
     route: showsRoute(r.type) ? route : [],

@@ -14,7 +14,7 @@ import { FilterBar, type FilterItem } from '../../../components/filter-bar.tsx';
 import { Forbidden } from '../../../components/forbidden.tsx';
 import { apiErrorText } from '../../../lib/api-error.ts';
 import { useLang } from '../../../lib/language.ts';
-import { useListParams, type ListState } from '../../../lib/list-query.ts';
+import { useListParams, type FilterValues, type ListState } from '../../../lib/list-query.ts';
 import { usePermission } from '../../../lib/permissions.ts';
 import type { ScreenProps } from '../../../lib/screen.ts';
 import { useConfirmAction } from '../../../lib/use-confirm-action.ts';
@@ -23,6 +23,10 @@ import { exportPlaces, useDeletePlace, useImportPlaces, usePlaces } from '../api
 import { PlaceFormDrawer, type PlaceFormTarget } from '../components/place-form-drawer.tsx';
 
 const FILTERS: FilterItem[] = [{ label: 'place.keyword', key: 'keyword', type: 'input', width: 240, placeholder: 'place.keywordPlaceholder' }];
+
+function keywordOnly(keyword: string | undefined): FilterValues {
+  return keyword ? { keyword } : {};
+}
 
 interface PlaceView {
   id: string;
@@ -43,7 +47,7 @@ export default function PlacesPage(_props: ScreenProps) {
   const can = usePermission();
   const canWrite = can('place:write');
   const list = useListParams('places', { sort: 'updatedAt,desc' });
-  const state = useMemo<ListState>(() => ({ page: list.page, size: list.size, sort: list.sort, filters: list.filters.keyword ? { keyword: list.filters.keyword } : {} }), [list.page, list.size, list.sort, list.filters.keyword]);
+  const state = useMemo<ListState>(() => ({ page: list.page, size: list.size, sort: list.sort, filters: keywordOnly(list.filters.keyword) }), [list.page, list.size, list.sort, list.filters.keyword]);
   const query = usePlaces(state);
   const editor = useDialog<PlaceFormTarget>();
   const remove = useDeletePlace();

@@ -12,7 +12,9 @@ import type { Lang } from '@iotc/shared/i18n';
 import { MAX_ROUTE_POINTS, MAX_TASK_CONTACTS, taskPlaceSchema, type RoadRoute, type RouteSource } from '@iotc/shared/transport';
 import { useAlarmLevels } from '../../../api/alarm-levels.ts';
 import { useGeocoderEnabled } from '../../../api/geocode.ts';
+import type { PlaceRow } from '@iotc/shared/place';
 import { AddressSearch } from '../../../components/address-search.tsx';
+import { PlacePicker } from '../../../components/place-picker.tsx';
 import { useMapConfig } from '../../../api/map-config.ts';
 import { apiErrorText } from '../../../lib/api-error.ts';
 import { useLang } from '../../../lib/language.ts';
@@ -76,9 +78,24 @@ function PlaceFields({ which, formName }: { which: 'origin' | 'destination'; for
     if (!String(form.getFieldValue([which, 'name']) ?? '').trim()) form.setFieldValue([which, 'name'], place.label.split(',')[0]!.trim().slice(0, 100));
     void form.validateFields([[which, 'lat'], [which, 'lon'], [which, 'name']]).catch(() => undefined);
   };
+  // A place of the library: its id is kept beside the copy, so a change to the place reaches the task or template.
+  const fromLibrary = (p: PlaceRow) => {
+    form.setFieldValue([which, 'placeId'], p.id);
+    form.setFieldValue([which, 'name'], p.name);
+    form.setFieldValue([which, 'lat'], p.lat);
+    form.setFieldValue([which, 'lon'], p.lon);
+    form.setFieldValue([which, 'radiusM'], Math.min(50_000, Math.max(50, Math.round(p.radiusM))));
+    void form.validateFields([[which, 'lat'], [which, 'lon'], [which, 'name'], [which, 'radiusM']]).catch(() => undefined);
+  };
   return (
     <fieldset className="tt-place" data-testid={`${formName}-${which}`}>
       <legend>{label}</legend>
+      <Form.Item label={t('place.fromLibrary')}>
+        <PlacePicker data-testid={`${formName}-${which}-library`} onPick={fromLibrary} />
+      </Form.Item>
+      <Form.Item name={[which, 'placeId']} hidden>
+        <Input />
+      </Form.Item>
       {geocoder && (
         <Form.Item label={t('geocode.search')}>
           <AddressSearch data-testid={`${formName}-${which}-search`} onPick={pick} />

@@ -194,6 +194,8 @@ export function toTaskView(row: TaskRow, w: RowWords): TaskView {
 // ---- form values -------------------------------------------------------------------------------
 
 export interface PlaceValues {
+  /** The place library's place it was picked from (a change to that place is copied into the task or template). */
+  placeId?: string | null;
   name: string;
   address: string;
   lat: number | null;
@@ -315,6 +317,7 @@ function contacts(list: ContactValues[] | undefined): Contact[] {
 
 function place(p: PlaceValues | undefined) {
   return {
+    ...(p?.placeId ? { placeId: p.placeId } : {}),
     name: text(p?.name),
     address: text(p?.address),
     // Missing coordinates are left out so the schema names them (LAT_REQUIRED).
