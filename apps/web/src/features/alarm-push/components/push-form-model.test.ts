@@ -27,9 +27,22 @@ describe('push rule form model', () => {
       events: ['opened', 'cleared'],
       language: 'en',
       timezone: 'Asia/Shanghai',
+      quietFrom: null,
+      quietTo: null,
+      digestMinutes: null,
       templates: row.templates,
       steps: row.steps,
     });
+  });
+
+  it('sends quiet hours and the digest, and puts their problems beside their fields', () => {
+    const row = ruleRow({ quietFrom: '22:00', quietTo: '07:00', digestMinutes: 30 });
+    const built = buildPushBody(ruleToForm(row), false, storedWebhookUrls(row));
+    expect(built.ok && built.body).toMatchObject({ quietFrom: '22:00', quietTo: '07:00', digestMinutes: 30 });
+    const bad = buildPushBody({ ...ruleToForm(row), quietFrom: '25:00', quietTo: '', digestMinutes: 1 }, false, storedWebhookUrls(row));
+    expect(bad.ok).toBe(false);
+    const names = bad.ok ? [] : bad.issues.map((i) => i.name?.join('.'));
+    expect(names).toEqual(expect.arrayContaining(['quietFrom', 'digestMinutes']));
   });
 
   it('puts each problem beside its field: first delay, recipients, repeat, webhook secret, template', () => {
