@@ -1,6 +1,7 @@
 // Browser test of one alarm per problem, in both languages: a demo-like policy, an own policy and
 // a transport task's alarm settings all watch one device's door; one door opening shows as one
-// alarm in the alarm query list, and its detail drawer lists the three rules and policies behind it.
+// alarm in the alarm query list, and its detail drawer lists the three rules and policies behind it;
+// the push rule drawer offers quiet hours and a digest.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlarmRow, LevelRow, PolicyRow } from '@iotc/shared/alarm';
 import type { DeviceWithSecret } from '@iotc/shared/device';
@@ -75,6 +76,16 @@ describe.each(['en-US', 'zh-CN'] as const)('one alarm per problem in %s', (local
       const label = page.locator('[data-testid=alarm-detail-fields] th').filter({ hasText: locale === 'en-US' ? 'Raised by' : '告警来源' });
       expect(await label.count()).toBe(1);
       await screenshot(page, `alarm-merge-detail-${locale}`);
+
+      // A push rule's quiet hours and digest sit under its time zone.
+      await page.goto(`${server.url}/view/alarm/push`);
+      await page.locator('[data-testid=push-rule-new]').click();
+      const quiet = page.locator('.push-rule-drawer [data-testid=push-quiet-from]');
+      await quiet.waitFor();
+      await quiet.scrollIntoViewIfNeeded();
+      expect(await page.locator('.push-rule-drawer').textContent()).toContain(locale === 'en-US' ? 'Quiet hours' : '免打扰时段');
+      expect(await page.locator('.push-rule-drawer #push_digestMinutes').getAttribute('placeholder')).toBe(locale === 'en-US' ? 'Each message at once' : '逐条立即发送');
+      await screenshot(page, `alarm-merge-push-rule-${locale}`);
     });
   });
 });
