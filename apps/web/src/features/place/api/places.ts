@@ -2,7 +2,7 @@
 // use, naming where), GeoJSON export (a file) and import.
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { PLACE_API, type PlaceBody, type PlaceImportResult, type PlaceRow } from '@iotc/shared/place';
-import { request } from '../../../api/client.ts';
+import { ApiError, request } from '../../../api/client.ts';
 import { downloadFile, listQueryOptions, type ListState } from '../../../lib/list-query.ts';
 
 export const PLACE_LISTS_KEY = ['list', PLACE_API.places] as const;
@@ -25,9 +25,22 @@ export function useSavePlace() {
   });
 }
 
+/**
+ * A refusal of a place in use keeps the server's whole sentence (the catalogue text and where the
+ * place is used, in the request language): apiErrorText shows a known code's catalogue text only.
+ */
+async function deletePlace(id: string): Promise<unknown> {
+  try {
+    return await request(placePath(id), { method: 'DELETE', silent: true });
+  } catch (error) {
+    if (error instanceof ApiError && error.errorcode === 'PLACE_IN_USE' && error.errormsg) throw new ApiError(error.status, null, error.errormsg);
+    throw error;
+  }
+}
+
 export function useDeletePlace() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: (id: string) => request(placePath(id), { method: 'DELETE', silent: true }), onSuccess: () => invalidatePlaces(client) });
+  return useMutation({ mutationFn: deletePlace, onSuccess: () => invalidatePlaces(client) });
 }
 
 export function useImportPlaces() {

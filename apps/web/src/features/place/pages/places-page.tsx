@@ -5,8 +5,10 @@
 // them in and out as GeoJSON.
 import { useMemo, useRef, useState } from 'react';
 import { App, Card } from 'antd';
+import dayjs from 'dayjs';
 import { DeleteOutlined, DownloadOutlined, EditOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { DATETIME_FORMAT } from '@iotc/shared/constants';
 import type { PlaceRow } from '@iotc/shared/place';
 import { DataTable } from '../../../components/data-table/data-table.tsx';
 import type { RowButton, TableDescriptor, TopButton } from '../../../components/data-table/types.ts';
@@ -67,7 +69,7 @@ export default function PlacesPage(_props: ScreenProps) {
           where: `${r.lat.toFixed(6)}, ${r.lon.toFixed(6)}`,
           size: r.shape === 'circle' ? `${r.radiusM} m` : t('place.corners', { count: r.polygon?.length ?? 0 }),
           note: r.note,
-          updatedAt: r.updatedAt,
+          updatedAt: dayjs(r.updatedAt).format(DATETIME_FORMAT),
           row: r,
         }),
       ),
