@@ -49,6 +49,8 @@ const FORMAT_TYPES: Record<string, string> = { csv: CSV_TYPE, xlsx: XLSX_TYPE, p
 const FILE_ANSWERS: Record<string, string[]> = {
   'GET /api/iot/v2/alarm-policies/export': ['application/json'],
   'GET /api/iot/v2/ledger/checkpoint': [TEXT_TYPE],
+  // GeoJSON, sent as bytes: the web client reads any JSON answer as an envelope.
+  'GET /api/iot/v2/places/geojson': ['application/octet-stream'],
   'GET /api/iot/v2/ledger/public/:token/certificate': ['application/pdf'],
 };
 /** Calls that answer with a redirect (the external sign-in). */
