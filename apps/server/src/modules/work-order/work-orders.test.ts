@@ -56,7 +56,10 @@ async function device(token: string, deviceId: string, orgId?: string): Promise<
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data!;
 }
-/** A policy with `rules` temperature rules (thresholds 1..n °C), so one warm report opens that many alarms per device. */
+/**
+ * A policy with `rules` temperature rules (thresholds 1..n °C). Rules seeing the same condition on
+ * a device join one alarm (issue 26): a warm device opens one alarm whatever `rules` is.
+ */
 async function policyFor(token: string, orgId: string, targets: string[], rules: number) {
   const levels = (await api<Page<LevelRow>>('GET', '/api/iot/v2/alarm-levels?size=100', token)).body.data!.rows.filter((l) => l.orgId === orgId);
   const res = await api<PolicyRow>('POST', '/api/iot/v2/alarm-policies', token, {
@@ -138,18 +141,23 @@ beforeAll(async () => {
   east = await login(t.app, 'wo-east', DEMO_PASSWORD);
   rival = await login(t.app, 'rival-wo', DEMO_PASSWORD);
 
-  // Real alarms, raised by the engine from reports.
-  const d1 = await device(admin, 'WO-DEMO-1');
-  const d2 = await device(admin, 'WO-DEMO-2');
-  const e1 = await device(admin, 'WO-EAST-1', ids.eastOrg);
-  const r1 = await device(rival, 'WO-RIVAL-1');
-  await policyFor(admin, ids.demoOrg, [d1.id, d2.id, e1.id], 6);
-  await policyFor(rival, ids.rivalOrg, [r1.id], 2);
-  for (const d of [d1, d2, e1, r1]) await tooWarm(d);
+  // Real alarms, raised by the engine from reports: one per warm device.
+  const several = async (token: string, prefix: string, n: number, orgId?: string) => {
+    const made: DeviceWithSecret[] = [];
+    for (let i = 1; i <= n; i++) made.push(await device(token, `${prefix}-${i}`, orgId));
+    return made;
+  };
+  const demoDevices = await several(admin, 'WO-DEMO', 12);
+  const eastDevices = await several(admin, 'WO-EAST', 6, ids.eastOrg);
+  const rivalDevices = await several(rival, 'WO-RIVAL', 2);
+  await policyFor(admin, ids.demoOrg, [...demoDevices, ...eastDevices].map((d) => d.id), 1);
+  await policyFor(rival, ids.rivalOrg, rivalDevices.map((d) => d.id), 1);
+  for (const d of [...demoDevices, ...eastDevices, ...rivalDevices]) await tooWarm(d);
+  const alarmsOfAll = async (token: string, devices: DeviceWithSecret[]) => (await Promise.all(devices.map((d) => alarmsOf(token, d)))).flat();
   pool = {
-    demo: [...(await alarmsOf(admin, d1)), ...(await alarmsOf(admin, d2))],
-    east: await alarmsOf(admin, e1),
-    rival: await alarmsOf(rival, r1),
+    demo: await alarmsOfAll(admin, demoDevices),
+    east: await alarmsOfAll(admin, eastDevices),
+    rival: await alarmsOfAll(rival, rivalDevices),
   };
   expect([pool.demo.length, pool.east.length, pool.rival.length]).toEqual([12, 6, 2]);
   expect(pool.demo.every((a) => a.orgId === demoOrg && a.workOrder === null)).toBe(true);
