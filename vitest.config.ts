@@ -45,15 +45,15 @@ export default defineConfig({
           include: ['e2e/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['apps/server/src/test/global-setup.ts'],
-          // As on the server: the files of a worker share the loaded server modules.
+          // As on the server: the files share the loaded server modules (and run one after another).
           isolate: false,
           expect,
           testTimeout: 90_000,
           hookTimeout: 120_000,
-          // Two files at once (each its own server, database and Chromium): a browser test spends
-          // much of its time waiting for a page or a poll, so two side by side shorten the suite on
-          // two cores (the README has the figures). E2E_SEQUENTIAL=1 runs them one after another.
-          fileParallelism: process.env.E2E_SEQUENTIAL !== '1',
+          // One file at a time. Two at once (E2E_PARALLEL=1) saved little on two cores (42 files in
+          // 1,992 s, against 2,076 s for 40 one at a time on CI) at load 10-12: a browser test keeps
+          // Chromium and the server busy rather than waiting, and a lower load leaves fewer races.
+          fileParallelism: process.env.E2E_PARALLEL === '1',
           // A browser test that fails is run once more before it fails the suite: a real defect
           // fails twice, a one-off scheduling stall on a loaded 2-core CI machine does not.
           retry: 1,
