@@ -6,7 +6,7 @@ import { useCallback, type CSSProperties } from 'react';
 import { Select, Space } from 'antd';
 import type { AssetKind } from '@iotc/shared/asset';
 import { searchAssets } from '../api/pickers.ts';
-import { RemoteSelect, type RemoteOption } from './remote-select.tsx';
+import { RemoteSelect, type RemoteFetcher, type RemoteOption } from './remote-select.tsx';
 
 export interface AssetPickerProps<K extends AssetKind> {
   kinds: readonly K[];
@@ -32,21 +32,51 @@ export interface AssetPickerProps<K extends AssetKind> {
   style?: CSSProperties;
 }
 
+/** The kind half of an asset picker: the screen's kinds by name, kept at its width in a compact group. */
+export function AssetKindSelect<K extends AssetKind>({
+  kinds,
+  kind,
+  onChange,
+  kindName,
+  label,
+  testId,
+  width = 140,
+  className,
+}: {
+  kinds: readonly K[];
+  kind: K;
+  onChange: (kind: K) => void;
+  kindName: (kind: K) => string;
+  label: string;
+  testId: string;
+  width?: number;
+  className?: string;
+}) {
+  return (
+    <Select<K>
+      aria-label={label}
+      data-testid={testId}
+      className={className}
+      // Inline: in a compact group antd's own item styles can outrank a class (the policy drawer's kind took the whole row).
+      style={{ width, flex: 'none' }}
+      value={kind}
+      options={kinds.map((k) => ({ value: k, label: kindName(k) }))}
+      onChange={onChange}
+    />
+  );
+}
+
+/** The search of the chosen kind: the screen's own, else the shared asset search. */
+export function useKindSearch<K extends AssetKind>(kind: K, search?: (kind: K, text: string, signal: AbortSignal) => Promise<RemoteOption[]>): RemoteFetcher {
+  return useCallback<RemoteFetcher>((text, signal) => (search ? search(kind, text, signal) : searchAssets(kind, text, signal)), [kind, search]);
+}
+
 export function AssetPicker<K extends AssetKind>(props: AssetPickerProps<K>) {
   const { kinds, kind, onKindChange, kindName, kindLabel, kindTestId, kindWidth = 140, kindClassName, value, onChange, search, initialOptions, placeholder, id, className, style } = props;
-  const fetcher = useCallback((text: string, signal: AbortSignal) => (search ? search(kind, text, signal) : searchAssets(kind, text, signal)), [kind, search]);
+  const fetcher = useKindSearch(kind, search);
   return (
     <Space.Compact className={className} block={!style} style={style}>
-      <Select<K>
-        aria-label={kindLabel}
-        data-testid={kindTestId}
-        className={kindClassName}
-        // Inline: in a compact group antd's own item styles can outrank a class (the policy drawer's kind took the whole row).
-        style={{ width: kindWidth, flex: 'none' }}
-        value={kind}
-        options={kinds.map((k) => ({ value: k, label: kindName(k) }))}
-        onChange={onKindChange}
-      />
+      <AssetKindSelect kinds={kinds} kind={kind} onChange={onKindChange} kindName={kindName} label={kindLabel} testId={kindTestId} width={kindWidth} className={kindClassName} />
       {/* A new kind is a new search: the options of the previous kind must not linger. */}
       <RemoteSelect
         key={kind}

@@ -3,11 +3,11 @@
 // their names when the kind changes (the search of the new kind no longer holds them). The kinds
 // offered and their names are the screen's; with one kind there is no kind select.
 import { useCallback, useMemo, useState, type CSSProperties } from 'react';
-import { Select, Space } from 'antd';
+import { Space } from 'antd';
 import type { AssetKind } from '@iotc/shared/asset';
-import { searchAssets } from '../api/pickers.ts';
+import { AssetKindSelect, useKindSearch } from './asset-picker.tsx';
 import { MultiRemoteSelect } from './multi-remote-select.tsx';
-import type { RemoteFetcher, RemoteOption } from './remote-select.tsx';
+import type { RemoteOption } from './remote-select.tsx';
 
 export interface MultiAssetPickerProps<K extends AssetKind> {
   kinds: readonly K[];
@@ -43,20 +43,11 @@ export function MultiAssetPicker<K extends AssetKind>(props: MultiAssetPickerPro
   const [seen, setSeen] = useState<Record<string, string>>({});
   const remember = useCallback((options: RemoteOption[]) => setSeen((prev) => ({ ...prev, ...Object.fromEntries(options.map((o) => [o.value, o.label])) })), []);
   const known = useMemo(() => ({ ...names, ...seen }), [names, seen]);
-  const fetcher = useCallback<RemoteFetcher>((text, signal) => (search ? search(kind, text, signal) : searchAssets(kind, text, signal)), [kind, search]);
+  const fetcher = useKindSearch(kind, search);
   return (
     <Space.Compact className={className} block={!style} style={style}>
       {kinds.length > 1 ? (
-        <Select<K>
-          aria-label={kindLabel}
-          data-testid={kindTestId}
-          className={kindClassName}
-          // Inline: in a compact group antd's own item styles can outrank a class (the kind took the whole row).
-          style={{ width: kindWidth, flex: 'none' }}
-          value={kind}
-          options={kinds.map((k) => ({ value: k, label: kindName(k) }))}
-          onChange={setPicked}
-        />
+        <AssetKindSelect kinds={kinds} kind={kind} onChange={setPicked} kindName={kindName} label={kindLabel} testId={kindTestId} width={kindWidth} className={kindClassName} />
       ) : null}
       {/* A new kind is a new search: the options of the previous kind must not linger. */}
       <MultiRemoteSelect
