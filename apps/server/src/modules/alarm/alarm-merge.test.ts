@@ -158,6 +158,36 @@ describe('one alarm per problem', () => {
     expect(all[0]).toMatchObject({ id: alarm!.id, status: 'cleared' });
   });
 
+  it('in one batch of readings, a rule that clears and sees the condition again opens a second alarm, and rules join in time order', async () => {
+    const d = await device();
+    const orgId = d.orgId;
+    await policy('Batch warm', d, { type: 'temp_high', threshold: 8, hysteresis: 0.5, levelId: level('minor') });
+    const base = Date.now() - 10 * MIN;
+    const reading = (minute: number, temperature: number) => ({ orgId, deviceRef: d.id, time: new Date(base + minute * MIN), lat: 30.8, lon: 120.9, speed: 0, sensors: { temperature } });
+    // Warm, cool, warm again: two excursions, the first cleared, the second open.
+    t.app.alarmEngine.submit([reading(0, 10), reading(1, 5), reading(2, 11)]);
+    await t.app.alarmEngine.settled();
+    const rows = (await alarmsOf(d)).sort((x, y) => Date.parse(x.startedAt) - Date.parse(y.startedAt));
+    expect(rows.map((r) => r.status)).toEqual(['cleared', 'active']);
+    expect(Date.parse(rows[0]!.endedAt!)).toBe(base + MIN);
+    expect(Date.parse(rows[1]!.startedAt)).toBe(base + 2 * MIN);
+
+    // Two rules in one batch: the 5 °C rule opens at minute 3, the 8 °C rule at minute 4 joins it,
+    // the 8 °C rule clears at minute 5 and the 5 °C one at minute 6, when the alarm clears.
+    const e = await device();
+    await policy('Batch warm 8', e, { type: 'temp_high', threshold: 8, hysteresis: 0.5, levelId: level('minor') });
+    await policy('Batch warm 5', e, { type: 'temp_high', threshold: 5, hysteresis: 0.5, levelId: level('important') });
+    const at = (minute: number, temperature: number) => ({ ...reading(minute, temperature), deviceRef: e.id });
+    t.app.alarmEngine.submit([at(3, 6), at(4, 9), at(5, 6), at(6, 3)]);
+    await t.app.alarmEngine.settled();
+    const merged = await alarmsOf(e);
+    expect(merged).toHaveLength(1);
+    expect(merged[0]).toMatchObject({ status: 'cleared', level: { id: level('important') } });
+    expect(Date.parse(merged[0]!.startedAt)).toBe(base + 3 * MIN);
+    expect(Date.parse(merged[0]!.endedAt!)).toBe(base + 6 * MIN);
+    expect(merged[0]!.sources.map((s) => s.policyName).sort()).toEqual(['Batch warm 5', 'Batch warm 8']);
+  });
+
   it('holds e-mail in quiet hours until they end, and a digest sends one message listing the alarms', async () => {
     const now = Date.now();
     const quiet = await device();

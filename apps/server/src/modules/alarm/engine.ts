@@ -80,9 +80,6 @@ interface LiveAlarm {
   /** Opened by these changes (not stored yet). */
   fresh: boolean;
   dirty: boolean;
-  /** The last time one of its rules cleared in these changes, and that reading's value. */
-  lastClear?: number;
-  clearValue?: number | null;
 }
 
 interface Change {
@@ -230,123 +227,123 @@ export function alarmEngine(
     // Level priority 1 is the highest; an unknown level counts as the lowest.
     const rank = (levelId: string) => priority.get(levelId) ?? Number.MAX_SAFE_INTEGER;
     const sourceOf = (a: LiveAlarm, c: Change) => a.sources.find((s) => s.policyId === c.policy.id && s.ruleId === c.rule.id);
-    for (const c of changes) {
-      let alarmId = c.before.alarmId;
-      for (const { event, sample } of c.events) {
-        if (event.kind === 'open') {
-          const at = new Date(event.startedAt).toISOString();
-          const source: AlarmSourceJson = { policyId: c.policy.id, policyName: c.policy.name, taskId: c.policy.taskId, ruleId: c.rule.id, levelId: c.rule.levelId, openedAt: at, clearedAt: null };
-          const joined = [...live.values()].find((a) => a.deviceRef === c.deviceRef && a.type === c.rule.type && a.status === 'active');
-          if (joined) {
-            // One alarm per problem: the rule joins the open alarm of the same condition.
-            alarmId = joined.id;
-            const had = sourceOf(joined, c);
-            if (had) had.clearedAt = null;
-            else joined.sources.push(source);
-            if (rank(c.rule.levelId) < rank(joined.levelId)) joined.levelId = c.rule.levelId;
-            joined.taskId ??= c.policy.taskId;
-            joined.dirty = true;
-            events.push({ alarmId, at: new Date(event.at), kind: 'merged', actor: null, detail: { policyId: c.policy.id, policyName: c.policy.name, ruleId: c.rule.id, value: event.value } });
-            touched.add(alarmId);
-            continue;
-          }
-          alarmId = randomUUID();
-          const d = meta.get(c.deviceRef)!;
-          live.set(alarmId, { id: alarmId, deviceRef: c.deviceRef, type: c.rule.type, status: 'active', levelId: c.rule.levelId, taskId: c.policy.taskId, sources: [source], fresh: true, dirty: true });
-          opened.set(alarmId, {
-            id: alarmId,
-            orgId: d.orgId,
-            policyId: c.policy.id,
-            policyName: c.policy.name,
-            ruleId: c.rule.id,
-            type: c.rule.type,
-            levelId: c.rule.levelId,
-            deviceRef: c.deviceRef,
-            assetRef: d.assetId,
-            taskId: c.policy.taskId,
-            status: 'active',
-            startedAt: new Date(event.startedAt),
-            lastAt: new Date(event.at),
-            lat: sample?.lat ?? null,
-            lon: sample?.lon ?? null,
-            threshold: c.rule.threshold,
-            value: event.value,
-            peak: event.peak,
-            count: 1,
-          });
-          events.push({ alarmId, at: new Date(event.at), kind: 'created', actor: null, detail: { value: event.value } });
-          touched.add(alarmId);
-        } else if (alarmId) {
-          const a = live.get(alarmId);
-          if (event.kind === 'clear') {
-            // This rule no longer sees it; the alarm clears once every rule behind it has (below).
-            const mine = a ? sourceOf(a, c) : undefined;
-            if (mine) mine.clearedAt = new Date(event.at).toISOString();
-            if (a) {
-              a.dirty = true;
-              a.lastClear = Math.max(a.lastClear ?? 0, event.at);
-              a.clearValue = event.value;
-            }
-            touched.add(alarmId);
-            continue;
-          }
-          const row = opened.get(alarmId);
-          if (row) {
-            // Opened and changed within the batch: change the row before it is inserted.
-            row.lastAt = new Date(event.at);
-            if (event.kind === 'repeat') {
-              row.peak = event.peak;
-              row.count = (row.count ?? 1) + 1;
-            } else {
-              row.value = event.value;
-              row.peak = event.peak;
-            }
-          } else {
-            const update = updates.get(alarmId) ?? { id: alarmId, lastAt: new Date(event.at), peak: null, repeats: 0, clearedAt: null };
-            updates.set(alarmId, update);
-            if (event.at > update.lastAt.getTime()) update.lastAt = new Date(event.at);
-            if (event.kind === 'repeat') {
-              update.peak = event.peak;
-              update.repeats++;
-            } else {
-              update.value = event.value;
-              update.peak = event.peak;
-            }
-          }
-          touched.add(alarmId);
-        }
+    // Events go in time order across the rules, so that a rule opening while another rule's alarm of
+    // the device is open joins it, and a rule opening after that alarm cleared opens a new one.
+    const held = new Map(changes.map((c) => [c, c.before.alarmId]));
+    const timeline = changes.flatMap((c, n) => c.events.map((e, i) => ({ c, n, i, ...e }))).sort((x, y) => x.event.at - y.event.at || x.n - y.n || x.i - y.i);
+    const clearAlarm = (a: LiveAlarm, at: number, value: number | null) => {
+      a.status = 'cleared';
+      const row = opened.get(a.id);
+      if (row) {
+        row.status = 'cleared';
+        row.endedAt = new Date(at);
+        if (at > (row.lastAt as Date).getTime()) row.lastAt = new Date(at);
+      } else {
+        const update = updates.get(a.id) ?? { id: a.id, lastAt: new Date(at), peak: null, repeats: 0, clearedAt: null };
+        if (at > update.lastAt.getTime()) update.lastAt = new Date(at);
+        update.clearedAt = new Date(at);
+        updates.set(a.id, update);
       }
-      c.alarmId = c.state ? alarmId : null;
+      events.push({ alarmId: a.id, at: new Date(at), kind: 'cleared', actor: null, detail: { value } });
+    };
+    for (const { c, event, sample } of timeline) {
+      let alarmId = held.get(c) ?? null;
+      if (event.kind === 'open') {
+        const at = new Date(event.startedAt).toISOString();
+        const source: AlarmSourceJson = { policyId: c.policy.id, policyName: c.policy.name, taskId: c.policy.taskId, ruleId: c.rule.id, levelId: c.rule.levelId, openedAt: at, clearedAt: null };
+        const joined = [...live.values()].find((a) => a.deviceRef === c.deviceRef && a.type === c.rule.type && a.status === 'active');
+        if (joined) {
+          // One alarm per problem: the rule joins the open alarm of the same condition.
+          alarmId = joined.id;
+          const had = sourceOf(joined, c);
+          if (had) had.clearedAt = null;
+          else joined.sources.push(source);
+          if (rank(c.rule.levelId) < rank(joined.levelId)) joined.levelId = c.rule.levelId;
+          joined.taskId ??= c.policy.taskId;
+          joined.dirty = true;
+          events.push({ alarmId, at: new Date(event.at), kind: 'merged', actor: null, detail: { policyId: c.policy.id, policyName: c.policy.name, ruleId: c.rule.id, value: event.value } });
+          touched.add(alarmId);
+          held.set(c, alarmId);
+          continue;
+        }
+        alarmId = randomUUID();
+        held.set(c, alarmId);
+        const d = meta.get(c.deviceRef)!;
+        live.set(alarmId, { id: alarmId, deviceRef: c.deviceRef, type: c.rule.type, status: 'active', levelId: c.rule.levelId, taskId: c.policy.taskId, sources: [source], fresh: true, dirty: true });
+        opened.set(alarmId, {
+          id: alarmId,
+          orgId: d.orgId,
+          policyId: c.policy.id,
+          policyName: c.policy.name,
+          ruleId: c.rule.id,
+          type: c.rule.type,
+          levelId: c.rule.levelId,
+          deviceRef: c.deviceRef,
+          assetRef: d.assetId,
+          taskId: c.policy.taskId,
+          status: 'active',
+          startedAt: new Date(event.startedAt),
+          lastAt: new Date(event.at),
+          lat: sample?.lat ?? null,
+          lon: sample?.lon ?? null,
+          threshold: c.rule.threshold,
+          value: event.value,
+          peak: event.peak,
+          count: 1,
+        });
+        events.push({ alarmId, at: new Date(event.at), kind: 'created', actor: null, detail: { value: event.value } });
+        touched.add(alarmId);
+      } else if (alarmId) {
+        const a = live.get(alarmId);
+        if (event.kind === 'clear') {
+          // This rule no longer sees it; the alarm clears when every rule behind it has.
+          const mine = a ? sourceOf(a, c) : undefined;
+          if (mine) mine.clearedAt = new Date(event.at).toISOString();
+          if (a) {
+            a.dirty = true;
+            if (a.status === 'active' && a.sources.every((s) => s.clearedAt !== null)) clearAlarm(a, event.at, event.value);
+          }
+          touched.add(alarmId);
+          continue;
+        }
+        const row = opened.get(alarmId);
+        if (row) {
+          // Opened and changed within the batch: change the row before it is inserted.
+          row.lastAt = new Date(event.at);
+          if (event.kind === 'repeat') {
+            row.peak = event.peak;
+            row.count = (row.count ?? 1) + 1;
+          } else {
+            row.value = event.value;
+            row.peak = event.peak;
+          }
+        } else {
+          const update = updates.get(alarmId) ?? { id: alarmId, lastAt: new Date(event.at), peak: null, repeats: 0, clearedAt: null };
+          updates.set(alarmId, update);
+          if (event.at > update.lastAt.getTime()) update.lastAt = new Date(event.at);
+          if (event.kind === 'repeat') {
+            update.peak = event.peak;
+            update.repeats++;
+          } else {
+            update.value = event.value;
+            update.peak = event.peak;
+          }
+        }
+        touched.add(alarmId);
+      }
     }
+    for (const c of changes) c.alarmId = c.state ? (held.get(c) ?? null) : null;
 
-    // An alarm clears when every rule behind it has (an alarm without sources, when its rule does).
+    // The merged alarms' sources, levels and tasks.
     const changedSources: LiveAlarm[] = [];
     for (const a of live.values()) {
       if (!a.dirty) continue;
-      const clears = a.status === 'active' && a.lastClear !== undefined && a.sources.every((s) => s.clearedAt !== null);
       const row = opened.get(a.id);
       if (row) {
         row.levelId = a.levelId;
         row.taskId = a.taskId;
         row.sources = a.sources;
-        if (clears) {
-          row.status = 'cleared';
-          row.endedAt = new Date(a.lastClear!);
-          if (a.lastClear! > (row.lastAt as Date).getTime()) row.lastAt = new Date(a.lastClear!);
-        }
-      } else {
-        changedSources.push(a);
-        if (clears) {
-          const update = updates.get(a.id) ?? { id: a.id, lastAt: new Date(a.lastClear!), peak: null, repeats: 0, clearedAt: null };
-          if (a.lastClear! > update.lastAt.getTime()) update.lastAt = new Date(a.lastClear!);
-          update.clearedAt = new Date(a.lastClear!);
-          updates.set(a.id, update);
-        }
-      }
-      if (clears) {
-        a.status = 'cleared';
-        events.push({ alarmId: a.id, at: new Date(a.lastClear!), kind: 'cleared', actor: null, detail: { value: a.clearValue ?? null } });
-      }
+      } else changedSources.push(a);
     }
     if (changedSources.length) {
       const json = JSON.stringify(changedSources.map((a) => ({ id: a.id, level_id: a.levelId, task_id: a.taskId, sources: a.sources })));
