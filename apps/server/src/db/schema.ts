@@ -22,3 +22,4 @@ export * from './schema/report.ts';
 export * from './schema/ledger.ts';
 export * from './schema/platform.ts';
 export * from './schema/inbox.ts';
+export * from './schema/signature.ts';

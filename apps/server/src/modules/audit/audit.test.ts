@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import type { Page } from '@iotc/shared/envelope';
 import type { AuditLogRow } from '@iotc/shared/audit';
 import { ADMIN_PASSWORD, call, DEMO_PASSWORD, login, testApp, type TestApp } from '../../test/harness.ts';
-import { auditLogs, orgs } from '../../db/schema.ts';
+import { auditLogs, orgs, signatures } from '../../db/schema.ts';
 import { addOrgUser } from '../../test/fixtures.ts';
 
 const LIST = '/api/iot/v2/audit-logs';
@@ -164,6 +164,33 @@ describe('audit-logs list', () => {
     await db.insert(auditLogs).values({ orgId: other!.id, account: 'sibling-op', action: 'login', result: 'success' });
     expect((await list(demo, 'account=sibling')).body.data!.total).toBe(0);
     expect((await list(admin, 'account=sibling')).body.data!.total).toBe(1);
+  });
+
+  it('is append-only for everyone: the database refuses updates, deletes and truncation', async () => {
+    const db = t.app.database.db;
+    const [row] = await db.insert(auditLogs).values({ orgId: demoOrg, account: 'keeper', action: 'login', result: 'success' }).returning();
+    await db.insert(signatures).values({ orgId: demoOrg, recordType: 'work_order', recordId: 'WO-1', meaning: 'approved', signerId: demoOrg, signerAccount: 'keeper', signerName: 'Keeper', method: 'password', recordHash: '0'.repeat(64) });
+    for (const statement of [
+      sql`update audit_logs set detail = 'changed' where id = ${row!.id}`,
+      sql`delete from audit_logs where id = ${row!.id}`,
+      sql`truncate audit_logs`,
+      sql`update signatures set meaning = 'rejected'`,
+      sql`delete from signatures`,
+    ]) {
+      await expect(db.execute(statement)).rejects.toMatchObject({ cause: { message: expect.stringMatching(/is append-only: (UPDATE|DELETE|TRUNCATE) refused/) } });
+    }
+    const [kept] = await db.select().from(auditLogs).where(sql`${auditLogs.id} = ${row!.id}`);
+    expect(kept).toMatchObject({ account: 'keeper', detail: null });
+  });
+
+  it("keeps a removed organisation's history as written, readable from the organisation above it", async () => {
+    const made = await call<{ id: string }>(t.app, { method: 'POST', url: '/api/iot/v2/orgs', token: admin, body: { parentId: demoOrg, code: 'gone-branch', name: 'Gone Branch' } });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const gone = made.body.data!.id;
+    await t.app.database.db.insert(auditLogs).values({ orgId: gone, account: 'branch-op', action: 'login', result: 'success' });
+    expect((await call(t.app, { method: 'DELETE', url: `/api/iot/v2/orgs/${gone}`, token: admin })).status).toBe(200);
+    const [row] = (await list(demo, 'account=branch-op')).body.data!.rows;
+    expect(row).toMatchObject({ orgId: gone, orgName: 'Gone Branch', account: 'branch-op' });
   });
 
   it('needs a token', async () => {

@@ -2,9 +2,9 @@
 // the caller's organisation tree.
 import { and, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
 import type { AuditLogQuery, AuditLogRow } from '@iotc/shared/audit';
-import type { Db } from '../../db/client.ts';
-import { auditLogs, orgs } from '../../db/schema.ts';
-import { cachedCount, containsPattern, inOrgs, limitOffset, orderBy, type Sortable } from '../../db/list.ts';
+import { rowsOf, type Db } from '../../db/client.ts';
+import { auditLogs, orgs, orgTombstones } from '../../db/schema.ts';
+import { cachedCount, containsPattern, inOrgs, limitOffset, orderBy, uuidList, type Sortable } from '../../db/list.ts';
 
 export type AuditEntry = typeof auditLogs.$inferInsert;
 
@@ -15,7 +15,7 @@ const rowFields = {
   id: auditLogs.id,
   at: auditLogs.at,
   orgId: auditLogs.orgId,
-  orgName: orgs.name,
+  orgName: sql<string>`coalesce(${orgs.name}, ${orgTombstones.name})`,
   account: auditLogs.account,
   action: auditLogs.action,
   result: auditLogs.result,
@@ -52,12 +52,24 @@ export function auditRepo(db: Db) {
     const rows = await db
       .select(rowFields)
       .from(auditLogs)
-      .innerJoin(orgs, eq(orgs.id, auditLogs.orgId))
+      .leftJoin(orgs, eq(orgs.id, auditLogs.orgId))
+      .leftJoin(orgTombstones, eq(orgTombstones.id, auditLogs.orgId))
       .where(w)
       .orderBy(...orderBy(q.sort, SORTABLE, 'time,desc', auditLogs.id))
       .limit(limit.limit)
       .offset(limit.offset);
     return rows.map((r) => toRow(r as Selected));
+  }
+
+  /** The scope and the removed organisations under it (a removed organisation's history stays readable above it). */
+  async function withRemoved(scope: readonly string[]): Promise<readonly string[]> {
+    if (!scope.length) return scope;
+    const removed = await db.execute<{ id: string }>(sql`with recursive gone as (
+        select id from org_tombstones where parent_id = any(${uuidList(scope)})
+        union select t.id from org_tombstones t join gone g on t.parent_id = g.id)
+      select id from gone`);
+    const ids = rowsOf<{ id: string }>(removed);
+    return ids.length ? [...scope, ...ids.map((r) => r.id)] : scope;
   }
 
   return {
@@ -66,16 +78,16 @@ export function auditRepo(db: Db) {
     },
 
     async count(scope: readonly string[], q: AuditLogQuery): Promise<number> {
-      return countWhere(where(scope, q));
+      return countWhere(where(await withRemoved(scope), q));
     },
 
     /** The matching rows in the query's order, without counting them (exports count first). */
     async rows(scope: readonly string[], q: AuditLogQuery, limit: { limit: number; offset: number }): Promise<AuditLogRow[]> {
-      return selectRows(where(scope, q), q, limit);
+      return selectRows(where(await withRemoved(scope), q), q, limit);
     },
 
     async page(scope: readonly string[], q: AuditLogQuery) {
-      const w = where(scope, q);
+      const w = where(await withRemoved(scope), q);
       const { account, action, result, timeFrom, timeTo } = q;
       const countKey = JSON.stringify(['audit', scope, account, action, result, timeFrom, timeTo]);
       const [rows, total] = await Promise.all([selectRows(w, q, limitOffset(q)), cachedCount(countKey, () => countWhere(w))]);

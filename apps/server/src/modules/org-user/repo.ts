@@ -5,7 +5,7 @@ import { rowsOf, type Db } from '../../db/client.ts';
 import { accountTaken } from '../../db/users.ts';
 import { addOrgDefaults } from '../../db/org-defaults.ts';
 import { containsPattern, inOrgs, limitOffset, orderBy, orgTree, type Sortable } from '../../db/list.ts';
-import { assets, auditLogs, devices, menus, orgs, roleMenus, rolePermissions, roles, sessions, userRoles, users } from '../../db/schema.ts';
+import { assets, devices, orgTombstones, menus, orgs, roleMenus, rolePermissions, roles, sessions, userRoles, users } from '../../db/schema.ts';
 
 export type OrgRow = typeof orgs.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -108,11 +108,13 @@ export function orgUserRepo(db: Db) {
 
     /**
      * An empty organisation, with its roles (none assigned: it has no users). Its audit history
-     * is kept: it moves to the parent organisation.
+     * is kept as written (the log is append-only): a tombstone keeps the organisation's name and
+     * parent, so the organisations above it still read that history.
      */
     async deleteOrg(id: string, parentId: string) {
       await db.transaction(async (tx) => {
-        await tx.update(auditLogs).set({ orgId: parentId }).where(eq(auditLogs.orgId, id));
+        const [org] = await tx.select({ code: orgs.code, name: orgs.name }).from(orgs).where(eq(orgs.id, id));
+        if (org) await tx.insert(orgTombstones).values({ id, parentId, code: org.code, name: org.name });
         await tx.delete(roles).where(eq(roles.orgId, id));
         await tx.delete(orgs).where(eq(orgs.id, id));
       });
