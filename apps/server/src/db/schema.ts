@@ -23,3 +23,4 @@ export * from './schema/ledger.ts';
 export * from './schema/platform.ts';
 export * from './schema/inbox.ts';
 export * from './schema/signature.ts';
+export * from './schema/product.ts';
