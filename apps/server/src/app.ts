@@ -56,6 +56,7 @@ import { retentionPlugin } from './modules/retention/plugin.ts';
 import { reportPlugin } from './modules/report/plugin.ts';
 import { comparePlugin } from './modules/compare/plugin.ts';
 import { warehousePlugin } from './modules/warehouse/plugin.ts';
+import { productPlugin } from './modules/product/plugin.ts';
 import { reportSchedulePlugin } from './modules/report-schedule/plugin.ts';
 import { ledgerPlugin } from './modules/ledger/plugin.ts';
 
@@ -171,6 +172,8 @@ export async function buildApp(
   await app.register(workOrderPlugin, modules);
   await app.register(mapTilesPlugin, modules);
   await app.register(telemetryPlugin, modules);
+  // Before the reports: the shipment report reads a task's batches through it.
+  await app.register(productPlugin, modules);
   for (const plugin of [homePlugin, inboxPlugin, cockpitPlugin, trackPlugin, storagePlugin, retentionPlugin, reportPlugin, comparePlugin, warehousePlugin, placePlugin]) await app.register(plugin, modules);
   await app.register(reportSchedulePlugin, { ...modules, reports: app.reports });
   await app.register(ledgerPlugin, modules);

@@ -111,6 +111,8 @@ export const envSchema = z.object({
   ARCHIVE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   /** How often the retention job removes what the retention rules no longer keep, in seconds (and once at start); 0 turns it off on this node. */
   RETENTION_SECONDS: z.coerce.number().int().min(0).max(86_400).default(3_600),
+  /** How often the live batches' excursion budgets are computed again and their alarms raised, in seconds; 0 turns it off on this node. */
+  PRODUCT_BUDGET_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   /** How often the storage figures' job takes its snapshot (and at start), in seconds; 0 turns it off on this node. */
   STORAGE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(3600),
   /**
@@ -240,6 +242,8 @@ export interface AppConfig {
   archiveMs: number;
   /** The retention job's period; 0: not on this node. */
   retentionMs: number;
+  /** The excursion budgets' job period; 0: not on this node. */
+  productBudgetMs: number;
   /** The storage figures' snapshot interval; 0: not taken on this node. */
   storageMs: number;
   ledgerOrigin?: string;
@@ -332,6 +336,7 @@ export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | unde
     ledgerTickMs: 5_000,
     archiveMs: e.ARCHIVE_SECONDS * 1000,
     retentionMs: e.RETENTION_SECONDS * 1000,
+    productBudgetMs: e.PRODUCT_BUDGET_SECONDS * 1000,
     storageMs: e.STORAGE_SECONDS * 1000,
     ledgerOrigin: e.LEDGER_ORIGIN,
     ledgerSignerKey: e.LEDGER_SIGNER_KEY,

@@ -55,6 +55,8 @@ export const LOCKS = {
   retentionDevice: 72_602,
   /** The storage figures' daily snapshot (modules/storage; one node at a time). */
   storage: 72_603,
+  /** The excursion budgets' alarm round (modules/product; one node at a time). */
+  productBudgets: 72_701,
 } as const;
 
 /**

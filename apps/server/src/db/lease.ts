@@ -12,6 +12,7 @@ const KEYS = {
   'command timeouts': LOCKS.commandTimeout,
   ledger: LOCKS.ledger,
   'storage figures': LOCKS.storage,
+  'product budgets': LOCKS.productBudgets,
 } as const;
 
 export type LeaseName = keyof typeof KEYS;

@@ -108,6 +108,8 @@ const common: MenuNode[] = [
         children: [
           { code: 'warehouse-ops-records', zh: '出入库记录', en: 'Inbound and outbound records', url: 'view/warehouse/manage' },
           { code: 'warehouse-ops-stock', zh: '库存', en: 'Stock', url: 'view/warehouse/stock' },
+          { code: 'warehouse-ops-batches', zh: '批次温度预算', en: 'Batch excursion budgets', url: 'view/warehouse/batches', grantWith: 'warehouse-ops-stock' },
+          { code: 'warehouse-ops-profiles', zh: '产品档案', en: 'Product profiles', url: 'view/warehouse/profiles', grantWith: 'warehouse-ops-stock' },
         ],
       },
     ],
@@ -362,6 +364,13 @@ export const DICTS: DictSeed[] = [
       ['place_update', '修改地点', 'Place changed'],
       ['place_delete', '删除地点', 'Place deleted'],
       ['place_import', '导入地点', 'Places imported'],
+      ['product_profile_create', '新建产品档案', 'Product profile created'],
+      ['product_profile_update', '修改产品档案', 'Product profile changed'],
+      ['product_profile_delete', '删除产品档案', 'Product profile deleted'],
+      ['product_batch_create', '新建批次', 'Batch created'],
+      ['product_batch_update', '修改批次', 'Batch changed'],
+      ['product_batch_delete', '删除批次', 'Batch deleted'],
+      ['product_task_batches', '设置任务所载批次', 'Batches of a task set'],
     ],
   },
   {
