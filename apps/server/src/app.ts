@@ -25,8 +25,7 @@ import { localBus, redisBus, type EventBus } from './realtime/bus.ts';
 import { liveHub } from './realtime/hub.ts';
 import { ingestPlugin } from './ingest/plugin.ts';
 import { moduleContext } from './modules/context.ts';
-import { auditRepo } from './modules/audit/repo.ts';
-import { auditService } from './modules/audit/service.ts';
+import { writeAudit } from './modules/audit/repo.ts';
 import { authModulePlugin } from './modules/auth/plugin.ts';
 import { menuPlugin } from './modules/menu/plugin.ts';
 import { dictPlugin } from './modules/dict/plugin.ts';
@@ -155,7 +154,7 @@ export async function buildApp(
 
   // The modules, in order: one registered later may be given what an earlier one decorated.
   // Sessions first: every other route uses its guards.
-  const audit = auditService(auditRepo(database.db)).record;
+  const audit = writeAudit;
   await app.register(authModulePlugin, { config, database, audit, messenger: messages });
   await app.register(platformAlarmRoutes, { alarms: alarmsOfPlatform });
   const modules = moduleContext(app, { config, database, availability, lease: app.lease, metrics, audit, permissionsOf: app.authService.permissionsOf, bus, messenger: messages });

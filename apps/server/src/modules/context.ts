@@ -15,7 +15,7 @@ import type { Caller } from '../lib/caller.ts';
 import type { Messenger } from '../lib/messenger.ts';
 import type { CachedConfig, EventBus } from '../realtime/bus.ts';
 import { storedReadings as storedReadingsEvent, type StoredReadings } from '../ingest/stored-readings.ts';
-import type { AuditEntry } from './audit/repo.ts';
+import type { AuditWriter } from './audit/repo.ts';
 import { alarmChanges as alarmChangesEvent, type AlarmChanges } from './alarm/changes.ts';
 
 export interface ModuleContext {
@@ -25,8 +25,8 @@ export interface ModuleContext {
   /** The node's leases (the jobs plugin's): rounds of work that run on one node at a time. */
   lease: Lease;
   metrics: AppMetrics;
-  /** Records a successful change in the audit log. */
-  audit: (entry: AuditEntry) => Promise<void>;
+  /** Records a change in the audit log through the change's own transaction (see AuditWriter). */
+  audit: AuditWriter;
   /** What the caller's roles grant. */
   permissionsOf: (caller: Pick<Caller, 'userId' | 'isPlatformAdmin'>) => Promise<Permission[]>;
   /** The live event bus: to the browsers and the other nodes. */

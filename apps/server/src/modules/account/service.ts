@@ -26,13 +26,16 @@ import { PATTERNS } from '@iotc/shared/validation';
 import type { ClientMeta } from '../../lib/caller.ts';
 import { AppError } from '../../lib/errors.ts';
 import { DeliveryError, type Messenger } from '../../lib/messenger.ts';
-import type { AuditEntry } from '../audit/repo.ts';
+import type { AuditWriter } from '../audit/repo.ts';
 import { hashPassword, verifyPassword } from '../../lib/password.ts';
 import type { AccountRepo } from './repo.ts';
+import type { Tx } from '../../db/client.ts';
 
 interface Deps {
   messenger: Messenger;
-  audit(entry: AuditEntry): Promise<void>;
+  audit: AuditWriter;
+  /** Runs work in one transaction with the repository on it: a change and its audit row commit together. */
+  atomically: <T>(work: (repo: AccountRepo, tx: Tx) => Promise<T>) => Promise<T>;
   captchas: { consume(id: string, answer: string): Promise<boolean> };
   now?: () => Date;
 }
@@ -76,25 +79,28 @@ export function accountService(repo: AccountRepo, deps: Deps) {
     return user;
   }
 
+  /** An audit row in `q`, the transaction of the change it records. */
+  const recordIn = (q: Tx, user: { id: string; orgId: string; account: string }, action: string, result: 'success' | 'failure', detail: string | null, meta: ClientMeta) =>
+    deps.audit(q, { orgId: user.orgId, userId: user.id, account: user.account, action, result, detail, ...meta });
+  /** An audit row on its own: a refusal, or a message sent (nothing in the database to pair it with). */
   const record = (user: { id: string; orgId: string; account: string }, action: string, result: 'success' | 'failure', detail: string | null, meta: ClientMeta) =>
-    deps.audit({ orgId: user.orgId, userId: user.id, account: user.account, action, result, detail, ...meta });
+    deps.atomically((_r, tx) => recordIn(tx, user, action, result, detail, meta));
 
   return {
     async register(body: RegisterBody, meta: ClientMeta): Promise<RegisterData> {
       if (!(await deps.captchas.consume(body.captchaId, body.captcha))) throw new AppError(400, 'CAPTCHA_ERROR');
       if (await repo.accountTaken(body.account)) throw new AppError(409, 'ACCOUNT_TAKEN');
-      let created: { orgId: string; userId: string };
+      const passwordHash = await hashPassword(body.password);
       try {
-        created = await repo.register(
-          { account: body.account, name: body.name, email: body.email, phone: body.phone ?? null, passwordHash: await hashPassword(body.password) },
-          body.orgName,
-        );
+        await deps.atomically(async (r, tx) => {
+          const created = await r.register({ account: body.account, name: body.name, email: body.email, phone: body.phone ?? null, passwordHash }, body.orgName);
+          await recordIn(tx, { id: created.userId, orgId: created.orgId, account: body.account }, 'register', 'success', body.orgName, meta);
+        });
       } catch (error) {
         // Two registrations of one account at the same moment: the unique index decides.
         if (await repo.accountTaken(body.account)) throw new AppError(409, 'ACCOUNT_TAKEN');
         throw error;
       }
-      await record({ id: created.userId, orgId: created.orgId, account: body.account }, 'register', 'success', body.orgName, meta);
       return { account: body.account, orgName: body.orgName };
     },
 
@@ -149,8 +155,10 @@ export function accountService(repo: AccountRepo, deps: Deps) {
       }
       const ticket = randomBytes(32).toString('base64url');
       const expiresAt = new Date(now().getTime() + RESET_TICKET_TTL_MS);
-      if (!(await repo.useCode(row.id, sha256(ticket), expiresAt))) throw new AppError(400, 'CODE_EXPIRED');
-      await record(user, 'code_verify', 'success', body.channel, meta);
+      await deps.atomically(async (r, tx) => {
+        if (!(await r.useCode(row.id, sha256(ticket), expiresAt))) throw new AppError(400, 'CODE_EXPIRED');
+        await recordIn(tx, user, 'code_verify', 'success', body.channel, meta);
+      });
       return { ticket, expiresAt: expiresAt.toISOString() };
     },
 
@@ -159,10 +167,11 @@ export function accountService(repo: AccountRepo, deps: Deps) {
       const ticketHash = sha256(body.ticket);
       if (!(await repo.ticketValid(user.id, ticketHash))) throw new AppError(400, 'RESET_EXPIRED');
       if (await verifyPassword(user.passwordHash, body.password)) throw new AppError(400, 'PASSWORD_SAME_AS_OLD');
-      if (!(await repo.resetWithTicket(user.id, ticketHash, await hashPassword(body.password), user.account))) {
-        throw new AppError(400, 'RESET_EXPIRED');
-      }
-      await record(user, 'password_reset', 'success', null, meta);
+      const passwordHash = await hashPassword(body.password);
+      await deps.atomically(async (r, tx) => {
+        if (!(await r.resetWithTicket(user.id, ticketHash, passwordHash, user.account))) throw new AppError(400, 'RESET_EXPIRED');
+        await recordIn(tx, user, 'password_reset', 'success', null, meta);
+      });
     },
 
     purge: () => repo.purge(new Date(now().getTime() - 86_400_000)),

@@ -10,7 +10,7 @@ import { alarmLevels, alarms, orgs } from '../../db/schema.ts';
 import type { ClientMeta } from '../../lib/caller.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Caller } from '../../lib/caller.ts';
-import type { AuditEntry } from '../audit/repo.ts';
+import type { AuditWriter } from '../audit/repo.ts';
 import { successRecorder } from '../audit/service.ts';
 
 const SORTABLE: Sortable = { priority: alarmLevels.priority, code: alarmLevels.code, createdAt: alarmLevels.createdAt };
@@ -19,7 +19,7 @@ const SORTABLE: Sortable = { priority: alarmLevels.priority, code: alarmLevels.c
 const rulesUsing = sql<number>`(select coalesce(sum((select count(*) from jsonb_array_elements(p.rules) r where r->>'levelId' = ${alarmLevels.id}::text)), 0)::int
   from alarm_policies p where p.org_id = ${alarmLevels.orgId})`;
 
-export function levelService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
+export function levelService(db: Db, audit: AuditWriter) {
   const record = successRecorder(audit);
 
   const select = () =>
@@ -81,20 +81,25 @@ export function levelService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
       const orgId = body.orgId ?? caller.orgId;
       if (!caller.scope.has(orgId)) throw new AppError(404, 'NOT_FOUND');
       if (await codeTaken(orgId, body.code)) throw new AppError(409, 'LEVEL_CODE_TAKEN');
-      const [row] = await db.insert(alarmLevels).values({ orgId, ...values(body) }).onConflictDoNothing().returning({ id: alarmLevels.id });
-      if (!row) throw new AppError(409, 'LEVEL_CODE_TAKEN');
-      await record(caller, orgId, 'alarm_level_create', body.code, meta);
+      const row = await db.transaction(async (tx) => {
+        const [made] = await tx.insert(alarmLevels).values({ orgId, ...values(body) }).onConflictDoNothing().returning({ id: alarmLevels.id });
+        if (!made) throw new AppError(409, 'LEVEL_CODE_TAKEN');
+        await record(tx, caller, orgId, 'alarm_level_create', body.code, meta);
+        return made;
+      });
       return visible(caller, row.id);
     },
 
     async update(caller: Caller, id: string, body: LevelBody, meta: ClientMeta): Promise<LevelRow> {
       const before = await visible(caller, id);
       if (await codeTaken(before.orgId, body.code, id)) throw new AppError(409, 'LEVEL_CODE_TAKEN');
-      await db
-        .update(alarmLevels)
-        .set({ ...values(body), updatedAt: new Date() })
-        .where(eq(alarmLevels.id, id));
-      await record(caller, before.orgId, 'alarm_level_update', before.code, meta);
+      await db.transaction(async (tx) => {
+        await tx
+          .update(alarmLevels)
+          .set({ ...values(body), updatedAt: new Date() })
+          .where(eq(alarmLevels.id, id));
+        await record(tx, caller, before.orgId, 'alarm_level_update', before.code, meta);
+      });
       return visible(caller, id);
     },
 
@@ -102,8 +107,10 @@ export function levelService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
       const before = await visible(caller, id);
       const [used] = await db.select({ n: count() }).from(alarms).where(eq(alarms.levelId, id));
       if (before.rulesUsing > 0 || Number(used?.n ?? 0) > 0) throw new AppError(409, 'LEVEL_IN_USE');
-      await db.delete(alarmLevels).where(eq(alarmLevels.id, id));
-      await record(caller, before.orgId, 'alarm_level_delete', before.code, meta);
+      await db.transaction(async (tx) => {
+        await tx.delete(alarmLevels).where(eq(alarmLevels.id, id));
+        await record(tx, caller, before.orgId, 'alarm_level_delete', before.code, meta);
+      });
     },
 
     /** The levels an organisation's rules may use, by id (for checking a policy). */

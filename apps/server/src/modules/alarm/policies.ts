@@ -24,7 +24,7 @@ import { alarmLevels, alarmPolicies, assets, devices, orgs } from '../../db/sche
 import type { ClientMeta } from '../../lib/caller.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Caller } from '../../lib/caller.ts';
-import type { AuditEntry } from '../audit/repo.ts';
+import type { AuditWriter } from '../audit/repo.ts';
 import { successRecorder } from '../audit/service.ts';
 import { endAlarmsOf } from './records.ts';
 import { checkPlaceRefs } from '../place/repo.ts';
@@ -47,7 +47,7 @@ export async function retireRules(db: Db | Tx, policyId: string, keep: AlarmRule
 export function policyService(
   db: Db,
   opts: {
-    audit: (e: AuditEntry) => Promise<void>;
+    audit: AuditWriter;
     /** Policies changed (the engine reloads them); `ended`: alarms ended because their rule stopped. */
     onChange: (ended: string[]) => void;
   },
@@ -117,12 +117,15 @@ export function policyService(
     rules: b.rules,
   });
 
-  const retire = (policyId: string, keep: AlarmRule[], actor: string) => retireRules(db, policyId, keep, actor);
+  const retire = (q: Db | Tx, policyId: string, keep: AlarmRule[], actor: string) => retireRules(q, policyId, keep, actor);
 
   async function insert(caller: Caller, orgId: string, body: PolicyBody, meta: ClientMeta, action = 'alarm_policy_create') {
     await check(caller, orgId, body);
-    const [row] = await db.insert(alarmPolicies).values({ orgId, ...values(body) }).returning({ id: alarmPolicies.id });
-    await record(caller, orgId, action, body.name, meta);
+    const row = await db.transaction(async (tx) => {
+      const [made] = await tx.insert(alarmPolicies).values({ orgId, ...values(body) }).returning({ id: alarmPolicies.id });
+      await record(tx, caller, orgId, action, body.name, meta);
+      return made;
+    });
     opts.onChange([]);
     return row!.id;
   }
@@ -158,21 +161,27 @@ export function policyService(
     async update(caller: Caller, id: string, body: PolicyBody, meta: ClientMeta): Promise<PolicyRow> {
       const before = await visible(caller, id);
       await check(caller, before.orgId, body);
-      await db
-        .update(alarmPolicies)
-        .set({ ...values(body), updatedAt: new Date() })
-        .where(eq(alarmPolicies.id, id));
-      const ended = await retire(id, body.enabled ? body.rules : [], caller.account);
-      await record(caller, before.orgId, 'alarm_policy_update', body.name, meta);
+      const ended = await db.transaction(async (tx) => {
+        await tx
+          .update(alarmPolicies)
+          .set({ ...values(body), updatedAt: new Date() })
+          .where(eq(alarmPolicies.id, id));
+        const stopped = await retire(tx, id, body.enabled ? body.rules : [], caller.account);
+        await record(tx, caller, before.orgId, 'alarm_policy_update', body.name, meta);
+        return stopped;
+      });
       opts.onChange(ended);
       return visible(caller, id);
     },
 
     async setEnabled(caller: Caller, id: string, enabled: boolean, meta: ClientMeta): Promise<PolicyRow> {
       const before = await visible(caller, id);
-      await db.update(alarmPolicies).set({ enabled, updatedAt: new Date() }).where(eq(alarmPolicies.id, id));
-      const ended = enabled ? [] : await retire(id, [], caller.account);
-      await record(caller, before.orgId, enabled ? 'alarm_policy_enable' : 'alarm_policy_disable', before.name, meta);
+      const ended = await db.transaction(async (tx) => {
+        await tx.update(alarmPolicies).set({ enabled, updatedAt: new Date() }).where(eq(alarmPolicies.id, id));
+        const stopped = enabled ? [] : await retire(tx, id, [], caller.account);
+        await record(tx, caller, before.orgId, enabled ? 'alarm_policy_enable' : 'alarm_policy_disable', before.name, meta);
+        return stopped;
+      });
       opts.onChange(ended);
       return visible(caller, id);
     },
@@ -187,9 +196,12 @@ export function policyService(
 
     async remove(caller: Caller, id: string, meta: ClientMeta) {
       const before = await visible(caller, id);
-      const ended = await retire(id, [], caller.account);
-      await db.delete(alarmPolicies).where(eq(alarmPolicies.id, id));
-      await record(caller, before.orgId, 'alarm_policy_delete', before.name, meta);
+      const ended = await db.transaction(async (tx) => {
+        const stopped = await retire(tx, id, [], caller.account);
+        await tx.delete(alarmPolicies).where(eq(alarmPolicies.id, id));
+        await record(tx, caller, before.orgId, 'alarm_policy_delete', before.name, meta);
+        return stopped;
+      });
       opts.onChange(ended);
     },
 
@@ -245,8 +257,8 @@ export function policyService(
       for (const b of bodies) await check(caller, target, b);
       await db.transaction(async (tx) => {
         await tx.insert(alarmPolicies).values(bodies.map((b) => ({ orgId: target, ...values(b) })));
+        await record(tx, caller, target, 'alarm_policy_import', `+${bodies.length}`, meta);
       });
-      await record(caller, target, 'alarm_policy_import', `+${bodies.length}`, meta);
       opts.onChange([]);
       return { created: bodies.length };
     },

@@ -12,7 +12,7 @@ import { alarmLevels, alarmPolicies, orgs, pushRules, roles, users } from '../..
 import type { ClientMeta } from '../../lib/caller.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Caller } from '../../lib/caller.ts';
-import type { AuditEntry } from '../audit/repo.ts';
+import type { AuditWriter } from '../audit/repo.ts';
 import { successRecorder } from '../audit/service.ts';
 
 const SORTABLE: Sortable = { name: pushRules.name, createdAt: pushRules.createdAt, updatedAt: pushRules.updatedAt };
@@ -25,7 +25,7 @@ const masked = (steps: PushStep[]): PushStep[] => steps.map((s) => ({ ...s, webh
 export function pushRuleService(
   db: Db,
   opts: {
-    audit: (e: AuditEntry) => Promise<void>;
+    audit: AuditWriter;
     /** Rules changed (the dispatcher reads them again). */
     onChange: () => void;
   },
@@ -139,11 +139,14 @@ export function pushRuleService(
       const orgId = body.orgId ?? caller.orgId;
       if (!caller.scope.has(orgId)) throw new AppError(404, 'NOT_FOUND');
       await check(caller, orgId, body);
-      const [row] = await db
-        .insert(pushRules)
-        .values({ orgId, ...values(body, withSecrets(body.steps, [])) })
-        .returning({ id: pushRules.id });
-      await record(caller, orgId, 'push_rule_create', body.name, meta);
+      const row = await db.transaction(async (tx) => {
+        const [made] = await tx
+          .insert(pushRules)
+          .values({ orgId, ...values(body, withSecrets(body.steps, [])) })
+          .returning({ id: pushRules.id });
+        await record(tx, caller, orgId, 'push_rule_create', body.name, meta);
+        return made;
+      });
       opts.onChange();
       return toRow(await visible(caller, row!.id));
     },
@@ -151,11 +154,13 @@ export function pushRuleService(
     async update(caller: Caller, id: string, body: PushRuleBody, meta: ClientMeta): Promise<PushRuleRow> {
       const before = await visible(caller, id);
       await check(caller, before.r.orgId, body);
-      await db
-        .update(pushRules)
-        .set({ ...values(body, withSecrets(body.steps, before.r.steps as PushStep[])), updatedAt: new Date() })
-        .where(eq(pushRules.id, id));
-      await record(caller, before.r.orgId, 'push_rule_update', body.name, meta);
+      await db.transaction(async (tx) => {
+        await tx
+          .update(pushRules)
+          .set({ ...values(body, withSecrets(body.steps, before.r.steps as PushStep[])), updatedAt: new Date() })
+          .where(eq(pushRules.id, id));
+        await record(tx, caller, before.r.orgId, 'push_rule_update', body.name, meta);
+      });
       opts.onChange();
       return toRow(await visible(caller, id));
     },
@@ -163,16 +168,20 @@ export function pushRuleService(
     /** Its deliveries stay in the log (with the rule's name); its escalations end. */
     async remove(caller: Caller, id: string, meta: ClientMeta) {
       const before = await visible(caller, id);
-      await db.delete(pushRules).where(eq(pushRules.id, id));
-      await record(caller, before.r.orgId, 'push_rule_delete', before.r.name, meta);
+      await db.transaction(async (tx) => {
+        await tx.delete(pushRules).where(eq(pushRules.id, id));
+        await record(tx, caller, before.r.orgId, 'push_rule_delete', before.r.name, meta);
+      });
       opts.onChange();
     },
 
     /** A disabled rule starts no escalation and sends no further step of running ones. */
     async setEnabled(caller: Caller, id: string, enabled: boolean, meta: ClientMeta): Promise<PushRuleRow> {
       const before = await visible(caller, id);
-      await db.update(pushRules).set({ enabled, updatedAt: new Date() }).where(eq(pushRules.id, id));
-      await record(caller, before.r.orgId, enabled ? 'push_rule_enable' : 'push_rule_disable', before.r.name, meta);
+      await db.transaction(async (tx) => {
+        await tx.update(pushRules).set({ enabled, updatedAt: new Date() }).where(eq(pushRules.id, id));
+        await record(tx, caller, before.r.orgId, enabled ? 'push_rule_enable' : 'push_rule_disable', before.r.name, meta);
+      });
       opts.onChange();
       return toRow(await visible(caller, id));
     },

@@ -27,7 +27,7 @@ import type { ClientMeta } from '../../lib/caller.ts';
 import { zodIssueText } from '../../plugins/errors.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Caller } from '../../lib/caller.ts';
-import type { AuditEntry } from '../audit/repo.ts';
+import type { AuditWriter } from '../audit/repo.ts';
 import { successRecorder } from '../audit/service.ts';
 import { assetColumns } from './columns.ts';
 import { visibleDevice } from '../../db/devices.ts';
@@ -46,7 +46,7 @@ const SORTABLE: Sortable = { code: assets.code, name: assets.name, createdAt: as
 
 type AssetSelect = Omit<typeof assets.$inferSelect, 'placeId'> & { parentName: string | null; orgName: string };
 
-export function assetService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
+export function assetService(db: Db, audit: AuditWriter) {
   const record = successRecorder(audit);
 
   function selectAssets() {
@@ -206,13 +206,16 @@ export function assetService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
       if (!caller.scope.has(orgId)) throw new AppError(404, 'NOT_FOUND');
       await checkParent(caller, kind, body.parentId);
       if (await codeTaken(orgId, kind, body.code)) throw new AppError(409, 'ASSET_CODE_TAKEN');
-      const [row] = await db
-        .insert(assets)
-        .values({ orgId, kind, ...values(body) })
-        .onConflictDoNothing()
-        .returning({ id: assets.id });
-      if (!row) throw new AppError(409, 'ASSET_CODE_TAKEN');
-      await record(caller, orgId, 'asset_create', `${kind} ${body.code}`, meta);
+      const row = await db.transaction(async (tx) => {
+        const [made] = await tx
+          .insert(assets)
+          .values({ orgId, kind, ...values(body) })
+          .onConflictDoNothing()
+          .returning({ id: assets.id });
+        if (!made) throw new AppError(409, 'ASSET_CODE_TAKEN');
+        await record(tx, caller, orgId, 'asset_create', `${kind} ${body.code}`, meta);
+        return made;
+      });
       return visible(caller, kind, row.id);
     },
 
@@ -220,13 +223,15 @@ export function assetService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
       const before = await visible(caller, kind, id);
       await checkParent(caller, kind, body.parentId, id);
       if (await codeTaken(before.orgId, kind, body.code, id)) throw new AppError(409, 'ASSET_CODE_TAKEN');
-      await db
-        .update(assets)
-        .set({ ...values(body), updatedAt: new Date() })
-        .where(eq(assets.id, id));
-      // Bindings keep the asset's current code and name for their history.
-      await db.update(deviceBindings).set({ assetCode: body.code, assetName: body.name }).where(and(eq(deviceBindings.assetRef, id), isNull(deviceBindings.unboundAt)));
-      await record(caller, before.orgId, 'asset_update', `${kind} ${before.code}${before.code === body.code ? '' : ` -> ${body.code}`}`, meta);
+      await db.transaction(async (tx) => {
+        await tx
+          .update(assets)
+          .set({ ...values(body), updatedAt: new Date() })
+          .where(eq(assets.id, id));
+        // Bindings keep the asset's current code and name for their history.
+        await tx.update(deviceBindings).set({ assetCode: body.code, assetName: body.name }).where(and(eq(deviceBindings.assetRef, id), isNull(deviceBindings.unboundAt)));
+        await record(tx, caller, before.orgId, 'asset_update', `${kind} ${before.code}${before.code === body.code ? '' : ` -> ${body.code}`}`, meta);
+      });
       return visible(caller, kind, id);
     },
 
@@ -241,8 +246,8 @@ export function assetService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
           .set({ unboundAt: new Date(), unboundBy: caller.account })
           .where(and(eq(deviceBindings.assetRef, id), isNull(deviceBindings.unboundAt)));
         await tx.delete(assets).where(eq(assets.id, id));
+        await record(tx, caller, before.orgId, 'asset_delete', `${kind} ${before.code}`, meta);
       });
-      await record(caller, before.orgId, 'asset_delete', `${kind} ${before.code}`, meta);
     },
 
     async export(caller: Caller, kind: AssetKind, q: Pick<AssetQuery, 'keyword' | 'parentId' | 'orgId'>, format: ExportFormat, lang: Lang, timezone: string): Promise<ExportFile> {
@@ -316,14 +321,14 @@ export function assetService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
         valid.push({ body: parsed.data, id: existing.get(parsed.data.code) });
       }
       if (errors.length) return { created: 0, updated: 0, errors };
+      const created = valid.filter((v) => !v.id).length;
       await db.transaction(async (tx) => {
         for (const v of valid) {
           if (v.id) await tx.update(assets).set({ ...values(v.body), updatedAt: new Date() }).where(eq(assets.id, v.id));
           else await tx.insert(assets).values({ orgId, kind, ...values(v.body) });
         }
+        await record(tx, caller, orgId, 'asset_import', `${kind} +${created} ~${valid.length - created}`, meta);
       });
-      const created = valid.filter((v) => !v.id).length;
-      await record(caller, orgId, 'asset_import', `${kind} +${created} ~${valid.length - created}`, meta);
       return { created, updated: valid.length - created, errors: [] };
     },
 
@@ -342,6 +347,7 @@ export function assetService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
       const d = await device(caller, deviceRef);
       const a = await visible(caller, null, assetId);
       const row = await db.transaction(async (tx) => {
+        await record(tx, caller, d.orgId, 'device_bind', `${d.deviceId} -> ${a.kind} ${a.code}`, meta);
         const [current] = await tx.select().from(deviceBindings).where(and(eq(deviceBindings.deviceRef, d.id), isNull(deviceBindings.unboundAt)));
         if (current?.assetRef === a.id) return current;
         if (current) await tx.update(deviceBindings).set({ unboundAt: new Date(), unboundBy: caller.account }).where(eq(deviceBindings.id, current.id));
@@ -351,19 +357,21 @@ export function assetService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
           .returning();
         return made!;
       });
-      await record(caller, d.orgId, 'device_bind', `${d.deviceId} -> ${a.kind} ${a.code}`, meta);
       return bindingRow(row);
     },
 
     async unbind(caller: Caller, deviceRef: string, meta: ClientMeta): Promise<BindingRow> {
       const d = await device(caller, deviceRef);
-      const [ended] = await db
-        .update(deviceBindings)
-        .set({ unboundAt: new Date(), unboundBy: caller.account })
-        .where(and(eq(deviceBindings.deviceRef, d.id), isNull(deviceBindings.unboundAt)))
-        .returning();
-      if (!ended) throw new AppError(409, 'DEVICE_NOT_BOUND');
-      await record(caller, d.orgId, 'device_unbind', `${d.deviceId} -x ${ended.assetKind} ${ended.assetCode}`, meta);
+      const ended = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(deviceBindings)
+          .set({ unboundAt: new Date(), unboundBy: caller.account })
+          .where(and(eq(deviceBindings.deviceRef, d.id), isNull(deviceBindings.unboundAt)))
+          .returning();
+        if (!row) throw new AppError(409, 'DEVICE_NOT_BOUND');
+        await record(tx, caller, d.orgId, 'device_unbind', `${d.deviceId} -x ${row.assetKind} ${row.assetCode}`, meta);
+        return row;
+      });
       return bindingRow(ended);
     },
   };

@@ -2,11 +2,22 @@
 // the caller's organisation tree.
 import { and, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
 import type { AuditLogQuery, AuditLogRow } from '@iotc/shared/audit';
-import { rowsOf, type Db } from '../../db/client.ts';
+import { rowsOf, type Db, type Tx } from '../../db/client.ts';
 import { auditLogs, orgs, orgTombstones } from '../../db/schema.ts';
 import { cachedCount, containsPattern, inOrgs, limitOffset, orderBy, uuidList, type Sortable } from '../../db/list.ts';
 
 export type AuditEntry = typeof auditLogs.$inferInsert;
+
+/**
+ * Writes an audit row through the executor of the change it records (its transaction, or the
+ * database for a change of one statement), so the change and its row commit together or not at
+ * all; an error is the caller's (the change rolls back and the request fails).
+ */
+export type AuditWriter = (q: Db | Tx, entry: AuditEntry) => Promise<void>;
+
+export const writeAudit: AuditWriter = async (q, entry) => {
+  await q.insert(auditLogs).values(entry);
+};
 
 /** API sort names to columns: only these can be sorted. */
 const SORTABLE: Sortable = { time: auditLogs.at, account: auditLogs.account, action: auditLogs.action, result: auditLogs.result };
@@ -73,10 +84,6 @@ export function auditRepo(db: Db) {
   }
 
   return {
-    async append(entry: AuditEntry) {
-      await db.insert(auditLogs).values(entry);
-    },
-
     async count(scope: readonly string[], q: AuditLogQuery): Promise<number> {
       return countWhere(where(await withRemoved(scope), q));
     },

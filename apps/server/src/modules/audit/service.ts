@@ -8,7 +8,8 @@ import { toPage } from '../../db/list.ts';
 import { exportRows, type ExportColumn, type ExportFile } from '../../lib/export.ts';
 import type { Caller } from '../../lib/caller.ts';
 import type { ClientMeta } from '../../lib/caller.ts';
-import type { AuditEntry, AuditRepo } from './repo.ts';
+import type { Db, Tx } from '../../db/client.ts';
+import type { AuditRepo, AuditWriter } from './repo.ts';
 
 const ACTION: Record<string, { zh: string; en: string }> = {
   login: { zh: '登录', en: 'Sign in' },
@@ -37,18 +38,17 @@ function columns(lang: Lang): ExportColumn<AuditLogRow>[] {
 
 /**
  * The recorder of a service's successful changes: who (the caller), in which organisation, what
- * and on what, from where.
+ * and on what, from where. It writes through q, the transaction of the change (or the database
+ * for a change of one statement): the change and its row commit together, and a failed write
+ * fails the change.
  */
-export function successRecorder(audit: (e: AuditEntry) => Promise<void>) {
-  return (caller: Caller, orgId: string, action: string, detail: string, meta: ClientMeta) =>
-    audit({ orgId, userId: caller.userId, account: caller.account, action, result: 'success', detail, ...meta });
+export function successRecorder(audit: AuditWriter) {
+  return (q: Db | Tx, caller: Caller, orgId: string, action: string, detail: string, meta: ClientMeta) =>
+    audit(q, { orgId, userId: caller.userId, account: caller.account, action, result: 'success', detail, ...meta });
 }
 
 export function auditService(repo: AuditRepo) {
   return {
-    /** Recording never fails the action it records; a lost entry is logged by the caller. */
-    record: (entry: AuditEntry) => repo.append(entry),
-
     async list(caller: Caller, q: AuditLogQuery): Promise<Page<AuditLogRow>> {
       const { rows, total } = await repo.page(caller.scope.orgs, q);
       return toPage(rows, total, q);

@@ -31,9 +31,9 @@ export const authModulePlugin = fp(async (app: FastifyInstance, ctx: Pick<Module
   const db = ctx.database.db;
   const captchas = captchaService(db);
   app.decorate('captchaService', captchas);
-  const auth = authService(authRepo(db), { sessionHours: config.sessionHours, audit, captchas });
+  const auth = authService(authRepo(db), { sessionHours: config.sessionHours, audit, atomically: (work) => db.transaction((tx) => work(authRepo(tx), tx)), captchas });
   app.decorate('authService', auth);
-  const accounts = accountService(accountRepo(db), { messenger: ctx.messenger, audit, captchas });
+  const accounts = accountService(accountRepo(db), { messenger: ctx.messenger, audit, atomically: (work) => db.transaction((tx) => work(accountRepo(tx), tx)), captchas });
   app.decorate('accountService', accounts);
   const sso = ssoService(db, auth, audit, config.oidc);
   app.decorate('ssoService', sso);

@@ -8,7 +8,8 @@ import { PERMISSION_CODES, type Permission } from '@iotc/shared/platform';
 import type { Caller, ClientMeta, OrgScope } from '../../lib/caller.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { AuthRepo } from './repo.ts';
-import type { AuditEntry } from '../audit/repo.ts';
+import type { AuditWriter } from '../audit/repo.ts';
+import type { Tx } from '../../db/client.ts';
 import { hashPassword, verifyPassword } from '../../lib/password.ts';
 
 const DAY = 86_400_000;
@@ -25,7 +26,9 @@ export interface AuthOptions {
   sessionHours: number;
   now?: () => Date;
   /** Where sign-ins, sign-outs and password changes are recorded (the audit log). */
-  audit?: (entry: AuditEntry) => Promise<void>;
+  audit: AuditWriter;
+  /** Runs work in one transaction with the repository on it: a change and its audit row commit together. */
+  atomically: <T>(work: (repo: AuthRepo, tx: Tx) => Promise<T>) => Promise<T>;
   /** Checks (and uses up) an image captcha. */
   captchas?: { consume(id: string, answer: string): Promise<boolean> };
 }
@@ -33,7 +36,7 @@ export interface AuthOptions {
 export function authService(repo: AuthRepo, opts: AuthOptions) {
   const now = opts.now ?? (() => new Date());
   const sessionMs = opts.sessionHours * 3_600_000;
-  const audit = opts.audit ?? (async () => undefined);
+  const { audit, atomically } = opts;
   /**
    * Each session's scope (organisation tree, permissions), resolved on its first request and kept
    * while the scope version stands still: a change of the tree, of a user's roles or organisation,
@@ -56,7 +59,8 @@ export function authService(repo: AuthRepo, opts: AuthOptions) {
   function refuser(account: string, user: { id: string; orgId: string } | undefined, action: string, meta: ClientMeta) {
     return async (status: number, code: ErrorCode): Promise<never> => {
       const orgId = user?.orgId ?? (await repo.platformOrgId());
-      await audit({ orgId, userId: user?.id ?? null, account, action, result: 'failure', detail: code, ...meta });
+      // A refusal changes nothing to pair with: its row is written on its own.
+      await atomically((_r, tx) => audit(tx, { orgId, userId: user?.id ?? null, account, action, result: 'failure', detail: code, ...meta }));
       throw new AppError(status, code);
     };
   }
@@ -100,8 +104,10 @@ export function authService(repo: AuthRepo, opts: AuthOptions) {
   ): Promise<LoginData> {
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(now().getTime() + (period ? LOGIN_PERIOD_DAYS * DAY : sessionMs));
-    await repo.createSession({ tokenHash: hashToken(token), userId: user.id, orgId: user.orgId, period, expiresAt, ...meta });
-    await audit({ orgId: user.orgId, userId: user.id, account: user.account, action, result: 'success', detail: period ? 'period=7' : null, ...meta });
+    await atomically(async (r, tx) => {
+      await r.createSession({ tokenHash: hashToken(token), userId: user.id, orgId: user.orgId, period, expiresAt, ...meta });
+      await audit(tx, { orgId: user.orgId, userId: user.id, account: user.account, action, result: 'success', detail: period ? 'period=7' : null, ...meta });
+    });
     const info = await userInfo(user.id);
     return { token, period, expiresAt: expiresAt.toISOString(), mustChangePassword: user.mustChangePassword, user: info };
   }
@@ -157,9 +163,12 @@ export function authService(repo: AuthRepo, opts: AuthOptions) {
         return refuse(400, 'OLD_PASSWORD_ERROR');
       }
       if (user.status !== 'active' || user.orgStatus !== 'active') return refuse(403, 'ACCOUNT_DEACTIVATED');
-      await repo.changePassword(user.id, await hashPassword(body.newPassword), caller?.sessionId ?? null);
+      const passwordHash = await hashPassword(body.newPassword);
+      await atomically(async (r, tx) => {
+        await r.changePassword(user.id, passwordHash, caller?.sessionId ?? null);
+        await audit(tx, { orgId: user.orgId, userId: user.id, account, action: 'password_change', result: 'success', ...meta });
+      });
       if (failures > 0) await repo.clearFailures(account);
-      await audit({ orgId: user.orgId, userId: user.id, account, action: 'password_change', result: 'success', ...meta });
     },
 
     async authenticate(token: string): Promise<Caller | null> {
@@ -175,9 +184,11 @@ export function authService(repo: AuthRepo, opts: AuthOptions) {
     },
 
     async logout(caller: Caller, token: string, meta: ClientMeta): Promise<void> {
-      await repo.revokeSession(hashToken(token));
+      await atomically(async (r, tx) => {
+        await r.revokeSession(hashToken(token));
+        await audit(tx, { orgId: caller.orgId, userId: caller.userId, account: caller.account, action: 'logout', result: 'success', ...meta });
+      });
       scopes.delete(caller.sessionId);
-      await audit({ orgId: caller.orgId, userId: caller.userId, account: caller.account, action: 'logout', result: 'success', ...meta });
     },
 
     userInfo,

@@ -19,7 +19,7 @@ import { zodIssueText } from '../../plugins/errors.ts';
 import { AppError } from '../../lib/errors.ts';
 import { hashSecret, newSecret } from '../../ingest/pipeline.ts';
 import type { Caller } from '../../lib/caller.ts';
-import type { AuditEntry } from '../audit/repo.ts';
+import type { AuditWriter } from '../audit/repo.ts';
 import { successRecorder } from '../audit/service.ts';
 
 const SORTABLE: Sortable = { deviceId: devices.deviceId, name: devices.name, createdAt: devices.createdAt, lastSeenAt: deviceStates.receivedAt };
@@ -81,7 +81,7 @@ const SHEET_NAME = { zh: '设备', en: 'devices' };
 /** A secret given in an import sheet: long enough to resist guessing. */
 const importedSecret = z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16).max(128).optional());
 
-export function deviceService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
+export function deviceService(db: Db, audit: AuditWriter) {
   async function visible(caller: Caller, id: string): Promise<DeviceRow> {
     const scope = caller.scope.orgs;
     const [row] = await selectDevices(db).where(eq(devices.id, id));
@@ -118,33 +118,38 @@ export function deviceService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
       const [taken] = await db.select({ id: devices.id }).from(devices).where(eq(devices.deviceId, body.deviceId));
       if (taken) throw new AppError(409, 'DEVICE_ID_TAKEN');
       const secret = newSecret();
-      const [row] = await db
-        .insert(devices)
-        .values({
-          orgId,
-          deviceId: body.deviceId,
-          name: body.name,
-          model: body.model ?? null,
-          protocol: body.protocol ?? 'json',
-          sim: body.sim ?? null,
-          firmware: body.firmware ?? null,
-          secretHash: hashSecret(secret),
-        })
-        .onConflictDoNothing()
-        .returning({ id: devices.id });
-      if (!row) throw new AppError(409, 'DEVICE_ID_TAKEN');
-      await record(caller, orgId, 'device_create', body.deviceId, meta);
+      const row = await db.transaction(async (tx) => {
+        const [made] = await tx
+          .insert(devices)
+          .values({
+            orgId,
+            deviceId: body.deviceId,
+            name: body.name,
+            model: body.model ?? null,
+            protocol: body.protocol ?? 'json',
+            sim: body.sim ?? null,
+            firmware: body.firmware ?? null,
+            secretHash: hashSecret(secret),
+          })
+          .onConflictDoNothing()
+          .returning({ id: devices.id });
+        if (!made) throw new AppError(409, 'DEVICE_ID_TAKEN');
+        await record(tx, caller, orgId, 'device_create', body.deviceId, meta);
+        return made;
+      });
       return { ...(await visible(caller, row.id)), secret };
     },
 
     async update(caller: Caller, id: string, body: DeviceUpdateBody, meta: ClientMeta): Promise<DeviceRow> {
       const before = await visible(caller, id);
       if (body.protocol === 'jt808' && !JT808_DEVICE_ID_PATTERN.test(before.deviceId)) throw new AppError(400, 'JT808_DEVICE_ID_FORMAT');
-      await db
-        .update(devices)
-        .set({ name: body.name, model: body.model ?? null, ...(body.protocol ? { protocol: body.protocol } : {}), sim: body.sim ?? null, firmware: body.firmware ?? null })
-        .where(eq(devices.id, id));
-      await record(caller, before.orgId, 'device_update', before.deviceId, meta);
+      await db.transaction(async (tx) => {
+        await tx
+          .update(devices)
+          .set({ name: body.name, model: body.model ?? null, ...(body.protocol ? { protocol: body.protocol } : {}), sim: body.sim ?? null, firmware: body.firmware ?? null })
+          .where(eq(devices.id, id));
+        await record(tx, caller, before.orgId, 'device_update', before.deviceId, meta);
+      });
       return visible(caller, id);
     },
 
@@ -152,8 +157,10 @@ export function deviceService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
     async resetSecret(caller: Caller, id: string, meta: ClientMeta): Promise<DeviceWithSecret> {
       const before = await visible(caller, id);
       const secret = newSecret();
-      await db.update(devices).set({ secretHash: hashSecret(secret) }).where(eq(devices.id, id));
-      await record(caller, before.orgId, 'device_secret', before.deviceId, meta);
+      await db.transaction(async (tx) => {
+        await tx.update(devices).set({ secretHash: hashSecret(secret) }).where(eq(devices.id, id));
+        await record(tx, caller, before.orgId, 'device_secret', before.deviceId, meta);
+      });
       return { ...before, secret };
     },
 
@@ -216,6 +223,7 @@ export function deviceService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
       }
       if (errors.length) return { created: 0, updated: 0, errors };
       const secrets: { deviceId: string; secret: string }[] = [];
+      const created = valid.filter((v) => !v.id).length;
       await db.transaction(async (tx) => {
         for (const v of valid) {
           const details = { name: v.body.name, model: v.body.model ?? null, sim: v.body.sim ?? null, firmware: v.body.firmware ?? null };
@@ -231,9 +239,8 @@ export function deviceService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
           if (!v.secret) secrets.push({ deviceId: v.body.deviceId, secret });
           await tx.insert(devices).values({ orgId: caller.orgId, deviceId: v.body.deviceId, secretHash: hashSecret(secret), ...details, protocol: protocol ?? 'json' });
         }
+        await record(tx, caller, caller.orgId, 'device_import', `+${created} ~${valid.length - created}`, meta);
       });
-      const created = valid.filter((v) => !v.id).length;
-      await record(caller, caller.orgId, 'device_import', `+${created} ~${valid.length - created}`, meta);
       return { created, updated: valid.length - created, errors: [], secrets };
     },
 
@@ -245,8 +252,8 @@ export function deviceService(db: Db, audit: (e: AuditEntry) => Promise<void>) {
         await tx.delete(telemetry).where(eq(telemetry.deviceRef, id));
         await tx.delete(readingDays).where(eq(readingDays.deviceRef, id));
         await tx.delete(devices).where(eq(devices.id, id));
+        await record(tx, caller, before.orgId, 'device_delete', before.deviceId, meta);
       });
-      await record(caller, before.orgId, 'device_delete', before.deviceId, meta);
     },
   };
 }

@@ -20,7 +20,7 @@ import type { ReportingDevice } from '../../ingest/pipeline.ts';
 import type { ClientMeta } from '../../lib/caller.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Caller } from '../../lib/caller.ts';
-import type { AuditEntry } from '../audit/repo.ts';
+import type { AuditWriter } from '../audit/repo.ts';
 import { successRecorder } from '../audit/service.ts';
 import type { Jt808Report } from './reports.ts';
 
@@ -28,7 +28,7 @@ import type { Jt808Report } from './reports.ts';
 const CACHE_MS = 10 * 60_000;
 const SORTABLE: Sortable = { model: jt808Models.model, updatedAt: jt808Models.updatedAt };
 
-export function jt808ModelService(db: Db, audit: (e: AuditEntry) => Promise<void>, opts: { now?: () => number; changed?: () => void } = {}) {
+export function jt808ModelService(db: Db, audit: AuditWriter, opts: { now?: () => number; changed?: () => void } = {}) {
   const record = successRecorder(audit);
   const now = opts.now ?? (() => Date.now());
   /** Per device: the model it registered with, learnt when it authenticated on this node (or read once). */
@@ -129,14 +129,17 @@ export function jt808ModelService(db: Db, audit: (e: AuditEntry) => Promise<void
     async create(caller: Caller, body: ModelBody, meta: ClientMeta): Promise<ModelRow> {
       const orgId = body.orgId ?? caller.orgId;
       if (!caller.scope.has(orgId)) throw new AppError(404, 'NOT_FOUND');
-      const [row] = await db
-        .insert(jt808Models)
-        .values({ orgId, model: body.model, description: body.description, items: body.items })
-        .onConflictDoNothing()
-        .returning({ id: jt808Models.id });
-      if (!row) throw new AppError(409, 'JT808_MODEL_TAKEN');
+      const row = await db.transaction(async (tx) => {
+        const [made] = await tx
+          .insert(jt808Models)
+          .values({ orgId, model: body.model, description: body.description, items: body.items })
+          .onConflictDoNothing()
+          .returning({ id: jt808Models.id });
+        if (!made) throw new AppError(409, 'JT808_MODEL_TAKEN');
+        await record(tx, caller, orgId, 'jt808_model_create', body.model, meta);
+        return made;
+      });
       changed();
-      await record(caller, orgId, 'jt808_model_create', body.model, meta);
       return visible(caller, row.id);
     },
 
@@ -147,17 +150,21 @@ export function jt808ModelService(db: Db, audit: (e: AuditEntry) => Promise<void
         .from(jt808Models)
         .where(and(eq(jt808Models.orgId, before.orgId), eq(jt808Models.model, body.model)));
       if (taken && taken.id !== id) throw new AppError(409, 'JT808_MODEL_TAKEN');
-      await db.update(jt808Models).set({ model: body.model, description: body.description, items: body.items, updatedAt: new Date() }).where(eq(jt808Models.id, id));
+      await db.transaction(async (tx) => {
+        await tx.update(jt808Models).set({ model: body.model, description: body.description, items: body.items, updatedAt: new Date() }).where(eq(jt808Models.id, id));
+        await record(tx, caller, before.orgId, 'jt808_model_update', body.model, meta);
+      });
       changed();
-      await record(caller, before.orgId, 'jt808_model_update', body.model, meta);
       return visible(caller, id);
     },
 
     async remove(caller: Caller, id: string, meta: ClientMeta) {
       const before = await visible(caller, id);
-      await db.delete(jt808Models).where(eq(jt808Models.id, id));
+      await db.transaction(async (tx) => {
+        await tx.delete(jt808Models).where(eq(jt808Models.id, id));
+        await record(tx, caller, before.orgId, 'jt808_model_delete', before.model, meta);
+      });
       changed();
-      await record(caller, before.orgId, 'jt808_model_delete', before.model, meta);
     },
 
     /** Another node changed a mapping (the event bus): read them again. */

@@ -198,7 +198,7 @@ describe('readings removed by retention, in the ledger', () => {
     await db().execute(sql`insert into retention_rules (org_id, packs_inherit, packs_days) values (${demoOrg}, false, 3)
       on conflict (org_id) do update set packs_inherit = false, packs_days = 3`);
     const audits: string[] = [];
-    const ran = await retentionTick(db(), { audit: async (e) => void audits.push(`${e.action}: ${e.detail}`) });
+    const ran = await retentionTick(db(), { audit: async (_q, e) => void audits.push(`${e.action}: ${e.detail}`) });
     expect(ran.packReadingsRemoved).toBeGreaterThanOrEqual(3);
     expect(rowsOf(await db().execute(sql`select 1 from telemetry where device_ref = ${logger.id}`))).toHaveLength(0);
     expect(audits.join('\n')).toContain('packs kept 3 days');

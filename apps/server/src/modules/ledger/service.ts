@@ -44,7 +44,7 @@ import { leases, type Lease } from '../../db/lease.ts';
 import { uuidList } from '../../db/list.ts';
 import { devices, orgs, transportTaskDevices, transportTasks, warehouseRecords } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { AuditEntry } from '../audit/repo.ts';
+import type { AuditWriter } from '../audit/repo.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { loadSigner, type Signer } from './keys.ts';
 import { SHARE_PERMISSION, scopeKind, scopeOf, shareService } from './shares.ts';
@@ -89,7 +89,7 @@ export interface LedgerOptions {
   /** LEDGER_SIGNER_KEY. */
   signerKey?: string;
   /** The audit log's recorder (share links made and revoked). */
-  audit?: (e: AuditEntry) => Promise<void>;
+  audit?: AuditWriter;
   /** PUBLIC_URL, for absolute share links. */
   publicUrl?: string;
   now?: () => Date;

@@ -33,7 +33,7 @@ import { orgTree, toPage } from '../../db/list.ts';
 import { AppError } from '../../lib/errors.ts';
 import { linkExpiry, linkTokenHash, newLinkToken, openLink, publicLinkUrl, type LinkKind } from '../../lib/public-link.ts';
 import type { ClientMeta } from '../../lib/caller.ts';
-import type { AuditEntry } from '../audit/repo.ts';
+import type { AuditWriter } from '../audit/repo.ts';
 import { successRecorder } from '../audit/service.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { insertShare, revokeShare, shareById, shareByTokenHash, sharePage, shareRow, type ShareRecord } from './share-repo.ts';
@@ -93,7 +93,7 @@ export interface ScopeReader {
 export interface ShareOptions {
   scopes: ScopeReader;
   /** The audit log's recorder; without it nothing is recorded (a test's bare service). */
-  audit?: (e: AuditEntry) => Promise<void>;
+  audit?: AuditWriter;
   /** PUBLIC_URL, for absolute share links. */
   publicUrl?: string;
   now: () => Date;
@@ -110,7 +110,7 @@ const auditDetail = (share: Pick<ShareRecord, 'id' | 'kind'>, extra = '') => `${
 
 export function shareService(db: Db, opts: ShareOptions) {
   const { scopes, now } = opts;
-  const record = opts.audit ? successRecorder(opts.audit) : async () => {};
+  const record = opts.audit ? successRecorder(opts.audit) : async (..._: unknown[]) => {};
 
   async function need(caller: Caller, permission: Permission) {
     if (!caller.permissions.includes(permission)) throw new AppError(403, 'NO_PERMISSION');
@@ -140,8 +140,11 @@ export function shareService(db: Db, opts: ShareOptions) {
       const expiresAt = linkExpiry(SHARE_LINK, body, now());
       const { orgId } = await scopes.resolve(scope, caller.scope.orgs);
       const { token, tokenHash } = newLinkToken();
-      const share = await insertShare(db, { tokenHash, orgId, kind, scope, createdBy: caller.account, expiresAt });
-      await record(caller, orgId, 'ledger_share_create', auditDetail(share, ` until ${expiresAt.toISOString()}`), meta);
+      const share = await db.transaction(async (tx) => {
+        const made = await insertShare(tx, { tokenHash, orgId, kind, scope, createdBy: caller.account, expiresAt });
+        await record(tx, caller, orgId, 'ledger_share_create', auditDetail(made, ` until ${expiresAt.toISOString()}`), meta);
+        return made;
+      });
       return {
         id: share.id,
         token,
@@ -163,8 +166,10 @@ export function shareService(db: Db, opts: ShareOptions) {
     /** Ends a link now; revoking an ended link again changes nothing and records nothing. */
     async revoke(caller: Caller, id: string, meta: ClientMeta): Promise<ShareRow> {
       const share = await visible(caller, id);
-      const { changed } = await revokeShare(db, share.id, caller.account, now());
-      if (changed) await record(caller, share.orgId, 'ledger_share_revoke', auditDetail(share), meta);
+      await db.transaction(async (tx) => {
+        const { changed } = await revokeShare(tx, share.id, caller.account, now());
+        if (changed) await record(tx, caller, share.orgId, 'ledger_share_revoke', auditDetail(share), meta);
+      });
       return (await shareRow(db, share.id, now()))!;
     },
 

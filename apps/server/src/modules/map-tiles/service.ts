@@ -11,7 +11,7 @@ import { platformSettings } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Caller, ClientMeta } from '../../lib/caller.ts';
 import { successRecorder } from '../audit/service.ts';
-import type { AuditEntry } from '../audit/repo.ts';
+import type { AuditWriter } from '../audit/repo.ts';
 
 export const MAP_TILES_KEY = 'map_tiles';
 const ENV: MapTilesSetting = { source: 'env' };
@@ -44,7 +44,7 @@ function describe(setting: MapTilesSetting): string {
   return setting.source === 'custom' ? `custom ${setting.custom.tileUrl} (${setting.custom.tileCrs}, max zoom ${setting.custom.tileMaxZoom})` : setting.source;
 }
 
-export function mapTilesService(db: Db, state: MapTilesState, deps: { audit: (e: AuditEntry) => Promise<void>; changed: () => void }) {
+export function mapTilesService(db: Db, state: MapTilesState, deps: { audit: AuditWriter; changed: () => void }) {
   const record = successRecorder(deps.audit);
   const onlyPlatformAdmin = (caller: Caller) => {
     if (!caller.isPlatformAdmin) throw new AppError(403, 'NO_PERMISSION');
@@ -65,14 +65,17 @@ export function mapTilesService(db: Db, state: MapTilesState, deps: { audit: (e:
 
     async save(caller: Caller, setting: MapTilesSetting, meta: ClientMeta): Promise<MapTilesView> {
       onlyPlatformAdmin(caller);
-      const [row] = await db
-        .insert(platformSettings)
-        .values({ key: MAP_TILES_KEY, value: setting, updatedBy: caller.userId })
-        .onConflictDoUpdate({ target: platformSettings.key, set: { value: setting, updatedBy: caller.userId, updatedAt: sql`now()` } })
-        .returning({ updatedAt: platformSettings.updatedAt });
-      state.set(setting, row!.updatedAt.toISOString());
+      const row = await db.transaction(async (tx) => {
+        const [saved] = await tx
+          .insert(platformSettings)
+          .values({ key: MAP_TILES_KEY, value: setting, updatedBy: caller.userId })
+          .onConflictDoUpdate({ target: platformSettings.key, set: { value: setting, updatedBy: caller.userId, updatedAt: sql`now()` } })
+          .returning({ updatedAt: platformSettings.updatedAt });
+        await record(tx, caller, caller.orgId, 'map_tiles_update', describe(setting), meta);
+        return saved!;
+      });
+      state.set(setting, row.updatedAt.toISOString());
       deps.changed();
-      await record(caller, caller.orgId, 'map_tiles_update', describe(setting), meta);
       return this.view(caller);
     },
   };

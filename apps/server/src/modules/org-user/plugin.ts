@@ -7,5 +7,5 @@ import { orgUserRoutes } from './routes.ts';
 import { orgUserService } from './service.ts';
 
 export const orgUserPlugin = fp(async (app: FastifyInstance, ctx: ModuleContext) => {
-  await app.register(orgUserRoutes, { service: orgUserService(orgUserRepo(ctx.database.db), { audit: ctx.audit }) });
+  await app.register(orgUserRoutes, { service: orgUserService(orgUserRepo(ctx.database.db), { audit: ctx.audit, atomically: (work) => ctx.database.db.transaction((tx) => work(orgUserRepo(tx), tx)) }) });
 });

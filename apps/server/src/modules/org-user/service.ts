@@ -24,16 +24,19 @@ import {
   type UserRow,
   type UserUpdateBody,
 } from '@iotc/shared/platform';
+import type { Tx } from '../../db/client.ts';
 import type { ClientMeta } from '../../lib/caller.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { AuditEntry } from '../audit/repo.ts';
+import type { AuditWriter } from '../audit/repo.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { hashPassword } from '../../lib/password.ts';
 import { buildTree } from '../menu/service.ts';
 import type { OrgRow, OrgUserRepo } from './repo.ts';
 
 interface Deps {
-  audit(entry: AuditEntry): Promise<void>;
+  audit: AuditWriter;
+  /** Runs work in one transaction, with the repository on it: a change and its audit row commit together. */
+  atomically: <T>(work: (repo: OrgUserRepo, tx: Tx) => Promise<T>) => Promise<T>;
 }
 
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789';
@@ -60,8 +63,8 @@ export function orgUserService(repo: OrgUserRepo, deps: Deps) {
     if (!orgId || !scope.has(orgId)) throw new AppError(404, 'NOT_FOUND');
   }
 
-  const record = (caller: Caller, orgId: string, action: string, detail: string, meta: ClientMeta) =>
-    deps.audit({ orgId, userId: caller.userId, account: caller.account, action, result: 'success', detail: detail.slice(0, 1000), ...meta });
+  const record = (q: Tx, caller: Caller, orgId: string, action: string, detail: string, meta: ClientMeta) =>
+    deps.audit(q, { orgId, userId: caller.userId, account: caller.account, action, result: 'success', detail: detail.slice(0, 1000), ...meta });
 
   /** What the caller's own roles grant; null for a platform administrator (everything). */
   async function callerGrants(caller: Caller): Promise<{ permissions: Set<string>; menus: Set<string> } | null> {
@@ -185,23 +188,31 @@ export function orgUserService(repo: OrgUserRepo, deps: Deps) {
     async createOrg(caller: Caller, body: OrgCreateBody, meta: ClientMeta): Promise<OrgNode> {
       const { org: parent } = await visibleOrg(caller, body.parentId);
       if (await repo.orgCodeTaken(body.code)) throw new AppError(409, 'ORG_CODE_TAKEN');
-      const org = await repo.insertOrg({ parentId: parent.id, code: body.code, name: body.name });
-      await record(caller, org.id, 'org_create', `${org.code} ${org.name} (parent ${parent.code})`, meta);
+      const org = await deps.atomically(async (r, tx) => {
+        const made = await r.insertOrg({ parentId: parent.id, code: body.code, name: body.name });
+        await record(tx, caller, made.id, 'org_create', `${made.code} ${made.name} (parent ${parent.code})`, meta);
+        return made;
+      });
       return toNode({ ...org, userCount: 0 });
     },
 
     async updateOrg(caller: Caller, id: string, body: OrgUpdateBody, meta: ClientMeta) {
       const { org } = await visibleOrg(caller, id);
-      await repo.updateOrg(id, { name: body.name });
-      await record(caller, id, 'org_update', `${org.code}: ${org.name} -> ${body.name}`, meta);
+      await deps.atomically(async (r, tx) => {
+        await r.updateOrg(id, { name: body.name });
+        await record(tx, caller, id, 'org_update', `${org.code}: ${org.name} -> ${body.name}`, meta);
+      });
     },
 
     /** Deactivating an organisation deactivates its whole subtree (its users cannot sign in); activating likewise. */
     async setOrgStatus(caller: Caller, id: string, status: 'active' | 'disabled', meta: ClientMeta) {
       const { org } = await visibleOrg(caller, id);
       if (id === caller.orgId) throw new AppError(409, 'NOT_YOUR_ORG');
-      await repo.setOrgStatus(await repo.subtree(id), status);
-      await record(caller, id, status === 'disabled' ? 'org_deactivate' : 'org_activate', org.code, meta);
+      const subtree = await repo.subtree(id);
+      await deps.atomically(async (r, tx) => {
+        await r.setOrgStatus(subtree, status);
+        await record(tx, caller, id, status === 'disabled' ? 'org_deactivate' : 'org_activate', org.code, meta);
+      });
     },
 
     async deleteOrg(caller: Caller, id: string, meta: ClientMeta) {
@@ -209,8 +220,10 @@ export function orgUserService(repo: OrgUserRepo, deps: Deps) {
       if (id === caller.orgId || org.kind === 'platform') throw new AppError(409, 'NOT_YOUR_ORG');
       if (!(await repo.orgIsEmpty(id))) throw new AppError(409, 'ORG_NOT_EMPTY');
       // The record goes to the parent: the organisation itself is gone.
-      await repo.deleteOrg(id, org.parentId!);
-      await record(caller, org.parentId!, 'org_delete', `${org.code} ${org.name}`, meta);
+      await deps.atomically(async (r, tx) => {
+        await r.deleteOrg(id, org.parentId!);
+        await record(tx, caller, org.parentId!, 'org_delete', `${org.code} ${org.name}`, meta);
+      });
     },
 
     // ---- users
@@ -249,41 +262,52 @@ export function orgUserService(repo: OrgUserRepo, deps: Deps) {
       if (await repo.accountTaken(body.account)) throw new AppError(409, 'ACCOUNT_TAKEN');
       const roles = await assignable(caller, scope, body.orgId, body.roleIds);
       const initialPassword = body.password ?? generatePassword();
-      const id = await repo.insertUser(
-        {
-          orgId: body.orgId,
-          account: body.account,
-          name: body.name,
-          email: body.email ?? null,
-          phone: body.phone ?? null,
-          passwordHash: await hashPassword(initialPassword),
-          mustChangePassword: true,
-        },
-        roles.map((r) => r.id),
-      );
-      await record(caller, body.orgId, 'user_create', `${body.account} roles=${roles.map((r) => r.code).join(',') || '-'}`, meta);
+      const passwordHash = await hashPassword(initialPassword);
+      const id = await deps.atomically(async (r, tx) => {
+        const made = await r.insertUser(
+          {
+            orgId: body.orgId,
+            account: body.account,
+            name: body.name,
+            email: body.email ?? null,
+            phone: body.phone ?? null,
+            passwordHash,
+            mustChangePassword: true,
+          },
+          roles.map((role) => role.id),
+        );
+        await record(tx, caller, body.orgId, 'user_create', `${body.account} roles=${roles.map((role) => role.code).join(',') || '-'}`, meta);
+        return made;
+      });
       return { id, account: body.account, initialPassword };
     },
 
     async updateUser(caller: Caller, id: string, body: UserUpdateBody, meta: ClientMeta) {
       const { user } = await visibleUser(caller, id);
-      await repo.updateUser(id, { name: body.name, email: body.email ?? null, phone: body.phone ?? null });
-      await record(caller, user.orgId, 'user_update', user.account, meta);
+      await deps.atomically(async (r, tx) => {
+        await r.updateUser(id, { name: body.name, email: body.email ?? null, phone: body.phone ?? null });
+        await record(tx, caller, user.orgId, 'user_update', user.account, meta);
+      });
     },
 
     async setUserStatus(caller: Caller, id: string, status: 'active' | 'disabled', meta: ClientMeta) {
       const { user } = await visibleUser(caller, id);
       notSelf(caller, id);
-      await repo.setUserStatus(id, status);
-      await record(caller, user.orgId, status === 'disabled' ? 'user_deactivate' : 'user_activate', user.account, meta);
+      await deps.atomically(async (r, tx) => {
+        await r.setUserStatus(id, status);
+        await record(tx, caller, user.orgId, status === 'disabled' ? 'user_deactivate' : 'user_activate', user.account, meta);
+      });
     },
 
     async resetPassword(caller: Caller, id: string, meta: ClientMeta): Promise<InitialPasswordData> {
       const { user } = await visibleUser(caller, id);
       notSelf(caller, id);
       const initialPassword = generatePassword();
-      await repo.resetPassword(id, await hashPassword(initialPassword));
-      await record(caller, user.orgId, 'user_reset_password', user.account, meta);
+      const passwordHash = await hashPassword(initialPassword);
+      await deps.atomically(async (r, tx) => {
+        await r.resetPassword(id, passwordHash);
+        await record(tx, caller, user.orgId, 'user_reset_password', user.account, meta);
+      });
       return { id, account: user.account, initialPassword };
     },
 
@@ -291,8 +315,10 @@ export function orgUserService(repo: OrgUserRepo, deps: Deps) {
       const { scope, user } = await visibleUser(caller, id);
       notSelf(caller, id);
       const roles = await assignable(caller, scope, user.orgId, body.roleIds);
-      await repo.setUserRoles(id, roles.map((r) => r.id));
-      await record(caller, user.orgId, 'user_roles', `${user.account} roles=${roles.map((r) => r.code).join(',') || '-'}`, meta);
+      await deps.atomically(async (r, tx) => {
+        await r.setUserRoles(id, roles.map((role) => role.id));
+        await record(tx, caller, user.orgId, 'user_roles', `${user.account} roles=${roles.map((role) => role.code).join(',') || '-'}`, meta);
+      });
     },
 
     // ---- roles
@@ -323,8 +349,11 @@ export function orgUserService(repo: OrgUserRepo, deps: Deps) {
       const permissions = [...new Set(body.permissions)];
       await mayGrant(caller, permissions, menuIds);
       if (await repo.roleCodeTaken(body.orgId, body.code)) throw new AppError(409, 'ROLE_CODE_TAKEN');
-      const id = await repo.insertRole({ orgId: body.orgId, code: body.code, nameZh: body.nameZh, nameEn: body.nameEn }, permissions, menuIds);
-      await record(caller, body.orgId, 'role_create', `${body.code} permissions=${permissions.join(',') || '-'} menus=${menuIds.length}`, meta);
+      const id = await deps.atomically(async (r, tx) => {
+        const made = await r.insertRole({ orgId: body.orgId, code: body.code, nameZh: body.nameZh, nameEn: body.nameEn }, permissions, menuIds);
+        await record(tx, caller, body.orgId, 'role_create', `${body.code} permissions=${permissions.join(',') || '-'} menus=${menuIds.length}`, meta);
+        return made;
+      });
       return this.role(caller, id, lang);
     },
 
@@ -337,25 +366,30 @@ export function orgUserService(repo: OrgUserRepo, deps: Deps) {
       const changedPerms = [...diff(permissions, before.permissions), ...diff(before.permissions, permissions)];
       const changedMenus = [...diff(menuIds, before.menuIds), ...diff(before.menuIds, menuIds)];
       await mayGrant(caller, changedPerms, changedMenus);
-      await repo.updateRole(id, { nameZh: body.nameZh, nameEn: body.nameEn }, permissions, menuIds);
       const sign = (added: string[], removed: string[]) => [...added.map((x) => `+${x}`), ...removed.map((x) => `-${x}`)].join(',');
-      await record(
-        caller,
-        before.orgId,
-        'role_update',
-        `${before.code} permissions ${sign(diff(permissions, before.permissions), diff(before.permissions, permissions)) || '='} menus ${
-          sign(diff(menuIds, before.menuIds), diff(before.menuIds, menuIds)) || '='
-        }`,
-        meta,
-      );
+      await deps.atomically(async (r, tx) => {
+        await r.updateRole(id, { nameZh: body.nameZh, nameEn: body.nameEn }, permissions, menuIds);
+        await record(
+          tx,
+          caller,
+          before.orgId,
+          'role_update',
+          `${before.code} permissions ${sign(diff(permissions, before.permissions), diff(before.permissions, permissions)) || '='} menus ${
+            sign(diff(menuIds, before.menuIds), diff(before.menuIds, menuIds)) || '='
+          }`,
+          meta,
+        );
+      });
       return this.role(caller, id, lang);
     },
 
     async deleteRole(caller: Caller, id: string, lang: Lang, meta: ClientMeta) {
       const role = await this.role(caller, id, lang);
       if (role.userCount > 0) throw new AppError(409, 'ROLE_IN_USE');
-      await repo.deleteRole(id);
-      await record(caller, role.orgId, 'role_delete', role.code, meta);
+      await deps.atomically(async (r, tx) => {
+        await r.deleteRole(id);
+        await record(tx, caller, role.orgId, 'role_delete', role.code, meta);
+      });
     },
 
     /** The actions and menu items the caller may put into a role. */

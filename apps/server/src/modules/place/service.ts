@@ -21,12 +21,12 @@ import {
 } from '@iotc/shared/place';
 import { issueSentence } from '@iotc/shared/validation-text';
 import type { Lang } from '@iotc/shared/i18n';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { containsPattern, limitOffset, orderBy, toPage, type Sortable } from '../../db/list.ts';
 import { places } from '../../db/schema.ts';
 import type { Caller, ClientMeta } from '../../lib/caller.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { AuditEntry } from '../audit/repo.ts';
+import type { AuditWriter } from '../audit/repo.ts';
 import { successRecorder } from '../audit/service.ts';
 import type { PlaceRepo } from './repo.ts';
 
@@ -62,7 +62,7 @@ function isUniqueViolation(err: unknown): boolean {
   return e.code === '23505' || e.cause?.code === '23505';
 }
 
-export function placeService(db: Db, repo: PlaceRepo, opts: { audit: (e: AuditEntry) => Promise<void>; onChange: (changed: { policies: number; tasks: number }) => void }) {
+export function placeService(db: Db, repo: PlaceRepo, opts: { audit: AuditWriter; onChange: (changed: { policies: number; tasks: number }) => void }) {
   const record = successRecorder(opts.audit);
 
   async function visible(caller: Caller, id: string): Promise<PlaceRow> {
@@ -71,22 +71,22 @@ export function placeService(db: Db, repo: PlaceRepo, opts: { audit: (e: AuditEn
     return row;
   }
 
-  /** Changes the place and every copy of it, in one transaction. */
-  async function write(id: string, body: PlaceBody) {
-    const changed = await db.transaction(async (tx) => {
-      const [p] = await tx
-        .update(places)
-        .set({ name: body.name, note: body.note, ...shapeOf(body), updatedAt: new Date() })
-        .where(eq(places.id, id))
-        .returning();
-      if (!p) throw new AppError(404, 'NOT_FOUND');
-      return repo.propagate(tx, p);
-    });
+  /** Changes the place and every copy of it, in the caller's transaction (onChange once it commits). */
+  async function write(tx: Tx, id: string, body: PlaceBody) {
+    const [p] = await tx
+      .update(places)
+      .set({ name: body.name, note: body.note, ...shapeOf(body), updatedAt: new Date() })
+      .where(eq(places.id, id))
+      .returning();
+    if (!p) throw new AppError(404, 'NOT_FOUND');
+    return repo.propagate(tx, p);
+  }
+  function changedCopies(changed: { policies: number; tasks: number }) {
     if (changed.policies + changed.tasks > 0) opts.onChange(changed);
   }
 
-  async function insert(orgId: string, body: PlaceBody): Promise<string> {
-    const [row] = await db
+  async function insert(tx: Tx, orgId: string, body: PlaceBody): Promise<string> {
+    const [row] = await tx
       .insert(places)
       .values({ orgId, name: body.name, note: body.note, ...shapeOf(body) })
       // Two creates of one name at once: the unique index decides.
@@ -120,8 +120,11 @@ export function placeService(db: Db, repo: PlaceRepo, opts: { audit: (e: AuditEn
     async create(caller: Caller, body: PlaceBody, meta: ClientMeta): Promise<PlaceRow> {
       const orgId = body.orgId ?? caller.orgId;
       if (!caller.scope.has(orgId)) throw new AppError(404, 'NOT_FOUND');
-      const id = await insert(orgId, body);
-      await record(caller, orgId, 'place_create', body.name, meta);
+      const id = await db.transaction(async (tx) => {
+        const made = await insert(tx, orgId, body);
+        await record(tx, caller, orgId, 'place_create', body.name, meta);
+        return made;
+      });
       return visible(caller, id);
     },
 
@@ -130,12 +133,16 @@ export function placeService(db: Db, repo: PlaceRepo, opts: { audit: (e: AuditEn
       const before = await visible(caller, id);
       if (await repo.nameTaken(before.orgId, body.name, id)) throw new AppError(409, 'PLACE_NAME_TAKEN');
       try {
-        await write(id, body);
+        const changed = await db.transaction(async (tx) => {
+          const copies = await write(tx, id, body);
+          await record(tx, caller, before.orgId, 'place_update', body.name, meta);
+          return copies;
+        });
+        changedCopies(changed);
       } catch (err) {
         if (isUniqueViolation(err)) throw new AppError(409, 'PLACE_NAME_TAKEN');
         throw err;
       }
-      await record(caller, before.orgId, 'place_update', body.name, meta);
       return visible(caller, id);
     },
 
@@ -145,13 +152,15 @@ export function placeService(db: Db, repo: PlaceRepo, opts: { audit: (e: AuditEn
       const u = await repo.usage(id);
       if (inUse(u)) throw new AppError(409, 'PLACE_IN_USE', usageText(u));
       try {
-        await db.delete(places).where(eq(places.id, id));
+        await db.transaction(async (tx) => {
+          await tx.delete(places).where(eq(places.id, id));
+          await record(tx, caller, before.orgId, 'place_delete', before.name, meta);
+        });
       } catch (err) {
         // A task or a warehouse took it between the check and the delete.
         if ((err as { code?: string; cause?: { code?: string } }).cause?.code === '23503' || (err as { code?: string }).code === '23503') throw new AppError(409, 'PLACE_IN_USE', usageText(await repo.usage(id)));
         throw err;
       }
-      await record(caller, before.orgId, 'place_delete', before.name, meta);
     },
 
     async exportGeoJson(caller: Caller, orgId: string | undefined): Promise<PlaceCollection> {
@@ -164,6 +173,8 @@ export function placeService(db: Db, repo: PlaceRepo, opts: { audit: (e: AuditEn
       const orgId = body.orgId ?? caller.orgId;
       if (!caller.scope.has(orgId)) throw new AppError(404, 'NOT_FOUND');
       const result: PlaceImportResult = { created: 0, updated: 0, errors: [] };
+      const copies = { policies: 0, tasks: 0 };
+      const valid: { body: PlaceBody; existing: string | null }[] = [];
       for (const [i, f] of body.collection.features.entries()) {
         const raw = featurePlace(f);
         const parsed = placeBodySchema.safeParse(raw);
@@ -172,16 +183,28 @@ export function placeService(db: Db, repo: PlaceRepo, opts: { audit: (e: AuditEn
           result.errors.push({ feature: i + 1, message: issueSentence(issue as never, lang) });
           continue;
         }
-        const existing = await repo.nameTaken(orgId, parsed.data.name);
-        if (existing) {
-          await write(existing, parsed.data);
-          result.updated++;
-        } else {
-          await insert(orgId, parsed.data);
-          result.created++;
-        }
+        valid.push({ body: parsed.data, existing: await repo.nameTaken(orgId, parsed.data.name) });
       }
-      if (result.created + result.updated > 0) await record(caller, orgId, 'place_import', `${result.created}+${result.updated}`, meta);
+      // The features that read and their audit row go in one transaction.
+      if (valid.length) {
+        await db.transaction(async (tx) => {
+          const made = new Map<string, string>();
+          for (const v of valid) {
+            const existing = v.existing ?? made.get(v.body.name);
+            if (existing) {
+              const changed = await write(tx, existing, v.body);
+              copies.policies += changed.policies;
+              copies.tasks += changed.tasks;
+              result.updated++;
+            } else {
+              made.set(v.body.name, await insert(tx, orgId, v.body));
+              result.created++;
+            }
+          }
+          await record(tx, caller, orgId, 'place_import', `${result.created}+${result.updated}`, meta);
+        });
+      }
+      changedCopies(copies);
       return result;
     },
   };

@@ -22,7 +22,7 @@ import {
   type ScheduleRunStatus,
 } from '@iotc/shared/ops-report';
 import type { Permission } from '@iotc/shared/platform';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { orgs, reportScheduleRuns, reportSchedules, users } from '../../db/schema.ts';
 import { DeliveryError, type Messenger } from '../../lib/messenger.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -149,7 +149,7 @@ export function reportScheduler(db: Db, opts: SchedulerOptions) {
    * Makes the report of the last whole period before `at` and mails it; records the run and the
    * schedule's last run. `runAs`: the user of a "send now"; a scheduled run acts as the creator.
    */
-  async function send(s: ScheduleRecord, at: number, runAs: Caller | null): Promise<ScheduleRun | null> {
+  async function send(s: ScheduleRecord, at: number, runAs: Caller | null, audit?: (tx: Tx) => Promise<void>): Promise<ScheduleRun | null> {
     const range = previousPeriod(PERIOD_OF_FREQUENCY[s.frequency], at, s.timezone);
     let status: ScheduleRunStatus;
     let filename: string | null = null;
@@ -192,6 +192,7 @@ export function reportScheduler(db: Db, opts: SchedulerOptions) {
         .insert(reportScheduleRuns)
         .values({ scheduleId: s.id, orgId: s.orgId, periodStart: range.start, periodEnd: range.end, status, manual: runAs !== null, filename, recipients: s.recipients, error, at: new Date(at) })
         .returning();
+      await audit?.(tx);
       return toRun(run!);
     });
   }
@@ -242,9 +243,9 @@ export function reportScheduler(db: Db, opts: SchedulerOptions) {
       return ticking;
     },
 
-    /** "Send now": the last whole period before now, as `caller`, recorded as manual. */
-    runNow(s: ScheduleRecord, caller: Caller): Promise<ScheduleRun | null> {
-      return track(send(s, now(), caller));
+    /** "Send now": the last whole period before now, as `caller`, recorded as manual; `audit` writes its audit row in the run's transaction. */
+    runNow(s: ScheduleRecord, caller: Caller, audit?: (tx: Tx) => Promise<void>): Promise<ScheduleRun | null> {
+      return track(send(s, now(), caller, audit));
     },
 
     /** Resolves once every tick and run under way has ended. */

@@ -17,7 +17,7 @@ import { assets, devices, orgs, reportScheduleRuns, reportSchedules, users } fro
 import type { ClientMeta } from '../../lib/caller.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Caller } from '../../lib/caller.ts';
-import type { AuditEntry } from '../audit/repo.ts';
+import type { AuditWriter } from '../audit/repo.ts';
 import { successRecorder } from '../audit/service.ts';
 import { toRun, type ReportScheduler, type ScheduleRecord } from './runner.ts';
 
@@ -62,7 +62,7 @@ const toRow = (s: ScheduleRecord): ScheduleRow => ({
 export function scheduleService(
   db: Db,
   opts: {
-    audit: (e: AuditEntry) => Promise<void>;
+    audit: AuditWriter;
     scheduler: Pick<ReportScheduler, 'runNow'>;
     /** As the scheduler's: a creator without report:schedule can no longer run the schedule. */
     permissionsOf?: (user: { userId: string; isPlatformAdmin: boolean }) => Promise<Permission[]>;
@@ -148,16 +148,19 @@ export function scheduleService(
 
     async create(caller: Caller, body: ScheduleBody, meta: ClientMeta): Promise<ScheduleRow> {
       const subjectIds = await subjectsOf(caller, caller.orgId, body);
-      const [row] = await db
-        .insert(reportSchedules)
-        .values({
-          orgId: caller.orgId,
-          ...values(body, subjectIds),
-          nextRunAt: body.enabled ? new Date(nextRunAt(body.frequency, body.hour, body.timezone, now())) : null,
-          createdBy: caller.userId,
-        })
-        .returning();
-      await record(caller, caller.orgId, 'report_schedule_create', body.name, meta);
+      const row = await db.transaction(async (tx) => {
+        const [made] = await tx
+          .insert(reportSchedules)
+          .values({
+            orgId: caller.orgId,
+            ...values(body, subjectIds),
+            nextRunAt: body.enabled ? new Date(nextRunAt(body.frequency, body.hour, body.timezone, now())) : null,
+            createdBy: caller.userId,
+          })
+          .returning();
+        await record(tx, caller, caller.orgId, 'report_schedule_create', body.name, meta);
+        return made;
+      });
       return toRow(row!);
     },
 
@@ -171,39 +174,46 @@ export function scheduleService(
       const sameSlot = before.enabled && before.nextRunAt && before.frequency === body.frequency && before.hour === body.hour && before.timezone === body.timezone;
       const next = !body.enabled ? null : sameSlot ? before.nextRunAt : new Date(nextRunAt(body.frequency, body.hour, body.timezone, now()));
       const createdBy = (await active(before.createdBy)) ? before.createdBy : caller.userId;
-      const [row] = await db
-        .update(reportSchedules)
-        .set({ ...values(body, subjectIds), nextRunAt: next, createdBy, updatedAt: new Date() })
-        .where(eq(reportSchedules.id, id))
-        .returning();
-      if (!row) throw new AppError(404, 'NOT_FOUND');
-      await record(caller, before.orgId, 'report_schedule_update', body.name, meta);
+      const row = await db.transaction(async (tx) => {
+        const [made] = await tx
+          .update(reportSchedules)
+          .set({ ...values(body, subjectIds), nextRunAt: next, createdBy, updatedAt: new Date() })
+          .where(eq(reportSchedules.id, id))
+          .returning();
+        if (!made) throw new AppError(404, 'NOT_FOUND');
+        await record(tx, caller, before.orgId, 'report_schedule_update', body.name, meta);
+        return made;
+      });
       return toRow(row);
     },
 
     /** Its run history goes with it. */
     async remove(caller: Caller, id: string, meta: ClientMeta): Promise<void> {
       const before = await visible(caller, id);
-      await db.delete(reportSchedules).where(eq(reportSchedules.id, id));
-      await record(caller, before.orgId, 'report_schedule_delete', before.name, meta);
+      await db.transaction(async (tx) => {
+        await tx.delete(reportSchedules).where(eq(reportSchedules.id, id));
+        await record(tx, caller, before.orgId, 'report_schedule_delete', before.name, meta);
+      });
     },
 
     /** Enabling sets the next slot after now (missed slots are not made up); disabling clears it. */
     async setEnabled(caller: Caller, id: string, enabled: boolean, meta: ClientMeta): Promise<ScheduleRow> {
       const before = await visible(caller, id);
       const next = enabled ? (before.enabled && before.nextRunAt ? before.nextRunAt : new Date(nextRunAt(before.frequency, before.hour, before.timezone, now()))) : null;
-      const [row] = await db.update(reportSchedules).set({ enabled, nextRunAt: next, updatedAt: new Date() }).where(eq(reportSchedules.id, id)).returning();
-      if (!row) throw new AppError(404, 'NOT_FOUND');
-      await record(caller, before.orgId, enabled ? 'report_schedule_enable' : 'report_schedule_disable', before.name, meta);
+      const row = await db.transaction(async (tx) => {
+        const [made] = await tx.update(reportSchedules).set({ enabled, nextRunAt: next, updatedAt: new Date() }).where(eq(reportSchedules.id, id)).returning();
+        if (!made) throw new AppError(404, 'NOT_FOUND');
+        await record(tx, caller, before.orgId, enabled ? 'report_schedule_enable' : 'report_schedule_disable', before.name, meta);
+        return made;
+      });
       return toRow(row);
     },
 
     /** "Send now" as the caller: the last whole period, recorded as a manual run (the next slot stays). */
     async run(caller: Caller, id: string, meta: ClientMeta): Promise<ScheduleRun> {
       const s = await visible(caller, id);
-      const run = await opts.scheduler.runNow(s, caller);
+      const run = await opts.scheduler.runNow(s, caller, (tx) => record(tx, caller, s.orgId, 'report_schedule_run', s.name, meta));
       if (!run) throw new AppError(404, 'NOT_FOUND');
-      await record(caller, s.orgId, 'report_schedule_run', s.name, meta);
       return run;
     },
 

@@ -15,7 +15,7 @@
 // One audit entry per organisation and run, by the account `system`.
 import { sql } from 'drizzle-orm';
 import { LOCKS, rowsOf, xactLockKeys, type Db, type Executor } from '../../db/client.ts';
-import type { AuditEntry } from '../audit/repo.ts';
+import type { AuditWriter } from '../audit/repo.ts';
 import { removePackedRows } from '../archive/job.ts';
 import { DAY_MS, dayOf } from '../archive/reader.ts';
 import { loadRuleBook } from './repo.ts';
@@ -191,7 +191,7 @@ const earlier = (a: string | null, b: string | null) => (a === null ? b : b === 
  * One run of the retention job over every device. `now` for tests; `audit` records one entry
  * per organisation that lost something.
  */
-export async function retentionTick(db: Db, opts: { audit: (e: AuditEntry) => Promise<void>; now?: Date }): Promise<RetentionTickResult> {
+export async function retentionTick(db: Db, opts: { audit: AuditWriter; now?: Date }): Promise<RetentionTickResult> {
   const now = opts.now ?? new Date();
   const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
   const book = await loadRuleBook(db);
@@ -276,7 +276,9 @@ export async function retentionTick(db: Db, opts: { audit: (e: AuditEntry) => Pr
       o.rows ? `rows of ${o.rowsDevices.size} device(s), ${o.rows} readings (${policyWords('rows', o.eff.rows)}; their packs remain)` : '',
       o.packs ? `packs of ${o.packsDevices.size} device(s), ${o.packs} readings (${policyWords('packs', o.eff.packs)})` : '',
     ].filter(Boolean);
-    await opts.audit({ orgId, userId: null, account: 'system', action: 'retention_remove', result: 'success', detail: `removed ${parts.join('; ')}` });
+    // The one summary of many device transactions (and whole-month drops), so written after them:
+    // a failed write fails the tick (the job logs it) rather than passing unnoticed.
+    await opts.audit(db, { orgId, userId: null, account: 'system', action: 'retention_remove', result: 'success', detail: `removed ${parts.join('; ')}` });
   }
   return result;
 }

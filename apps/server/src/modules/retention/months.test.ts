@@ -64,7 +64,7 @@ describe('retention by whole months', () => {
     const before = { A: await countReadings(db(), dev.A, { from: Date.parse(`${month(5)}-01`), to: Date.now() }) };
     expect(before.A).toBe(24 * 4);
     const audits: string[] = [];
-    const ran = await retentionTick(db(), { audit: async (e) => void audits.push(`${e.orgId} ${e.action}: ${e.detail}`) });
+    const ran = await retentionTick(db(), { audit: async (_q, e) => void audits.push(`${e.orgId} ${e.action}: ${e.detail}`) });
 
     const left = await months();
     expect(left).not.toContain(month(5));

@@ -2,7 +2,7 @@
 import { and, desc, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { LegalHoldBody, LegalHoldKind, LegalHoldQuery, RetentionRemovalQuery } from '@iotc/shared/retention';
-import type { Db, Executor } from '../../db/client.ts';
+import type { Db, Executor, Tx } from '../../db/client.ts';
 import { rowsOf } from '../../db/client.ts';
 import { inOrgs, limitOffset } from '../../db/list.ts';
 import { devices, legalHolds, orgs, retentionRemovals, retentionRules, transportTasks, users } from '../../db/schema.ts';
@@ -40,7 +40,8 @@ export function retentionRepo(db: Db) {
   return {
     loadRuleBook: () => loadRuleBook(db),
 
-    async saveRule(rule: Rule, userId: string): Promise<void> {
+    /** q: the transaction the change is audited in. */
+    async saveRule(q: Db | Tx, rule: Rule, userId: string): Promise<void> {
       const values = {
         rowsInherit: rule.rowsInherit,
         rowsDays: rule.rowsDays,
@@ -50,7 +51,7 @@ export function retentionRepo(db: Db) {
         updatedAt: new Date(),
         updatedBy: userId,
       };
-      await db
+      await q
         .insert(retentionRules)
         .values({ orgId: rule.orgId, ...values })
         .onConflictDoUpdate({ target: retentionRules.orgId, set: values });
@@ -70,8 +71,8 @@ export function retentionRepo(db: Db) {
       return t;
     },
 
-    async placeHold(orgId: string, body: LegalHoldBody, userId: string): Promise<string> {
-      const [row] = await db
+    async placeHold(q: Db | Tx, orgId: string, body: LegalHoldBody, userId: string): Promise<string> {
+      const [row] = await q
         .insert(legalHolds)
         .values({ orgId, subjectKind: body.subjectKind, subjectId: body.subjectId, reason: body.reason, placedBy: userId })
         .returning({ id: legalHolds.id });
@@ -84,8 +85,8 @@ export function retentionRepo(db: Db) {
     },
 
     /** Releases a hold still in force; false when it was released meanwhile. */
-    async releaseHold(id: string, userId: string): Promise<boolean> {
-      const r = await db
+    async releaseHold(q: Db | Tx, id: string, userId: string): Promise<boolean> {
+      const r = await q
         .update(legalHolds)
         .set({ releasedAt: new Date(), releasedBy: userId })
         .where(and(eq(legalHolds.id, id), isNull(legalHolds.releasedAt)))

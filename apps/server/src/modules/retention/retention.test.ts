@@ -14,6 +14,7 @@ import { ADMIN_PASSWORD, call, DEMO_PASSWORD, login, testApp, type TestApp } fro
 import { rowsOf } from '../../db/client.ts';
 import { addOrgUser, createTenantUser } from '../../test/fixtures.ts';
 import { packDay } from '../archive/job.ts';
+import { writeAudit } from '../audit/repo.ts';
 import { retentionTick } from './job.ts';
 import { seed } from '../../db/seed.ts';
 
@@ -35,9 +36,7 @@ describe('retention', () => {
   const dev: Record<'A' | 'B' | 'C' | 'T' | 'E', string> = { A: '', B: '', C: '', T: '', E: '' };
   let taskId: string;
   const db = () => t.app.database.db;
-  const audit = (e: Parameters<Parameters<typeof retentionTick>[1]['audit']>[0]) =>
-    db().execute(sql`insert into audit_logs (org_id, user_id, account, action, result, detail) values (${e.orgId}, ${e.userId ?? null}, ${e.account}, ${e.action}, ${e.result}, ${e.detail ?? null})`).then(() => undefined);
-  const tick = () => retentionTick(db(), { audit });
+  const tick = () => retentionTick(db(), { audit: writeAudit });
 
   const q1 = async <T>(query: ReturnType<typeof sql>) => rowsOf<T>(await db().execute(query))[0]!;
   const rowsOn = async (ref: string, daysAgo: number) =>

@@ -18,13 +18,13 @@ import type { Db } from '../../db/client.ts';
 import type { Caller } from '../../lib/caller.ts';
 import type { ClientMeta } from '../../lib/caller.ts';
 import { successRecorder } from '../audit/service.ts';
-import type { AuditEntry } from '../audit/repo.ts';
+import type { AuditWriter } from '../audit/repo.ts';
 import type { RetentionRepo } from './repo.ts';
 import { effectiveOf, floorOf, type Rule } from './rules.ts';
 
 const words = (inherit: boolean, days: number | null) => (inherit ? 'inherit' : days === null ? 'forever' : `${days} days`);
 
-export function retentionService(db: Db, repo: RetentionRepo, audit: (e: AuditEntry) => Promise<void>) {
+export function retentionService(db: Db, repo: RetentionRepo, audit: AuditWriter) {
   const record = successRecorder(audit);
   const scopeOf = (caller: Caller) => caller.scope.orgs;
 
@@ -106,9 +106,11 @@ export function retentionService(db: Db, repo: RetentionRepo, audit: (e: AuditEn
           zh: `（明细：${f(eff.rows.days).zh}，归档：${f(eff.packs.days).zh}）`,
         });
       }
-      await repo.saveRule(rule, caller.userId);
       const floorText = isPlatform ? ` floor ${rule.packsFloorDays === null ? 'none' : `${rule.packsFloorDays} days`}` : '';
-      await record(caller, orgId, 'retention_rule_update', `${org.name}: rows ${words(rule.rowsInherit, rule.rowsDays)} packs ${words(rule.packsInherit, rule.packsDays)}${floorText}`, meta);
+      await db.transaction(async (tx) => {
+        await repo.saveRule(tx, rule, caller.userId);
+        await record(tx, caller, orgId, 'retention_rule_update', `${org.name}: rows ${words(rule.rowsInherit, rule.rowsDays)} packs ${words(rule.packsInherit, rule.packsDays)}${floorText}`, meta);
+      });
     },
 
     async holds(caller: Caller, q: LegalHoldQuery): Promise<Page<LegalHoldRow>> {
@@ -128,17 +130,23 @@ export function retentionService(db: Db, repo: RetentionRepo, audit: (e: AuditEn
     async placeHold(caller: Caller, body: LegalHoldBody, meta: ClientMeta): Promise<{ id: string }> {
       const subject = await repo.subject(body.subjectKind, body.subjectId);
       if (!subject || !(await scopeOf(caller)).includes(subject.orgId)) throw new AppError(404, 'NOT_FOUND');
-      const id = await repo.placeHold(caller.orgId, body, caller.userId);
-      await record(caller, caller.orgId, 'legal_hold_place', `${body.subjectKind} ${subject.name}: ${body.reason}`, meta);
+      const id = await db.transaction(async (tx) => {
+        const made = await repo.placeHold(tx, caller.orgId, body, caller.userId);
+        await record(tx, caller, caller.orgId, 'legal_hold_place', `${body.subjectKind} ${subject.name}: ${body.reason}`, meta);
+        return made;
+      });
       return { id };
     },
 
     async releaseHold(caller: Caller, id: string, meta: ClientMeta): Promise<void> {
       const hold = await repo.hold(id);
       if (!hold || !(await scopeOf(caller)).includes(hold.orgId)) throw new AppError(404, 'NOT_FOUND');
-      if (hold.releasedAt || !(await repo.releaseHold(id, caller.userId))) throw new AppError(409, 'HOLD_RELEASED');
+      if (hold.releasedAt) throw new AppError(409, 'HOLD_RELEASED');
       const subject = await repo.subject(hold.subjectKind, hold.subjectId);
-      await record(caller, hold.orgId, 'legal_hold_release', `${hold.subjectKind} ${subject?.name ?? hold.subjectId}: ${hold.reason}`, meta);
+      await db.transaction(async (tx) => {
+        if (!(await repo.releaseHold(tx, id, caller.userId))) throw new AppError(409, 'HOLD_RELEASED');
+        await record(tx, caller, hold.orgId, 'legal_hold_release', `${hold.subjectKind} ${subject?.name ?? hold.subjectId}: ${hold.reason}`, meta);
+      });
     },
 
     async removals(caller: Caller, q: RetentionRemovalQuery): Promise<Page<RetentionRemovalRow>> {

@@ -14,7 +14,7 @@ import { userByAccount } from '../../db/users.ts';
 import type { ClientMeta } from '../../lib/caller.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { AuthService } from '../auth/service.ts';
-import type { AuditEntry } from '../audit/repo.ts';
+import type { AuditWriter } from '../audit/repo.ts';
 
 export interface SsoOptions {
   issuer: string;
@@ -28,7 +28,7 @@ const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 /** The console always lands on real-time monitoring after an external sign-in (the spec's token-in-address rule). */
 export type CallbackOutcome = { kind: 'signedIn'; data: LoginData } | { kind: 'bind'; openid: string };
 
-export function ssoService(db: Db, auth: AuthService, audit: (e: AuditEntry) => Promise<void>, opts?: SsoOptions) {
+export function ssoService(db: Db, auth: AuthService, audit: AuditWriter, opts?: SsoOptions) {
   let discovered: Promise<oidc.Configuration> | undefined;
 
   /** The provider's metadata, fetched on first use and kept; a failed fetch is tried again next time. */
@@ -138,17 +138,23 @@ export function ssoService(db: Db, auth: AuthService, audit: (e: AuditEntry) => 
         if (error instanceof AppError && error.code === 'ACCOUNT_PASSWORD_ERROR') throw new AppError(error.statusCode, 'USERNAME_PASSWORD_ERROR');
         throw error;
       });
-      const inserted = await db
-        .insert(userIdentities)
-        .values({ issuer: pending.issuer, subject: pending.subject!, userId: data.user.id })
-        .onConflictDoNothing()
-        .returning();
-      await db.delete(ssoFlows).where(eq(ssoFlows.idHash, pending.idHash));
+      // The binding, the flow's end and the audit row commit together.
+      const inserted = await db.transaction(async (tx) => {
+        const rows = await tx
+          .insert(userIdentities)
+          .values({ issuer: pending.issuer, subject: pending.subject!, userId: data.user.id })
+          .onConflictDoNothing()
+          .returning();
+        await tx.delete(ssoFlows).where(eq(ssoFlows.idHash, pending.idHash));
+        if (rows.length === 1) {
+          await audit(tx, { orgId: data.user.orgId, userId: data.user.id, account: data.user.account, action: 'sso_bind', result: 'success', detail: pending.issuer, ...meta });
+        }
+        return rows;
+      });
       if (inserted.length !== 1) {
         await auth.logoutToken(data.token);
         throw new AppError(409, 'ALREADY_BOUND');
       }
-      await audit({ orgId: data.user.orgId, userId: data.user.id, account: data.user.account, action: 'sso_bind', result: 'success', detail: pending.issuer, ...meta });
       return data;
     },
 

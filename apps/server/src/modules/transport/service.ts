@@ -41,7 +41,7 @@ import type { ClientMeta } from '../../lib/caller.ts';
 import { zodIssueText } from '../../plugins/errors.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Caller } from '../../lib/caller.ts';
-import type { AuditEntry } from '../audit/repo.ts';
+import type { AuditWriter } from '../audit/repo.ts';
 import { successRecorder } from '../audit/service.ts';
 import {
   abnormalSql,
@@ -184,7 +184,7 @@ interface Synced {
 export function transportTaskService(
   db: Db,
   opts: {
-    audit: (e: AuditEntry) => Promise<void>;
+    audit: AuditWriter;
     /** A task's policy changed (the engine reloads policies); `ended`: alarms ended because their rule stopped. */
     onPolicyChange: (ended: string[]) => void;
     /** The task's push rule was written or removed (the push engine reads its rules again). */
@@ -193,12 +193,9 @@ export function transportTaskService(
     onTaskChange?: () => void;
   },
 ) {
-  const audit = successRecorder(opts.audit);
-  // Every change by a person is audited: the one place to tell the recogniser too.
-  const record: typeof audit = (...args) => {
-    opts.onTaskChange?.();
-    return audit(...args);
-  };
+  // Audited in the change's transaction; the recogniser is told once it commits (`touched`).
+  const record = successRecorder(opts.audit);
+  const touched = () => opts.onTaskChange?.();
 
   async function where(caller: Caller, q: Omit<TaskQuery, 'page' | 'size' | 'sort' | 'status'>): Promise<SQL | undefined> {
     const scope = caller.scope.within(q.orgId);
@@ -456,8 +453,12 @@ export function transportTaskService(
       const orgId = body.orgId ?? caller.orgId;
       if (!caller.scope.has(orgId)) throw new AppError(404, 'NOT_FOUND');
       await checkRefs(caller, orgId, body);
-      const made = await db.transaction((tx) => insertTask(tx, caller.account, orgId, body, {}));
-      await record(caller, orgId, 'transport_task_create', made.code, meta);
+      const made = await db.transaction(async (tx) => {
+        const m = await insertTask(tx, caller.account, orgId, body, {});
+        await record(tx, caller, orgId, 'transport_task_create', m.code, meta);
+        return m;
+      });
+      touched();
       return detail(caller, made.id);
     },
 
@@ -486,10 +487,11 @@ export function transportTaskService(
           .where(eq(transportTasks.id, id));
         await setDevices(tx, id, body.deviceIds);
         await addEvent(tx, id, caller.account, 'updated', { changed });
+        await record(tx, caller, before.orgId, 'transport_task_update', before.code, meta);
         return running ? syncPolicy(tx, id, caller.account) : null;
       });
       if (synced) announce(synced);
-      await record(caller, before.orgId, 'transport_task_update', before.code, meta);
+      touched();
       return detail(caller, id);
     },
 
@@ -509,10 +511,11 @@ export function transportTaskService(
         // Read again under the lock: a concurrent move (or the recogniser) may have come first.
         check(locked.row.status);
         if (to === 'in_transit' && (await devicesBusy(tx, id, locked.deviceRefs))) throw new AppError(409, 'TASK_DEVICE_BUSY');
+        await record(tx, caller, before.orgId, 'transport_task_transition', `${before.code} ${before.status} -> ${to}`, meta);
         return applyMove(tx, locked, to, { mode: 'manual', at: new Date(), note, actor: caller.account });
       });
       announce(synced);
-      await record(caller, before.orgId, 'transport_task_transition', `${before.code} ${before.status} -> ${to}`, meta);
+      touched();
       return detail(caller, id);
     },
 
@@ -533,9 +536,9 @@ export function transportTaskService(
         // Read again under the lock: a concurrent completion or cancel may have come first.
         check(locked.row.status);
         await addEvent(tx, id, caller.account, 'handover', fields, at ? new Date(at) : undefined);
+        await record(tx, caller, before.orgId, 'transport_task_handover', `${before.code} ${body.from} -> ${body.to}`, meta);
       });
-      // Not `record`: the task's status and devices stay as they were, so the recogniser has nothing to read again.
-      await audit(caller, before.orgId, 'transport_task_handover', `${before.code} ${body.from} -> ${body.to}`, meta);
+      // Not `touched`: the task's status and devices stay as they were, so the recogniser has nothing to read again.
       return detail(caller, id);
     },
 
@@ -548,9 +551,10 @@ export function transportTaskService(
       const made = await db.transaction(async (tx) => {
         const m = await insertTask(tx, caller.account, source.orgId, body, { copiedFrom: source.id });
         await addEvent(tx, source.id, caller.account, 'copied', { copyId: m.id, code: m.code });
+        await record(tx, caller, source.orgId, 'transport_task_copy', `${source.code} -> ${m.code}`, meta);
         return m;
       });
-      await record(caller, source.orgId, 'transport_task_copy', `${source.code} -> ${made.code}`, meta);
+      touched();
       return detail(caller, made.id);
     },
 
@@ -718,9 +722,10 @@ export function transportTaskService(
       const codes = await db.transaction(async (tx) => {
         const out: string[] = [];
         for (const b of valid) out.push((await insertTask(tx, caller.account, orgId, b, { imported: true })).code);
+        await record(tx, caller, orgId, 'transport_task_import', `+${out.length}`, meta);
         return out;
       });
-      await record(caller, orgId, 'transport_task_import', `+${codes.length}`, meta);
+      touched();
       return { created: codes.length, updated: 0, errors: [] };
     },
 

@@ -10,7 +10,7 @@ import { alarmLevels, orgs, transportTemplates } from '../../db/schema.ts';
 import type { ClientMeta } from '../../lib/caller.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Caller } from '../../lib/caller.ts';
-import type { AuditEntry } from '../audit/repo.ts';
+import type { AuditWriter } from '../audit/repo.ts';
 import { successRecorder } from '../audit/service.ts';
 import { checkPlaceRefs } from '../place/repo.ts';
 
@@ -44,7 +44,7 @@ export async function levelOfOrg(db: Db, orgId: string, levelId: string | null):
   return Number(row?.n ?? 0) > 0;
 }
 
-export function templateService(db: Db, opts: { audit: (e: AuditEntry) => Promise<void> }) {
+export function templateService(db: Db, opts: { audit: AuditWriter }) {
   const record = successRecorder(opts.audit);
 
   const select = () =>
@@ -107,14 +107,17 @@ export function templateService(db: Db, opts: { audit: (e: AuditEntry) => Promis
       const orgId = body.orgId ?? caller.orgId;
       if (!caller.scope.has(orgId)) throw new AppError(404, 'NOT_FOUND');
       await check(caller, orgId, body);
-      const [row] = await db
-        .insert(transportTemplates)
-        .values({ orgId, name: body.name, description: body.description, settings: settingsOf(body) })
-        // Two creates of one name at once: the unique index decides.
-        .onConflictDoNothing()
-        .returning({ id: transportTemplates.id });
-      if (!row) throw new AppError(409, 'TEMPLATE_NAME_TAKEN');
-      await record(caller, orgId, 'transport_template_create', body.name, meta);
+      const row = await db.transaction(async (tx) => {
+        const [made] = await tx
+          .insert(transportTemplates)
+          .values({ orgId, name: body.name, description: body.description, settings: settingsOf(body) })
+          // Two creates of one name at once: the unique index decides.
+          .onConflictDoNothing()
+          .returning({ id: transportTemplates.id });
+        if (!made) throw new AppError(409, 'TEMPLATE_NAME_TAKEN');
+        await record(tx, caller, orgId, 'transport_template_create', body.name, meta);
+        return made;
+      });
       return visible(caller, row.id);
     },
 
@@ -123,23 +126,27 @@ export function templateService(db: Db, opts: { audit: (e: AuditEntry) => Promis
       const before = await visible(caller, id);
       await check(caller, before.orgId, body, id);
       try {
-        await db
-          .update(transportTemplates)
-          .set({ name: body.name, description: body.description, settings: settingsOf(body), updatedAt: new Date() })
-          .where(eq(transportTemplates.id, id));
+        await db.transaction(async (tx) => {
+          await tx
+            .update(transportTemplates)
+            .set({ name: body.name, description: body.description, settings: settingsOf(body), updatedAt: new Date() })
+            .where(eq(transportTemplates.id, id));
+          await record(tx, caller, before.orgId, 'transport_template_update', body.name, meta);
+        });
       } catch (err) {
         if ((err as { code?: string; cause?: { code?: string } }).code === '23505' || (err as { cause?: { code?: string } }).cause?.code === '23505') throw new AppError(409, 'TEMPLATE_NAME_TAKEN');
         throw err;
       }
-      await record(caller, before.orgId, 'transport_template_update', body.name, meta);
       return visible(caller, id);
     },
 
     /** Tasks made from it keep their copied settings (their template id becomes null). */
     async remove(caller: Caller, id: string, meta: ClientMeta): Promise<void> {
       const before = await visible(caller, id);
-      await db.delete(transportTemplates).where(eq(transportTemplates.id, id));
-      await record(caller, before.orgId, 'transport_template_delete', before.name, meta);
+      await db.transaction(async (tx) => {
+        await tx.delete(transportTemplates).where(eq(transportTemplates.id, id));
+        await record(tx, caller, before.orgId, 'transport_template_delete', before.name, meta);
+      });
     },
   };
 }

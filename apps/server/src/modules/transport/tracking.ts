@@ -30,7 +30,7 @@ import { toPage } from '../../db/list.ts';
 import { AppError } from '../../lib/errors.ts';
 import { linkExpiry, linkTokenHash, newLinkToken, openLink, publicLinkUrl, type LinkKind } from '../../lib/public-link.ts';
 import type { Caller, ClientMeta } from '../../lib/caller.ts';
-import type { AuditEntry } from '../audit/repo.ts';
+import type { AuditWriter } from '../audit/repo.ts';
 import { successRecorder } from '../audit/service.ts';
 import { countReadings, DAY_MS, readEvery, sensorNumber, sensorsOf } from '../archive/reader.ts';
 import type { TaskRow } from '@iotc/shared/transport';
@@ -54,7 +54,7 @@ const ms = (v: string | null) => (v ? Date.parse(v) : null);
 
 export interface TrackingOptions {
   /** The audit log's recorder; without it nothing is recorded (a test's bare service). */
-  audit?: (e: AuditEntry) => Promise<void>;
+  audit?: AuditWriter;
   /** PUBLIC_URL, for absolute links. */
   publicUrl?: string;
   /** The platform's base map now (the map tiles setting); without it, the offline outline. */
@@ -64,7 +64,7 @@ export interface TrackingOptions {
 
 export function trackingService(db: Db, opts: TrackingOptions = {}) {
   const now = opts.now ?? (() => new Date());
-  const record = opts.audit ? successRecorder(opts.audit) : async () => {};
+  const record = opts.audit ? successRecorder(opts.audit) : async (..._: unknown[]) => {};
 
   /** The task when it belongs to the caller's tree; any other is not found. */
   async function visibleTask(caller: Caller, id: string): Promise<TaskRow> {
@@ -105,8 +105,11 @@ export function trackingService(db: Db, opts: TrackingOptions = {}) {
       const task = await visibleTask(caller, taskId);
       const expiresAt = linkExpiry(TRACKING_LINK, body, now());
       const { token, tokenHash } = newLinkToken();
-      const link = await insertLink(db, { tokenHash, orgId: task.orgId, taskId: task.id, createdBy: caller.account, expiresAt });
-      await record(caller, task.orgId, 'transport_tracking_link_create', `${task.code} ${link.id} until ${expiresAt.toISOString()}`, meta);
+      const link = await db.transaction(async (tx) => {
+        const made = await insertLink(tx, { tokenHash, orgId: task.orgId, taskId: task.id, createdBy: caller.account, expiresAt });
+        await record(tx, caller, task.orgId, 'transport_tracking_link_create', `${task.code} ${made.id} until ${expiresAt.toISOString()}`, meta);
+        return made;
+      });
       return {
         id: link.id,
         token,
@@ -132,9 +135,11 @@ export function trackingService(db: Db, opts: TrackingOptions = {}) {
     /** Ends a link now; revoking an ended link again changes nothing and records nothing. */
     async revoke(caller: Caller, id: string, meta: ClientMeta): Promise<TrackingLinkRow> {
       const link = await visibleLink(caller, id);
-      if (await revokeLink(db, link.id, caller.account, now())) {
-        await record(caller, link.orgId, 'transport_tracking_link_revoke', `${link.taskId} ${link.id}`, meta);
-      }
+      await db.transaction(async (tx) => {
+        if (await revokeLink(tx, link.id, caller.account, now())) {
+          await record(tx, caller, link.orgId, 'transport_tracking_link_revoke', `${link.taskId} ${link.id}`, meta);
+        }
+      });
       return (await linkRow(db, link.id, now()))!;
     },
 
