@@ -10,17 +10,12 @@ import type { Caller } from '../../lib/caller.ts';
 import type { ClientMeta } from '../../lib/caller.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import type { AuditRepo, AuditWriter } from './repo.ts';
+import { DICTS } from '../../db/seed-data.ts';
 
-const ACTION: Record<string, { zh: string; en: string }> = {
-  login: { zh: '登录', en: 'Sign in' },
-  logout: { zh: '退出登录', en: 'Sign out' },
-  password_change: { zh: '修改密码', en: 'Password change' },
-  retention_rule_update: { zh: '修改数据保留规则', en: 'Retention rule changed' },
-  retention_remove: { zh: '按保留规则删除数据', en: 'Readings removed by retention' },
-  legal_hold_place: { zh: '设置法律保全', en: 'Legal hold placed' },
-  legal_hold_release: { zh: '解除法律保全', en: 'Legal hold released' },
-  map_tiles_update: { zh: '修改地图来源', en: 'Map source changed' },
-};
+/** The actions' labels: the `audit_action` dictionary (the console's filter and column read the same). */
+const ACTION: Record<string, { zh: string; en: string }> = Object.fromEntries(
+  (DICTS.find((d) => d.code === 'audit_action')?.items ?? []).map(([code, zh, en]) => [code, { zh, en }]),
+);
 const RESULT = { success: { zh: '成功', en: 'Success' }, failure: { zh: '失败', en: 'Failure' } } as const;
 
 function columns(lang: Lang): ExportColumn<AuditLogRow>[] {
