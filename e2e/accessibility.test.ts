@@ -6,15 +6,19 @@
 // without its h1, content outside the landmarks, no main landmark. (Other moderate findings, such
 // as a skipped heading level, are printed with the counts but do not fail it.) The page is reused from
 // screen to screen (the app's router is told of the new address as a link would), so one browser
-// visits them all.
+// visits them all. Then the drawers opened over a screen (the inbox, a new place, an alarm's details)
+// and the consignee's public tracking page, in a browser never signed in, go through axe the same way.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { AxeResults } from 'axe-core';
 import type { MenuItem } from '@iotc/shared/auth';
+import type { Page as ListPage } from '@iotc/shared/envelope';
+import type { TaskRow } from '@iotc/shared/transport';
+import { TRACKING_API, type TrackingLinkAnswer } from '@iotc/shared/transport-tracking';
 import { menuHref, menuLeaves } from '../apps/web/src/lib/menu.ts';
-import { apiToken, screenshot, seedDemoData, signInAs, startServer, withBrowser, type Server } from './harness.ts';
+import { apiCall, apiToken, screenshot, seedDemoData, signInAs, startServer, withBrowser, type Server } from './harness.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -33,6 +37,8 @@ type Locale = (typeof LOCALES)[number];
 let server: Server;
 /** Per scenario, its menu's screens: address and name in each language (each address once over all scenarios). */
 let screens: { start: string; paths: { href: string; name: Record<Locale, string> }[] }[];
+/** The address of a seeded task's public tracking page. */
+let trackingUrl: string;
 
 beforeAll(async () => {
   server = await startServer();
@@ -61,6 +67,8 @@ beforeAll(async () => {
       });
     screens.push({ start: scenario.start, paths });
   }
+  const [task] = (await apiCall<ListPage<TaskRow>>(server, token, 'GET', '/api/iot/v2/transport-tasks?size=1')).rows;
+  trackingUrl = server.url + (await apiCall<TrackingLinkAnswer>(server, token, 'POST', TRACKING_API.taskLinks(task!.id), { expiresInDays: 7 })).url;
 }, 300_000);
 afterAll(async () => {
   await server?.close();
@@ -94,6 +102,15 @@ async function settled(page: Page, what: string, name?: string): Promise<void> {
       { timeout: 30_000, message: `${what} shows its content` },
     )
     .toBe('ready');
+}
+
+/** Waits until the drawer or dialog `selector` has finished its opening motion. */
+async function drawn(page: Page, selector: string): Promise<void> {
+  await page.locator(selector).waitFor();
+  await page.waitForFunction((sel) => {
+    const el = document.querySelector(sel)?.closest('.ant-drawer, .ant-modal-wrap') as HTMLElement | null;
+    return !!el && el.getAnimations({ subtree: true }).length === 0;
+  }, selector);
 }
 
 const SKIP = { 'zh-CN': '跳到主要内容', 'en-US': 'Skip to main content' } as const;
@@ -186,6 +203,24 @@ describe.each(LOCALES)('accessibility (%s)', (locale) => {
       }
       expect(visited).toBeGreaterThan(35);
 
+      // Drawers over a screen: the inbox, a new place.
+      await page.locator('[data-testid=inbox-bell]').click();
+      await drawn(page, '[data-testid=inbox-drawer]');
+      findings.push(...(await audit(page, 'inbox drawer')));
+      await page.keyboard.press('Escape');
+      await page.locator('[data-testid=inbox-drawer]').waitFor({ state: 'hidden' });
+      const places = screens.flatMap((s) => s.paths).find((p) => p.href.includes('place'));
+      expect(places, 'the place library is in a menu').toBeDefined();
+      await openInApp(page, places!.href);
+      await settled(page, places!.href, places!.name[locale]);
+      await page.locator('[data-testid=place-new]').click();
+      await drawn(page, '[data-testid=place-drawer]');
+      await page.locator('[data-testid=place-drawer] [data-testid=place-map]').waitFor();
+      findings.push(...(await audit(page, 'place drawer')));
+      await screenshot(page, `a11y-place-drawer-${locale}`);
+      await page.keyboard.press('Escape');
+      await page.locator('[data-testid=place-drawer]').waitFor({ state: 'hidden' });
+
       const counts = new Map<string, number>();
       for (const f of findings) counts.set(`${f.impact} ${f.rule}`, (counts.get(`${f.impact} ${f.rule}`) ?? 0) + 1);
       console.log(`axe (${locale}), ${visited + 1} pages:`, Object.fromEntries([...counts].sort((a, b) => b[1] - a[1])));
@@ -195,4 +230,18 @@ describe.each(LOCALES)('accessibility (%s)', (locale) => {
       expect(failing, `axe violations in ${locale}`).toEqual([]);
     });
   }, 400_000);
+
+  it("the consignee's public tracking page, never signed in", async () => {
+    await withBrowser(locale, async ({ page }) => {
+      await page.goto(trackingUrl);
+      await page.locator('[data-testid=tracking-status]').waitFor();
+      await settled(page, 'tracking page');
+      const findings = await audit(page, 'tracking page');
+      await screenshot(page, `a11y-tracking-${locale}`);
+      const failing = findings
+        .filter((f) => f.impact === 'critical' || f.impact === 'serious' || ALSO_FAILING.has(f.rule))
+        .map((f) => `${f.rule} [${f.impact}] ${f.screen}: ${f.target}`);
+      expect(failing, `axe violations on the tracking page in ${locale}`).toEqual([]);
+    });
+  }, 120_000);
 });

@@ -30,8 +30,11 @@ export function withDetail(code: ErrorCode, detail: string | I18nText | undefine
   const text = errorText(code, lang);
   if (detail === undefined) return text;
   const d = typeof detail === 'string' ? detail : detail[lang];
-  // A Chinese sentence takes the full-width colon; a field path or a number keeps the old form.
-  return code === 'VALIDATION' && lang === 'zh' ? `${text}：${d}` : `${text}: ${d}`;
+  // A detail in brackets follows the text as it is; a Chinese sentence takes the full-width
+  // colon; a field path or a number (a plain string) keeps the ASCII one.
+  if (d.startsWith('（')) return `${text}${d}`;
+  if (d.startsWith('(')) return `${text} ${d}`;
+  return lang === 'zh' && (code === 'VALIDATION' || typeof detail !== 'string') ? `${text}：${d}` : `${text}: ${d}`;
 }
 
 /** The value at `path` of what the client sent (undefined when it is not there). */

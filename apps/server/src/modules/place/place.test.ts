@@ -134,7 +134,7 @@ describe('places', () => {
     expectError(en, 409, 'PLACE_IN_USE');
     expect(en.body.errormsg).toBe(`${errorText('PLACE_IN_USE', 'en')}: used by alarm policies: Doors at the DC; transport templates: DC to store; transport tasks: ${taskAfter.code}`);
     const zh = await api('DELETE', `${PLACES}/${dc.id}`, admin, undefined, 'zh-CN');
-    expect(zh.body.errormsg).toBe(`${errorText('PLACE_IN_USE', 'zh')}: 正在使用它的有 告警策略：Doors at the DC；运输模板：DC to store；运输任务：${taskAfter.code}`);
+    expect(zh.body.errormsg).toBe(`${errorText('PLACE_IN_USE', 'zh')}：正在使用它的有 告警策略：Doors at the DC；运输模板：DC to store；运输任务：${taskAfter.code}`);
 
     // An unused place goes.
     const spare = await made({ name: 'Spare', shape: 'circle', lat: 30, lon: 120, radiusM: 100 });

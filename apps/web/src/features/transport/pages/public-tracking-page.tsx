@@ -15,7 +15,7 @@ import { ApiError } from '../../../api/client.ts';
 import { EChart, type EChartOption } from '../../../components/chart/echart.tsx';
 import { LanguageSwitch } from '../../../components/language-switch.tsx';
 import { PlaceMap } from '../components/place-map.tsx';
-import { STATUS_COLORS } from '../components/task-model.ts';
+import { STATUS_TAG_COLORS } from '../components/task-model.ts';
 import { usePublicTracking } from '../api/tracking-links.ts';
 import './public-tracking.css';
 
@@ -112,7 +112,7 @@ function Content({ token }: { token: string }) {
             <Typography.Title level={4} style={{ margin: 0 }} data-testid="tracking-subject">
               {t('tracking.public.subject', { code: task.code, goods: task.goodsName })}
             </Typography.Title>
-            <Tag color={STATUS_COLORS[task.status]} data-testid="tracking-status" data-status={task.status}>
+            <Tag color={STATUS_TAG_COLORS[task.status]} data-testid="tracking-status" data-status={task.status}>
               {t(`transport.status.${task.status}`)}
             </Tag>
           </Space>
