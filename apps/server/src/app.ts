@@ -56,6 +56,7 @@ import { reportPlugin } from './modules/report/plugin.ts';
 import { comparePlugin } from './modules/compare/plugin.ts';
 import { warehousePlugin } from './modules/warehouse/plugin.ts';
 import { productPlugin } from './modules/product/plugin.ts';
+import { signaturePlugin } from './modules/signature/plugin.ts';
 import { reportSchedulePlugin } from './modules/report-schedule/plugin.ts';
 import { ledgerPlugin } from './modules/ledger/plugin.ts';
 
@@ -173,7 +174,7 @@ export async function buildApp(
   await app.register(telemetryPlugin, modules);
   // Before the reports: the shipment report reads a task's batches through it.
   await app.register(productPlugin, modules);
-  for (const plugin of [homePlugin, inboxPlugin, cockpitPlugin, trackPlugin, storagePlugin, retentionPlugin, reportPlugin, comparePlugin, warehousePlugin, placePlugin]) await app.register(plugin, modules);
+  for (const plugin of [homePlugin, inboxPlugin, cockpitPlugin, trackPlugin, storagePlugin, retentionPlugin, reportPlugin, comparePlugin, warehousePlugin, placePlugin, signaturePlugin]) await app.register(plugin, modules);
   await app.register(reportSchedulePlugin, { ...modules, reports: app.reports });
   await app.register(ledgerPlugin, modules);
   // The intake after those that hear it: on close its store is flushed before they settle.

@@ -12,6 +12,7 @@
 // own command topic and publish only to its own ack topic; an acknowledgement naming another
 // device's command, or one that is not this shape, is logged and dropped.
 import { z } from 'zod';
+import { signatureFieldsSchema } from './signature.ts';
 import { blankAsUndefined, csvFilter, isoInstant, listQuerySchema } from './list.ts';
 
 export const COMMAND_KINDS = ['report_interval', 'set_point', 'lock', 'unlock', 'reboot', 'custom', 'position_query', 'text_message', 'terminal_control'] as const;
@@ -108,11 +109,13 @@ export type CommandRequest = z.infer<typeof commandRequestSchema>;
 export type CommandRequestInput = z.input<typeof commandRequestSchema>;
 
 /** A review: approve (sent at once), or reject with a reason (required). */
+/** Reviewing signs the command: the reviewer's password again and the meaning (approved or rejected by default). */
 export const commandReviewSchema = z
   .object({
     approve: z.boolean(),
     reason: z.string().trim().max(500).default(''),
   })
+  .extend(signatureFieldsSchema.shape)
   .refine((r) => r.approve || r.reason !== '', { message: 'COMMAND_REASON_REQUIRED', path: ['reason'] });
 export type CommandReview = z.infer<typeof commandReviewSchema>;
 

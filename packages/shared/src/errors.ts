@@ -312,6 +312,11 @@ export const ERRORS = {
   COMMAND_SELF_REVIEW: { en: 'You cannot review your own command request', zh: '不能审核自己申请的指令' },
   COMMAND_NOT_PENDING: { en: 'The command is no longer waiting for review', zh: '该指令已不在待审核状态' },
   COMMAND_NOT_OWN: { en: 'Only the requester can cancel a command request', zh: '只有申请人可以撤销指令申请' },
+  SIGNATURE_PASSWORD_REQUIRED: { en: 'Please enter your password to sign', zh: '请输入登录密码以完成签名' },
+  SIGNATURE_PASSWORD_WRONG: { en: 'The password is wrong: the signature was not made', zh: '密码错误，签名未完成' },
+  SIGNATURE_SAME_PERSON: { en: 'A second signature must be by another person', zh: '第二个签名须由另一人完成' },
+  SIGNATURE_MEANING_INVALID: { en: 'This meaning does not fit this signature', zh: '该签名含义不适用于此操作' },
+  SIGNATURE_ALREADY_SIGNED: { en: 'You have already signed this record with this meaning', zh: '您已以此含义签署过该记录' },
   REPORT_SCHEDULE_ASSET_UNKNOWN: { en: 'An asset of the scheduled report does not exist in your organisation', zh: '定时报表的资产在您的组织下不存在' },
   REPORT_SCHEDULE_DEVICE_UNKNOWN: { en: 'A device of the scheduled report does not exist in your organisation', zh: '定时报表的设备在您的组织下不存在' },
   REPORT_SCHEDULE_CREATOR_INACTIVE: {

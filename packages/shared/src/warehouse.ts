@@ -10,6 +10,7 @@
 // amount by province" (name, value) is a ProvinceAmount's province and warehouses.
 import { z } from 'zod';
 import { blankAsUndefined, isoInstant, listQuerySchema } from './list.ts';
+import { signatureFieldsSchema } from './signature.ts';
 
 export const WAREHOUSE_DIRECTIONS = ['in', 'out'] as const;
 export type WarehouseDirection = (typeof WAREHOUSE_DIRECTIONS)[number];
@@ -139,11 +140,13 @@ export const recordPageSchema = z.object({
 export type RecordPage = z.infer<typeof recordPageSchema>;
 
 /** Approving takes an optional note (the body may be left out). */
-export const approveBodySchema = z.object({ reason: text(500) }).nullish();
+/** Approving signs the record: the password again and the meaning (approved by default, or reviewed). */
+export const approveBodySchema = z.object({ reason: text(500) }).extend(signatureFieldsSchema.shape);
 export type ApproveBody = z.infer<typeof approveBodySchema>;
-export const rejectBodySchema = z.object({
-  reason: z.string({ message: 'WAREHOUSE_REJECT_REASON_REQUIRED' }).trim().min(1, { message: 'WAREHOUSE_REJECT_REASON_REQUIRED' }).max(500),
-});
+/** Rejecting signs the record too (meaning rejected). */
+export const rejectBodySchema = z
+  .object({ reason: z.string({ message: 'WAREHOUSE_REJECT_REASON_REQUIRED' }).trim().min(1, { message: 'WAREHOUSE_REJECT_REASON_REQUIRED' }).max(500) })
+  .extend(signatureFieldsSchema.shape);
 export type RejectBody = z.infer<typeof rejectBodySchema>;
 
 export const stockQuerySchema = z.object({

@@ -4,6 +4,7 @@
 // apps/server/src/modules/work-order.
 import { z } from 'zod';
 import { alarmRowSchema } from './alarm.ts';
+import { SIGNATURE_MEANINGS, signaturePasswordSchema } from './signature.ts';
 import { blankAsUndefined, csvFilter, isoInstant, listQuerySchema } from './list.ts';
 
 export const WORK_ORDER_STATUSES = ['open', 'in_progress', 'resolved', 'closed'] as const;
@@ -54,9 +55,12 @@ export type WorkOrderCreateInput = z.input<typeof workOrderCreateSchema>;
 export const workOrderUpdateSchema = workOrderCreateSchema.omit({ orgId: true, alarmIds: true });
 export type WorkOrderUpdate = z.infer<typeof workOrderUpdateSchema>;
 
+/** Closing signs the order (the password again, meaning responsible by default); the other moves take no signature. */
 export const workOrderTransitionSchema = z.object({
   to: z.enum(WORK_ORDER_STATUSES),
   note: z.string().trim().max(1000).default(''),
+  password: signaturePasswordSchema.optional(),
+  meaning: z.enum(SIGNATURE_MEANINGS).optional(),
 });
 export type WorkOrderTransition = z.infer<typeof workOrderTransitionSchema>;
 

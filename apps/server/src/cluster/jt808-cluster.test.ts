@@ -225,7 +225,7 @@ describe.skipIf(!DATABASE_URL || !MQTT_URL || !REDIS_URL)('a JT/T 808 terminal o
       expect(view.connection, node.id).toMatchObject({ connected: true, node: b.id });
     }
     const requested = await api<CommandRow>(a, operator, 'POST', '/api/iot/v2/commands', { deviceRef, kind: 'position_query' });
-    const approved = await api<CommandRow>(a, reviewer, 'POST', `/api/iot/v2/commands/${requested.id}/review`, { approve: true });
+    const approved = await api<CommandRow>(a, reviewer, 'POST', `/api/iot/v2/commands/${requested.id}/review`, { approve: true, password: PASSWORD });
     expect(approved.status).toBe('sent');
     // Node A holds no connection of it: node B, which does, writes the 0x8201.
     const query = await moved.next(MSG.positionQuery);

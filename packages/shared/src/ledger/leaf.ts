@@ -29,7 +29,10 @@
  * (b) `custody` — a chain-of-custody event:
  *     { v: 1, kind: "custody", orgId, event, subjectId, time, actor, fields }
  *     `event` is one of task.created, task.started, task.ended, task.handover, warehouse.in,
- *     warehouse.out; `subjectId` the task or warehouse record; `actor` who did it.
+ *     warehouse.out, record.signed; `subjectId` the task or warehouse record (record.signed: the
+ *     signed record, a task for its GSP record and shipment report); `actor` who did it.
+ *     record.signed (an electronic signature) has fields { signatureId, recordType, meaning,
+ *     signerName, method, recordHash }: `recordHash` the SHA-256 of the record as signed.
  * (c) `alarm` — an alarm opened or closed:
  *     { v: 1, kind: "alarm", orgId, event, alarmId, deviceId, time, fields }
  *     `event` is opened or closed.
@@ -64,7 +67,7 @@ const id = z.string().min(1).max(200);
 export const jsonValueSchema = z.json();
 const fields = z.record(z.string(), jsonValueSchema);
 
-export const CUSTODY_EVENTS = ['task.created', 'task.started', 'task.ended', 'task.handover', 'warehouse.in', 'warehouse.out'] as const;
+export const CUSTODY_EVENTS = ['task.created', 'task.started', 'task.ended', 'task.handover', 'warehouse.in', 'warehouse.out', 'record.signed'] as const;
 export const ALARM_EVENTS = ['opened', 'closed'] as const;
 
 export const sensorMinuteRecordSchema = z.strictObject({

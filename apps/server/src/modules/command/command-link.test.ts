@@ -37,7 +37,7 @@ async function approved(deviceRef: string, spec: Record<string, unknown>): Promi
   const made = await call<CommandRow>(t.app, { method: 'POST', url: BASE, token: operator, body: { deviceRef, ...spec } });
   expect(made.status, JSON.stringify(made.body)).toBe(200);
   const id = made.body.data!.id;
-  const res = await call<CommandRow>(t.app, { method: 'POST', url: `${BASE}/${id}/review`, token: admin, body: { approve: true } });
+  const res = await call<CommandRow>(t.app, { method: 'POST', url: `${BASE}/${id}/review`, token: admin, body: { approve: true, password: ADMIN_PASSWORD } });
   expect(res.body.data?.status).toBe('sent');
   return id;
 }

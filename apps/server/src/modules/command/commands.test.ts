@@ -48,7 +48,8 @@ async function requested(body: Record<string, unknown>, token = operator): Promi
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data!;
 }
-const review = (id: string, token: string, body: unknown, lang: Lang = 'en-US') => api<CommandRow>('POST', `${BASE}/${id}/review`, token, body, lang);
+// Reviewing signs the command: the reviewer's password again (signatures.test.ts covers the signature).
+const review = (id: string, token: string, body: object, lang: Lang = 'en-US') => api<CommandRow>('POST', `${BASE}/${id}/review`, token, { password: DEMO_PASSWORD, ...body }, lang);
 async function get(id: string, token = admin): Promise<CommandRow> {
   const res = await api<CommandRow>('GET', `${BASE}/${id}`, token);
   expect(res.status).toBe(200);

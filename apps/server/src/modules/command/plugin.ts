@@ -6,6 +6,7 @@ import fp from 'fastify-plugin';
 import type { ModuleContext } from '../context.ts';
 import { commandRoutes } from './routes.ts';
 import { commandService, type CommandService } from './service.ts';
+import { signaturesOf } from '../signature/plugin.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -16,7 +17,7 @@ declare module 'fastify' {
 
 export const commandPlugin = fp(async (app: FastifyInstance, ctx: ModuleContext) => {
   const { config } = ctx;
-  const commands = commandService(ctx.database.db, { log: app.log, timeoutMs: config.commandTimeoutMs, lease: ctx.lease });
+  const commands = commandService(ctx.database.db, { log: app.log, timeoutMs: config.commandTimeoutMs, lease: ctx.lease, signatures: signaturesOf(ctx) });
   app.decorate('commands', commands);
   await app.register(commandRoutes, { commands });
   const tick = app.job('command timeouts', { everyMs: Math.max(1000, Math.min(5000, config.commandTimeoutMs / 4)) }, async () => void (await commands.tick()));

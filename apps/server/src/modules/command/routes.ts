@@ -8,7 +8,7 @@ import { COMMAND_API, commandEventRowSchema, commandPageSchema, commandQuerySche
 import { envelopeSchema } from '@iotc/shared/envelope';
 import { exportFormatSchema } from '@iotc/shared/list';
 import { idParamsSchema } from '@iotc/shared/platform';
-import { callerOf, sessionGuard } from '../../plugins/auth.ts';
+import { callerOf, clientOf, sessionGuard } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/errors.ts';
 import { AppError } from '../../lib/errors.ts';
 import { contentDisposition, requestTimezone } from '../../lib/export.ts';
@@ -48,7 +48,7 @@ export const commandRoutes: FastifyPluginAsyncZod<{ commands: CommandService }> 
   );
   app.post(
     `${one}/review`,
-    { schema: { tags, summary: "Approve (sent to the device at once) or reject with a reason; not one's own request", params: idParamsSchema, body: commandReviewSchema, response: row }, ...review },
-    async (req) => ok(await commands.review(callerOf(req), req.params.id, req.body)),
+    { schema: { tags, summary: "Approve (sent to the device at once) or reject with a reason, signed with the password again; not one's own request", params: idParamsSchema, body: commandReviewSchema, response: row }, ...review },
+    async (req) => ok(await commands.review(callerOf(req), req.params.id, req.body, clientOf(req))),
   );
 };

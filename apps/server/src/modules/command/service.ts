@@ -28,7 +28,9 @@ import { containsPattern, inOrgs, limitOffset, orderBy, toPage, type Sortable } 
 import { commands, devices } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { Caller } from '../../lib/caller.ts';
+import type { Caller, ClientMeta } from '../../lib/caller.ts';
+import { DEFAULT_MEANING } from '@iotc/shared/signature';
+import type { SignatureService } from '../signature/service.ts';
 import { addEvents, commandByDelivery, commandById, commandWithDevice, countByStatus, deliveryOf, deviceMatches, eventsOf, expireSent, fail, move, selectCommands, toCommandRow, undeliveredOf } from './repo.ts';
 
 /**
@@ -99,6 +101,8 @@ export function commandService(
     timeoutMs: number;
     /** The node's leases (the jobs plugin's): the time-out check runs on one node at a time. */
     lease?: Lease;
+    /** Reviews are signed (modules/signature). */
+    signatures: SignatureService;
   },
 ) {
   const lease = opts.lease ?? leases(db);
@@ -253,10 +257,13 @@ export function commandService(
     },
 
     /** Approve (the command goes to the device at once) or reject with a reason; never one's own request. */
-    async review(caller: Caller, id: string, body: CommandReview): Promise<CommandRow> {
+    async review(caller: Caller, id: string, body: CommandReview, meta: ClientMeta): Promise<CommandRow> {
+      const meaning = body.meaning ?? (body.approve ? DEFAULT_MEANING.approve : DEFAULT_MEANING.reject);
+      if (body.approve ? meaning !== 'approved' : meaning !== 'rejected') throw new AppError(400, 'SIGNATURE_MEANING_INVALID');
       const row = await visible(caller, id);
       if (row.requester.id === caller.userId) throw new AppError(403, 'COMMAND_SELF_REVIEW');
       if (row.status !== 'pending_review') throw new AppError(409, 'COMMAND_NOT_PENDING');
+      const signer = await opts.signatures.prove(caller, body.password, meta);
       const now = new Date();
       const sentDetail = (await commandWithDevice(db, id))?.protocol === 'jt808' ? { channel: 'jt808' } : { topic: commandTopic(row.deviceId) };
       const reviewed = { reviewerId: caller.userId, reviewerAccount: caller.account, reviewedAt: now, reviewReason: body.reason };
@@ -267,6 +274,7 @@ export function commandService(
         if (!moved) throw new AppError(409, 'COMMAND_NOT_PENDING');
         await addEvents(tx, id, caller.account, [{ kind: body.approve ? 'approved' : 'rejected', detail: { reason: body.reason }, at: now }]);
         if (body.approve) await addEvents(tx, id, null, [{ kind: 'sent', detail: sentDetail, at: now }]);
+        await opts.signatures.sign(tx, signer, { recordType: 'command', recordId: id, meaning });
       });
       if (body.approve) await track(send(id));
       return one(id);

@@ -91,7 +91,7 @@ const api = <T>(t: TestApp, method: 'GET' | 'POST', url: string, token: string, 
 async function approved(body: Record<string, unknown>, t: TestApp = a): Promise<CommandRow> {
   const req = await api<CommandRow>(t, 'POST', BASE, operator, body);
   expect(req.status, JSON.stringify(req.body)).toBe(200);
-  const res = await api<CommandRow>(t, 'POST', `${BASE}/${req.body.data!.id}/review`, admin, { approve: true });
+  const res = await api<CommandRow>(t, 'POST', `${BASE}/${req.body.data!.id}/review`, admin, { approve: true, password: DEMO_PASSWORD });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data!;
 }

@@ -73,6 +73,7 @@ import {
   nextSensorMinutes,
   nextTaskEvents,
   nextWarehouseRecords,
+  nextSignatures,
   readingsOfMinutes,
   SENSOR_START,
   sensorCandidate,
@@ -184,6 +185,11 @@ export function ledgerService(db: Db, opts: LedgerOptions) {
       const approved = await nextWarehouseRecords(tx, since, batchSize);
       candidates.push(...approved.candidates);
       if (approved.last && approved.last > since) marks.push(['warehouse', approved.last]);
+
+      const signedSince = (await getWatermark(tx, 'signatures')) ?? EPOCH;
+      const signed = await nextSignatures(tx, signedSince, batchSize);
+      candidates.push(...signed.candidates);
+      if (signed.last && signed.last > signedSince) marks.push(['signatures', signed.last]);
 
       const logged = await existingRefs(tx, candidates.map((c) => c.ref));
       const size = await treeSize(tx);

@@ -17,6 +17,10 @@
 //   A hand-over (handover → task.handover) carries its from, to, place, seals, temperature,
 //   signed and note: the event's own detail, written once. `updated` / `copied` are not logged.
 // - Alarms: alarm events created (→ opened) and cleared or closed (→ closed, `how` in fields).
+// - Signatures (issue 27): each electronic signature once (→ custody record.signed), with the
+//   hash of the record as signed; the signatures table is append-only, so the record rebuilt
+//   from it always matches, and a later change of the signed record shows in the signature's
+//   own check (modules/signature), which compares that hash with the record as it is now.
 // - Retention removals (issue 24): each removal of packs that retention made (retention_removals,
 //   what = 'packs'), once: the device's readings stored in the removal's received span are gone
 //   under its policy. Its row gets the leaf's index. A sensor minute of that device in that span
@@ -301,6 +305,58 @@ export async function nextWarehouseRecords(q: Executor, since: string, limit: nu
   return { candidates: rows.map(warehouseCandidate), last: rows.at(-1)?.reviewed_at ?? null };
 }
 
+// ---- custody: electronic signatures ----
+
+interface SignatureLeafRow {
+  id: string;
+  org_id: string;
+  record_type: string;
+  record_id: string;
+  meaning: string;
+  signer_account: string;
+  signer_name: string;
+  method: string;
+  record_hash: string;
+  signed_at: string;
+}
+
+function signatureCandidate(r: SignatureLeafRow): Candidate {
+  const record: CustodyRecord = {
+    v: LEAF_VERSION,
+    kind: 'custody',
+    orgId: r.org_id,
+    event: 'record.signed',
+    subjectId: r.record_id,
+    time: r.signed_at,
+    actor: r.signer_account,
+    fields: { signatureId: r.id, recordType: r.record_type, meaning: r.meaning, signerName: r.signer_name, method: r.method, recordHash: r.record_hash },
+  };
+  const onTask = r.record_type === 'gsp_record' || r.record_type === 'shipment_report';
+  return {
+    ref: `custody:record.signed:${r.id}`,
+    kind: 'custody',
+    orgId: r.org_id,
+    record,
+    at: r.signed_at,
+    deviceRef: null,
+    taskId: onTask ? r.record_id : null,
+    warehouseRecordId: r.record_type === 'warehouse_record' ? r.record_id : null,
+    alarmId: null,
+  };
+}
+
+const signatureSelect = sql`select id, org_id, record_type, record_id, meaning, signer_account, signer_name, method, record_hash, ${iso('signed_at')} as signed_at from signatures`;
+
+/** Re-read this far behind the watermark: a signature committed late is still found (the unique ref skips the rest). */
+export const SIGNATURE_OVERLAP_MS = 5 * 60_000;
+
+/** Signatures made after `since` (minus the overlap), oldest first. */
+export async function nextSignatures(q: Executor, since: string, limit: number): Promise<{ candidates: Candidate[]; last: string | null }> {
+  const from = new Date(Date.parse(since) - SIGNATURE_OVERLAP_MS).toISOString();
+  const rows = rowsOf<SignatureLeafRow>(await q.execute(sql`${signatureSelect} where signed_at > ${from}::timestamptz order by signed_at, id limit ${limit}`));
+  return { candidates: rows.map(signatureCandidate), last: rows.at(-1)?.signed_at ?? null };
+}
+
 // ---- alarms ----
 
 interface AlarmEventRow {
@@ -379,10 +435,12 @@ export async function currentRecords(q: Executor, refs: readonly string[]): Prom
   const taskEvents: number[] = [];
   const alarmEvents: number[] = [];
   const warehouse: string[] = [];
+  const signed: string[] = [];
   for (const ref of refs) {
     const parts = ref.split(':');
     if (parts[0] === 'custody' && parts[1]?.startsWith('task.') && parts.length === 4) taskEvents.push(Number(parts[3]));
     else if (parts[0] === 'custody' && parts[1]?.startsWith('warehouse.') && parts.length === 3) warehouse.push(parts[2]!);
+    else if (parts[0] === 'custody' && parts[1] === 'record.signed' && parts.length === 3) signed.push(parts[2]!);
     else if (parts[0] === 'alarm' && parts.length === 4) alarmEvents.push(Number(parts[3]));
   }
   const out: Candidate[] = [];
@@ -399,6 +457,11 @@ export async function currentRecords(q: Executor, refs: readonly string[]): Prom
   if (uuids.length) {
     const rows = rowsOf<WarehouseRow>(await q.execute(sql`${warehouseSelect} where id = any(${uuidList(uuids)}) and audit_status = 'approved'`));
     out.push(...rows.map(warehouseCandidate));
+  }
+  const signatureIds = signed.filter((w) => /^[0-9a-f-]{36}$/i.test(w));
+  if (signatureIds.length) {
+    const rows = rowsOf<SignatureLeafRow>(await q.execute(sql`${signatureSelect} where id = any(${uuidList(signatureIds)})`));
+    out.push(...rows.map(signatureCandidate));
   }
   return new Map(out.map((c) => [c.ref, c.record]));
 }

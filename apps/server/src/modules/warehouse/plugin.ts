@@ -4,7 +4,8 @@ import fp from 'fastify-plugin';
 import type { ModuleContext } from '../context.ts';
 import { warehouseRoutes } from './routes.ts';
 import { warehouseService } from './service.ts';
+import { signaturesOf } from '../signature/plugin.ts';
 
 export const warehousePlugin = fp(async (app: FastifyInstance, ctx: ModuleContext) => {
-  await app.register(warehouseRoutes, { records: warehouseService(ctx.database.db) });
+  await app.register(warehouseRoutes, { records: warehouseService(ctx.database.db, { signatures: signaturesOf(ctx) }) });
 });

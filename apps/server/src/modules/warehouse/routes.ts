@@ -21,7 +21,7 @@ import {
   stockAnswerSchema,
   stockQuerySchema,
 } from '@iotc/shared/warehouse';
-import { callerOf } from '../../plugins/auth.ts';
+import { callerOf, clientOf } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/errors.ts';
 import { contentDisposition, requestTimezone } from '../../lib/export.ts';
 import { XLSX_TYPE } from '../../lib/sheet.ts';
@@ -85,12 +85,12 @@ export const warehouseRoutes: FastifyPluginAsyncZod<{ records: WarehouseService 
   );
   app.post(
     `${one}/approve`,
-    { schema: { tags, summary: 'Approve a pending record (not one of your own); an outbound needs the stock', params: idParamsSchema, body: approveBodySchema, response: { 200: envelopeSchema(recordRowSchema) } }, ...audit },
-    async (req) => ok(await records.approve(callerOf(req), req.params.id, req.body?.reason ?? '')),
+    { schema: { tags, summary: 'Approve and sign a pending record (password again; not one of your own); an outbound needs the stock', params: idParamsSchema, body: approveBodySchema, response: { 200: envelopeSchema(recordRowSchema) } }, ...audit },
+    async (req) => ok(await records.approve(callerOf(req), req.params.id, req.body, clientOf(req))),
   );
   app.post(
     `${one}/reject`,
-    { schema: { tags, summary: 'Reject a pending record (not one of your own) with a reason', params: idParamsSchema, body: rejectBodySchema, response: { 200: envelopeSchema(recordRowSchema) } }, ...audit },
-    async (req) => ok(await records.reject(callerOf(req), req.params.id, req.body.reason)),
+    { schema: { tags, summary: 'Reject and sign a pending record (password again; not one of your own) with a reason', params: idParamsSchema, body: rejectBodySchema, response: { 200: envelopeSchema(recordRowSchema) } }, ...audit },
+    async (req) => ok(await records.reject(callerOf(req), req.params.id, req.body, clientOf(req))),
   );
 };

@@ -35,7 +35,9 @@ import { exportRows, type ExportFile } from '../../lib/export.ts';
 import { readWorkbook, templateWorkbook } from '../../lib/sheet.ts';
 import { zodIssueText } from '../../plugins/errors.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { Caller } from '../../lib/caller.ts';
+import type { Caller, ClientMeta } from '../../lib/caller.ts';
+import { DEFAULT_MEANING, type SignatureFields } from '@iotc/shared/signature';
+import type { SignatureService } from '../signature/service.ts';
 import { AUDIT_TEXT, DIRECTION_TEXT, IMPORT_COLUMNS, SHEET_NAME, directionOf } from './columns.ts';
 import { readingAt } from './readings.ts';
 
@@ -117,7 +119,7 @@ function provinceIs(attrs: typeof wh.attrs, value: string): SQL {
   return sql`lower(regexp_replace(trim(${attrs}->>'province'), '[\\s-]+', '', 'g')) = any(${`{${spellings.map((s) => `"${s.replace(/["\\]/g, '\\$&')}"`).join(',')}}`}::text[])`;
 }
 
-export function warehouseService(db: Db) {
+export function warehouseService(db: Db, deps: { signatures: SignatureService }) {
   function selectRecords() {
     return db
       .select({
@@ -240,8 +242,14 @@ export function warehouseService(db: Db) {
     return Number(s?.n ?? 0);
   }
 
-  async function review(caller: Caller, id: string, to: 'approved' | 'rejected', reason: string): Promise<RecordRow> {
+  /** Approves or rejects, signed: the password is checked first, the signature written with the change. */
+  async function review(caller: Caller, id: string, to: 'approved' | 'rejected', body: SignatureFields & { reason: string }, meta: ClientMeta): Promise<RecordRow> {
     const scope = caller.scope.orgs;
+    const meaning = body.meaning ?? (to === 'approved' ? DEFAULT_MEANING.approve : DEFAULT_MEANING.reject);
+    if (to === 'approved' ? meaning !== 'approved' && meaning !== 'reviewed' : meaning !== 'rejected') throw new AppError(400, 'SIGNATURE_MEANING_INVALID');
+    await visible(caller, id);
+    const signer = await deps.signatures.prove(caller, body.password, meta);
+    const reason = body.reason;
     await db.transaction(async (tx) => {
       const [r] = await tx.select().from(warehouseRecords).where(eq(warehouseRecords.id, id)).for('update');
       if (!r || !scope.includes(r.orgId)) throw new AppError(404, 'NOT_FOUND');
@@ -260,6 +268,7 @@ export function warehouseService(db: Db) {
         .update(warehouseRecords)
         .set({ auditStatus: to, reviewerId: caller.userId, reviewer: caller.account, reviewedAt: new Date(), auditReason: reason, updatedAt: new Date() })
         .where(eq(warehouseRecords.id, id));
+      await deps.signatures.sign(tx, signer, { recordType: 'warehouse_record', recordId: id, meaning });
     });
     return visible(caller, id);
   }
@@ -322,8 +331,8 @@ export function warehouseService(db: Db) {
       if (!gone) await notPending(caller, id);
     },
 
-    approve: (caller: Caller, id: string, reason: string) => review(caller, id, 'approved', reason),
-    reject: (caller: Caller, id: string, reason: string) => review(caller, id, 'rejected', reason),
+    approve: (caller: Caller, id: string, body: SignatureFields & { reason: string }, meta: ClientMeta) => review(caller, id, 'approved', body, meta),
+    reject: (caller: Caller, id: string, body: SignatureFields & { reason: string }, meta: ClientMeta) => review(caller, id, 'rejected', body, meta),
 
     async export(caller: Caller, q: Omit<RecordQuery, 'page' | 'size'>, format: ExportFormat, lang: Lang, tz: string): Promise<ExportFile> {
       const scope = caller.scope.within(q.orgId);

@@ -57,8 +57,9 @@ async function made(body: Partial<RecordInput>, token = operator): Promise<Recor
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data!;
 }
-const approve = (id: string, token = admin, reason?: string) => api<RecordRow>('POST', WAREHOUSE_API.approve(id), token, reason === undefined ? undefined : { reason });
-const reject = (id: string, body: unknown, token = admin, lang: 'zh-CN' | 'en-US' = 'en-US') => api<RecordRow>('POST', WAREHOUSE_API.reject(id), token, body, lang);
+// Reviewing signs the record: the reviewer's password again (signatures.test.ts covers the signature).
+const approve = (id: string, token = admin, reason?: string) => api<RecordRow>('POST', WAREHOUSE_API.approve(id), token, { reason, password: DEMO_PASSWORD });
+const reject = (id: string, body: object, token = admin, lang: 'zh-CN' | 'en-US' = 'en-US') => api<RecordRow>('POST', WAREHOUSE_API.reject(id), token, { password: DEMO_PASSWORD, ...body }, lang);
 
 let shanghai: AssetRow;
 let frozen: AssetRow;

@@ -4,7 +4,8 @@ import fp from 'fastify-plugin';
 import type { ModuleContext } from '../context.ts';
 import { workOrderRoutes } from './routes.ts';
 import { workOrderService } from './service.ts';
+import { signaturesOf } from '../signature/plugin.ts';
 
 export const workOrderPlugin = fp(async (app: FastifyInstance, ctx: ModuleContext) => {
-  await app.register(workOrderRoutes, { workOrders: workOrderService(ctx.database.db, { publish: ctx.publishAlarms }) });
+  await app.register(workOrderRoutes, { workOrders: workOrderService(ctx.database.db, { publish: ctx.publishAlarms, signatures: signaturesOf(ctx) }) });
 });

@@ -20,7 +20,7 @@ import {
   workOrderTransitionSchema,
   workOrderUpdateSchema,
 } from '@iotc/shared/work-order';
-import { callerOf } from '../../plugins/auth.ts';
+import { callerOf, clientOf } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/errors.ts';
 import { contentDisposition, requestTimezone } from '../../lib/export.ts';
 import type { WorkOrderService } from './service.ts';
@@ -48,8 +48,8 @@ export const workOrderRoutes: FastifyPluginAsyncZod<{ workOrders: WorkOrderServi
   app.put(one, { schema: { tags, summary: 'Change title, description, priority, assignee and due time', params: idParamsSchema, body: workOrderUpdateSchema, response: detail }, ...handle }, async (req) =>
     ok(await workOrders.update(callerOf(req), req.params.id, req.body)),
   );
-  app.post(`${one}/transition`, { schema: { tags, summary: 'Move to another status (resolving needs a note; closed is final)', params: idParamsSchema, body: workOrderTransitionSchema, response: detail }, ...handle }, async (req) =>
-    ok(await workOrders.transition(callerOf(req), req.params.id, req.body)),
+  app.post(`${one}/transition`, { schema: { tags, summary: 'Move to another status (resolving needs a note; closing is signed with the password again and is final)', params: idParamsSchema, body: workOrderTransitionSchema, response: detail }, ...handle }, async (req) =>
+    ok(await workOrders.transition(callerOf(req), req.params.id, req.body, clientOf(req))),
   );
   app.post(`${one}/comments`, { schema: { tags, summary: 'Add a comment to the story; answers the story', params: idParamsSchema, body: commentBodySchema, response: story }, ...handle }, async (req) =>
     ok(await workOrders.comment(callerOf(req), req.params.id, req.body.text)),

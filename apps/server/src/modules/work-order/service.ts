@@ -27,7 +27,9 @@ import { containsPattern, inOrgs, limitOffset, orderBy, toPage, type Sortable } 
 import { orgs, users, workOrders } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { Caller } from '../../lib/caller.ts';
+import type { Caller, ClientMeta } from '../../lib/caller.ts';
+import { DEFAULT_MEANING } from '@iotc/shared/signature';
+import type { SignatureService } from '../signature/service.ts';
 import { alarmsByIds } from '../alarm/records.ts';
 import {
   activeUser,
@@ -70,7 +72,7 @@ const PRIORITY_NAMES: Record<WorkOrderPriority, { zh: string; en: string }> = {
 const SOURCE_NAMES = { alarm: { zh: '告警', en: 'Alarm' }, manual: { zh: '手动', en: 'Manual' } } as const;
 const YES_NO = { true: { zh: '是', en: 'Yes' }, false: { zh: '否', en: 'No' } } as const;
 
-export function workOrderService(db: Db, opts: { publish: (rows: AlarmRow[]) => void }) {
+export function workOrderService(db: Db, opts: { publish: (rows: AlarmRow[]) => void; signatures: SignatureService }) {
   async function where(caller: Caller, q: Omit<WorkOrderQuery, 'page' | 'size' | 'sort'>): Promise<SQL | undefined> {
     const scope = caller.scope.within(q.orgId);
     const pattern = q.keyword ? containsPattern(q.keyword) : undefined;
@@ -242,11 +244,16 @@ export function workOrderService(db: Db, opts: { publish: (rows: AlarmRow[]) => 
     },
 
     /** Moves along WORK_ORDER_TRANSITIONS; resolving needs a note of what was done. */
-    async transition(caller: Caller, id: string, body: WorkOrderTransition): Promise<WorkOrderDetail> {
+    async transition(caller: Caller, id: string, body: WorkOrderTransition, meta: ClientMeta): Promise<WorkOrderDetail> {
       const before = await changeable(caller, id);
       const { to, note } = body;
       if (!canMoveTo(before.status, to)) throw new AppError(409, 'WORK_ORDER_TRANSITION');
       if (to === 'resolved' && note === '') throw new AppError(400, 'WORK_ORDER_RESOLUTION_REQUIRED');
+      // Closing is signed: the password again, the meaning responsible (or approved, reviewed).
+      const meaning = body.meaning ?? DEFAULT_MEANING.close;
+      if (to === 'closed' && meaning === 'rejected') throw new AppError(400, 'SIGNATURE_MEANING_INVALID');
+      if (to === 'closed' && !body.password) throw new AppError(400, 'SIGNATURE_PASSWORD_REQUIRED');
+      const signer = to === 'closed' ? await opts.signatures.prove(caller, body.password!, meta) : null;
       await db.transaction(async (tx) => {
         const now = new Date();
         const [moved] = await tx
@@ -266,6 +273,7 @@ export function workOrderService(db: Db, opts: { publish: (rows: AlarmRow[]) => 
           throw new AppError(409, current?.status === 'closed' ? 'WORK_ORDER_CLOSED' : 'WORK_ORDER_TRANSITION');
         }
         await addEvents(tx, id, caller.account, [{ kind: 'status_changed', detail: { from: before.status, to, note } }]);
+        if (signer) await opts.signatures.sign(tx, signer, { recordType: 'work_order', recordId: id, meaning });
       });
       return detail(caller, id);
     },

@@ -84,7 +84,8 @@ async function made(body: Record<string, unknown>, token = admin): Promise<WorkO
   return res.body.data!;
 }
 async function move(id: string, to: WorkOrderStatus, note = '', token = admin, lang: 'zh-CN' | 'en-US' = 'en-US') {
-  return api<WorkOrderDetail>('POST', `${BASE}/${id}/transition`, token, { to, note }, lang);
+  // Closing is signed: the password again (signatures.test.ts covers the signature).
+  return api<WorkOrderDetail>('POST', `${BASE}/${id}/transition`, token, { to, note, ...(to === 'closed' ? { password: DEMO_PASSWORD } : {}) }, lang);
 }
 async function story(id: string, token = admin): Promise<WorkOrderEventRow[]> {
   const res = await api<WorkOrderEventRow[]>('GET', `${BASE}/${id}/events`, token);

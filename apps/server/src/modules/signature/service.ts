@@ -1,0 +1,170 @@
+// Electronic signatures: the signer proves who they are again (their password, checked as the
+// sign-in checks it and counted toward the same lock-out), then the signature (who, when, what it
+// means, and the hash of the record as signed) is written in the transaction of the approval or
+// close it signs, with its audit row. `list` answers each signature with whether the record as it
+// is now still hashes the same. Accounts signed in through the external sign-in have a password
+// too (an external identity is bound to an account with its password), so they sign with it; the
+// provider offers no re-authentication round trip here, so method 'sso' is not produced.
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { LOGIN_FAILURE_WINDOW_MS, LOGIN_MAX_FAILURES } from '@iotc/shared/constants';
+import type { SignatureMeaning, SignatureRecordType, SignatureRow, TaskSignBody } from '@iotc/shared/signature';
+import type { Db, Tx } from '../../db/client.ts';
+import { loginFailures, signatures, transportTasks, users } from '../../db/schema.ts';
+import type { Caller, ClientMeta } from '../../lib/caller.ts';
+import { AppError } from '../../lib/errors.ts';
+import { verifyPassword } from '../../lib/password.ts';
+import type { AuditEntry } from '../audit/repo.ts';
+import { contentHash, recordContent } from './content.ts';
+
+/** Writes an audit row through the executor of the change it records. */
+export type SignatureAudit = (q: Db | Tx, entry: AuditEntry) => Promise<void>;
+
+/** A caller who has just proven who they are: what a signature is made from. */
+export interface Signer {
+  userId: string;
+  account: string;
+  name: string;
+  method: 'password' | 'sso';
+  meta: ClientMeta;
+}
+
+type SignatureRecord = typeof signatures.$inferSelect;
+
+const toRow = (s: SignatureRecord, current: string | null): SignatureRow => ({
+  id: s.id,
+  recordType: s.recordType,
+  recordId: s.recordId,
+  meaning: s.meaning,
+  signerId: s.signerId,
+  signerAccount: s.signerAccount,
+  signerName: s.signerName,
+  method: s.method,
+  recordHash: s.recordHash,
+  signedAt: s.signedAt.toISOString(),
+  matches: current !== null && current === s.recordHash,
+});
+
+export interface SignatureOptions {
+  audit: SignatureAudit;
+  now?: () => Date;
+}
+
+export function signatureService(db: Db, opts: SignatureOptions) {
+  const now = opts.now ?? (() => new Date());
+
+  /** The record's current hash, or null when the record is gone. */
+  async function currentHash(q: Db | Tx, type: SignatureRecordType, id: string): Promise<string | null> {
+    const c = await recordContent(q, type, id);
+    return c ? contentHash(c.content) : null;
+  }
+
+  async function rowsOf(q: Db | Tx, orgId: string, type: SignatureRecordType, id: string): Promise<SignatureRecord[]> {
+    return q
+      .select()
+      .from(signatures)
+      .where(and(eq(signatures.orgId, orgId), eq(signatures.recordType, type), eq(signatures.recordId, id)))
+      .orderBy(asc(signatures.signedAt), asc(signatures.id));
+  }
+
+  const service = {
+    /**
+     * Checks the caller's password again, before the transaction of the change (a wrong one is
+     * counted toward the sign-in lock-out and audited, which must not roll back with the change).
+     */
+    async prove(caller: Caller, password: string, meta: ClientMeta): Promise<Signer> {
+      const [u] = await db.select({ id: users.id, account: users.account, name: users.name, passwordHash: users.passwordHash }).from(users).where(eq(users.id, caller.userId));
+      if (!u) throw new AppError(401, 'TOKEN_INVALID');
+      const key = u.account.toLowerCase();
+      const [f] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(loginFailures)
+        .where(and(eq(loginFailures.account, key), gt(loginFailures.at, new Date(now().getTime() - LOGIN_FAILURE_WINDOW_MS))));
+      const refuse = async (status: number, code: 'TOO_MANY_ATTEMPTS' | 'SIGNATURE_PASSWORD_WRONG'): Promise<never> => {
+        await opts.audit(db, { orgId: caller.orgId, userId: caller.userId, account: caller.account, action: 'signature', result: 'failure', detail: code, ...meta });
+        throw new AppError(status, code);
+      };
+      if ((f?.n ?? 0) >= LOGIN_MAX_FAILURES) return refuse(429, 'TOO_MANY_ATTEMPTS');
+      if (!(await verifyPassword(u.passwordHash, password))) {
+        await db.insert(loginFailures).values({ account: key, ip: meta.ip });
+        // 400, not 401: the session stands, only this signature is refused.
+        return refuse(400, 'SIGNATURE_PASSWORD_WRONG');
+      }
+      return { userId: u.id, account: u.account, name: u.name, method: 'password', meta };
+    },
+
+    /**
+     * Signs the record in `tx` (the transaction of the change it signs, after the change): the
+     * hash of the record as it now stands, the signature row and its audit row.
+     */
+    async sign(tx: Tx, signer: Signer, what: { recordType: SignatureRecordType; recordId: string; meaning: SignatureMeaning }): Promise<SignatureRow> {
+      const c = await recordContent(tx, what.recordType, what.recordId);
+      if (!c) throw new AppError(404, 'NOT_FOUND');
+      const recordHash = contentHash(c.content);
+      const [s] = await tx
+        .insert(signatures)
+        .values({
+          orgId: c.orgId,
+          recordType: what.recordType,
+          recordId: what.recordId,
+          meaning: what.meaning,
+          signerId: signer.userId,
+          signerAccount: signer.account,
+          signerName: signer.name,
+          method: signer.method,
+          recordHash,
+          signedAt: now(),
+        })
+        .returning();
+      await opts.audit(tx, {
+        orgId: c.orgId,
+        userId: signer.userId,
+        account: signer.account,
+        action: 'signature',
+        result: 'success',
+        detail: `${what.recordType} ${what.recordId} ${what.meaning} sha256:${recordHash}`,
+        ...signer.meta,
+      });
+      return toRow(s!, recordHash);
+    },
+
+    /** The record's signatures, oldest first, each with whether the record still matches it; 404 outside the caller's tree. */
+    async list(caller: Caller, type: SignatureRecordType, id: string): Promise<SignatureRow[]> {
+      const c = await recordContent(db, type, id);
+      if (!c || !caller.scope.has(c.orgId)) throw new AppError(404, 'NOT_FOUND');
+      const current = contentHash(c.content);
+      return (await rowsOf(db, c.orgId, type, id)).map((s) => toRow(s, current));
+    },
+
+    /** The signatures of records as they are now, for the PDFs (no scope check: the caller already read the record). */
+    async ofRecord(type: SignatureRecordType, id: string): Promise<SignatureRow[]> {
+      const c = await recordContent(db, type, id);
+      if (!c) return [];
+      const current = contentHash(c.content);
+      return (await rowsOf(db, c.orgId, type, id)).map((s) => toRow(s, current));
+    },
+
+    /**
+     * Signs a task's GSP record or shipment report as reviewed or responsible: the reviewer is
+     * not the person responsible (and the other way round), and nobody signs twice with one meaning.
+     */
+    async signTask(caller: Caller, taskId: string, body: TaskSignBody, meta: ClientMeta): Promise<SignatureRow> {
+      const [task] = /^[0-9a-f-]{36}$/i.test(taskId) ? await db.select({ orgId: transportTasks.orgId }).from(transportTasks).where(eq(transportTasks.id, taskId)) : [];
+      if (!task || !caller.scope.has(task.orgId)) throw new AppError(404, 'NOT_FOUND');
+      const signer = await service.prove(caller, body.password, meta);
+      return db.transaction(async (tx) => {
+        // One signing of a task at a time: the two-person check reads what the other wrote.
+        await tx.select({ id: transportTasks.id }).from(transportTasks).where(eq(transportTasks.id, taskId)).for('update');
+        const before = await rowsOf(tx, task.orgId, body.document, taskId);
+        const mine = before.filter((s) => s.signerId === signer.userId);
+        if (mine.some((s) => s.meaning === body.meaning)) throw new AppError(409, 'SIGNATURE_ALREADY_SIGNED');
+        if (mine.some((s) => s.meaning !== body.meaning)) throw new AppError(403, 'SIGNATURE_SAME_PERSON');
+        return service.sign(tx, signer, { recordType: body.document, recordId: taskId, meaning: body.meaning });
+      });
+    },
+
+    currentHash,
+  };
+  return service;
+}
+
+export type SignatureService = ReturnType<typeof signatureService>;

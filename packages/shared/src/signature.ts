@@ -1,0 +1,72 @@
+// Electronic signatures (21 CFR Part 11 / GSP style): approving a warehouse record or a remote
+// command, closing a work order, and signing a transport task's GSP record or shipment report ask
+// the signer for their password again and a meaning; the signature (name, time, meaning and the
+// hash of the record as signed) is kept with the record, logged in the ledger, and checked
+// against the record as it is now (`matches`). The service is apps/server/src/modules/signature.
+import { z } from 'zod';
+
+export const SIGNATURE_RECORD_TYPES = ['warehouse_record', 'command', 'work_order', 'gsp_record', 'shipment_report'] as const;
+export type SignatureRecordType = (typeof SIGNATURE_RECORD_TYPES)[number];
+
+export const SIGNATURE_MEANINGS = ['approved', 'rejected', 'reviewed', 'responsible'] as const;
+export type SignatureMeaning = (typeof SIGNATURE_MEANINGS)[number];
+
+/** The documents of a transport task that are signed on their own. */
+export const TASK_DOCUMENTS = ['gsp_record', 'shipment_report'] as const;
+export type TaskDocument = (typeof TASK_DOCUMENTS)[number];
+
+/** What a signature on a task document may mean: the person responsible, or the reviewer. */
+export const TASK_DOCUMENT_MEANINGS = ['reviewed', 'responsible'] as const;
+
+/** The re-entered password of a signature (never stored, never logged). */
+export const signaturePasswordSchema = z.string({ message: 'SIGNATURE_PASSWORD_REQUIRED' }).min(1, { message: 'SIGNATURE_PASSWORD_REQUIRED' }).max(128);
+
+/** What an approval, rejection or close carries to sign it: the password again and, optionally, the meaning (the action's default otherwise). */
+export const signatureFieldsSchema = z.object({
+  password: signaturePasswordSchema,
+  meaning: z.enum(SIGNATURE_MEANINGS).optional(),
+});
+export type SignatureFields = z.infer<typeof signatureFieldsSchema>;
+
+/** POST /transport-tasks/:id/signatures: sign the task's GSP record or shipment report. */
+export const taskSignBodySchema = z.object({
+  document: z.enum(TASK_DOCUMENTS),
+  meaning: z.enum(TASK_DOCUMENT_MEANINGS),
+  password: signaturePasswordSchema,
+});
+export type TaskSignBody = z.infer<typeof taskSignBodySchema>;
+
+export const signatureRowSchema = z.object({
+  id: z.string(),
+  recordType: z.enum(SIGNATURE_RECORD_TYPES),
+  recordId: z.string(),
+  meaning: z.enum(SIGNATURE_MEANINGS),
+  signerId: z.string(),
+  signerAccount: z.string(),
+  signerName: z.string(),
+  method: z.enum(['password', 'sso']),
+  /** SHA-256 (hex) of the record's canonical content as signed. */
+  recordHash: z.string(),
+  signedAt: z.string(),
+  /** Whether the record as it is now still hashes to `recordHash` (false: changed after signing). */
+  matches: z.boolean(),
+});
+export type SignatureRow = z.infer<typeof signatureRowSchema>;
+
+export const signatureQuerySchema = z.object({
+  recordType: z.enum(SIGNATURE_RECORD_TYPES),
+  recordId: z.string().min(1).max(64),
+});
+export type SignatureQuery = z.infer<typeof signatureQuerySchema>;
+
+export const taskSignatureQuerySchema = z.object({ document: z.enum(TASK_DOCUMENTS).optional() });
+
+export const SIGNATURE_API = {
+  /** GET ?recordType&recordId → SignatureRow[] (with matches). */
+  signatures: '/api/iot/v2/signatures',
+  /** GET (?document) → SignatureRow[]; POST TaskSignBody → SignatureRow. */
+  taskSignatures: (taskId: string) => `/api/iot/v2/transport-tasks/${taskId}/signatures`,
+} as const;
+
+/** The meaning an action's signature takes when none is given. */
+export const DEFAULT_MEANING = { approve: 'approved', reject: 'rejected', close: 'responsible' } as const satisfies Record<string, SignatureMeaning>;
