@@ -3,6 +3,7 @@
 // the screen, a PDF in the user's language and an Excel file with the raw readings) and the
 // production reports (tasks per period, on-time rate, alarm rate, by customer, route or vehicle).
 import { z } from 'zod';
+import { taskBatchSchema } from './product.ts';
 import { blankAsUndefined, isoInstant } from './list.ts';
 import { shipmentTempStatsSchema } from './shipment.ts';
 import { TASK_STATUSES } from './transport.ts';
@@ -64,6 +65,8 @@ export const shipmentReportSchema = z.object({
   distanceM: z.number(),
   readings: z.number().int(),
   alarms: z.array(shipmentAlarmSchema),
+  /** The batches the task carries, each with its profile and excursion budget over its whole life (product.ts). */
+  batches: z.array(taskBatchSchema).optional(),
   generatedAt: z.string(),
 });
 export type ShipmentReport = z.infer<typeof shipmentReportSchema>;

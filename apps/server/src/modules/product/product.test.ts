@@ -13,6 +13,8 @@ import type { BatchDetail, BatchRow, ProfileRow, TaskBatch } from '@iotc/shared/
 import { call, DEMO_PASSWORD, login, testApp, type TestApp } from '../../test/harness.ts';
 import { addOrgUser, createTenantUser } from '../../test/fixtures.ts';
 import { alarms, assets, deviceBindings, orgs, transportTaskDevices, transportTasks, warehouseRecords } from '../../db/schema.ts';
+import { HAS_PDFTOTEXT, pdfText } from '../../test/pdf-text.ts';
+import type { ShipmentReport } from '@iotc/shared/report';
 import { budgetAlarmTick } from './job.ts';
 
 const PROFILES = '/api/iot/v2/product-profiles';
@@ -161,6 +163,23 @@ describe('a batch through a task and a cold room', () => {
     expect(onTask.body.data![0]!.budget!.above.leftMin).toBe(10);
     // The profile is in use now.
     expectError(await api('DELETE', `${PROFILES}/${profile.id}`, admin), 409, 'PRODUCT_PROFILE_IN_USE');
+  });
+
+  it("the task's shipment report shows each batch's profile, budget used and left (JSON, and the PDF in both languages)", async () => {
+    const res = await api<ShipmentReport>('GET', `/api/iot/v2/reports/shipment/${task1.id}`, admin);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data!.batches).toEqual([expect.objectContaining({ batchNo: 'VAX-001', profile: expect.objectContaining({ name: 'Vaccine 2-8' }), budget: expect.objectContaining({ above: expect.objectContaining({ usedMin: 50, leftMin: 10 }) }) })]);
+    if (!HAS_PDFTOTEXT) return;
+    for (const [lang, expected] of [
+      ['en-US', 'above: used 50 of 60 min, left 10 min (alert)'],
+      ['zh-CN', '超温：已用 50/60 分钟，剩余 10 分钟（预警）'],
+    ] as const) {
+      const pdf = await t.app.inject({ method: 'GET', url: `/api/iot/v2/reports/shipment/${task1.id}?format=pdf`, headers: { access_token: admin, language: lang, timezone: 'Asia/Shanghai' } });
+      expect(pdf.statusCode).toBe(200);
+      const text = (await pdfText(pdf.rawPayload)).replace(/\s+/g, ' ');
+      expect(text).toContain('VAX-001');
+      expect(text).toContain(expected);
+    }
   });
 
   it('another organisation neither reads the batch nor sets the task\'s batches', async () => {

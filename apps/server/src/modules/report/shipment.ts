@@ -8,6 +8,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { Lang } from '@iotc/shared/i18n';
 import { MAX_SHIPMENT_READINGS, type ShipmentReport } from '@iotc/shared/report';
+import type { TaskBatch } from '@iotc/shared/product';
 import { temperatureStats } from '@iotc/shared/shipment';
 import { plannedPath } from '@iotc/shared/transport-progress';
 import { detectTrips } from '@iotc/shared/trips';
@@ -36,6 +37,8 @@ interface TaskSettings {
 /** The geocoder's batch helper (modules/geocode): the addresses of the origin and destination in the PDF. */
 export interface ShipmentOptions {
   geocoder?: Pick<Geocoder, 'reverseMany'>;
+  /** The batches the task carries with their budgets (modules/product); none without it. */
+  batches?: (taskId: string) => Promise<TaskBatch[]>;
 }
 
 /**
@@ -158,6 +161,7 @@ export function shipmentService(db: Db, opts: ShipmentOptions = {}) {
           threshold: a.threshold,
           deviceId,
         })),
+        batches: opts.batches ? await opts.batches(t.id) : [],
         generatedAt: new Date().toISOString(),
       },
       readings,
@@ -265,8 +269,24 @@ export function summaryLines(r: ShipmentReport, lang: Lang, tz: string): [string
     [x.noData, durationText(temp.noDataS, lang)],
     [x.humidityRange, r.humidity ? `${fmt(r.humidity.min)} ~ ${fmt(r.humidity.max)} % (${x.average} ${fmt(r.humidity.average)} %)` : '—'],
     [x.alarmCount, String(r.alarms.length)],
+    ...(r.batches ?? []).map((b): [string, string] => [x.batchLabel(b.batchNo), batchBudgetText(b, lang)]),
     [x.generatedAt, at(r.generatedAt)],
   ];
 }
 
 export type ShipmentService = ReturnType<typeof shipmentService>;
+
+/** One batch's line of the summary: its profile and budget used and left (issue 27 item 3). */
+export function batchBudgetText(b: TaskBatch, lang: Lang): string {
+  const x = REPORT_TEXTS[lang];
+  if (!b.profile || !b.budget) return `${b.goodsName ? `${b.goodsName} · ` : ''}${x.noProfile}`;
+  const m = (v: number) => String(Math.round(v * 10) / 10);
+  const u = b.budget;
+  const abs = u.absoluteMax.crossed ? x.absCrossed(u.absoluteMax.limit, u.absoluteMax.extreme?.value ?? null) : x.absKept(u.absoluteMax.limit);
+  return [
+    `${b.profile.name} (${fmt(b.profile.lowC)} ~ ${fmt(b.profile.highC)} °C)`,
+    x.budgetAbove(m(u.above.usedMin), u.above.budgetMin, m(u.above.leftMin), x.budgetStates[u.above.state]),
+    x.budgetBelow(m(u.below.usedMin), u.below.budgetMin, m(u.below.leftMin), x.budgetStates[u.below.state]),
+    abs,
+  ].join(lang === 'zh' ? '；' : '; ');
+}

@@ -3,9 +3,11 @@
 // across every transport task and storage stay; the detail shows the gauges and the periods.
 // Writers make, change and delete batches, and add a batch to a transport task.
 import { useMemo } from 'react';
-import { Card, Progress, Tag } from 'antd';
+import { Card } from 'antd';
+import dayjs from 'dayjs';
 import { CarOutlined, DeleteOutlined, EditOutlined, EyeOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { DATETIME_FORMAT } from '@iotc/shared/constants';
 import type { BatchRow } from '@iotc/shared/product';
 import { DataTable } from '../../../components/data-table/data-table.tsx';
 import type { RowButton, TableDescriptor, TopButton } from '../../../components/data-table/types.ts';
@@ -19,7 +21,7 @@ import { useDialog } from '../../../lib/use-dialog.ts';
 import { useBatches, useDeleteBatch } from '../api/batches.ts';
 import { BatchDrawer } from '../components/batch-drawer.tsx';
 import { BatchFormModal, type BatchFormTarget } from '../components/batch-form-modal.tsx';
-import { barPercent, minutesText, STATE_COLORS, STATE_STROKE } from '../components/budget-model.ts';
+import { minutesText } from '../components/budget-model.ts';
 
 const keywordOnly = (keyword: string | undefined): FilterValues => (keyword ? { keyword } : {});
 
@@ -30,9 +32,9 @@ interface BatchView {
   batchNo: string;
   goodsName: string;
   profile: string;
-  above: React.ReactNode;
-  below: React.ReactNode;
-  absolute: React.ReactNode;
+  above: string;
+  below: string;
+  absolute: string;
   tasks: number;
   orgName: string;
   createdAt: string;
@@ -57,12 +59,8 @@ export default function BatchesPage(_props: ScreenProps) {
         const kind = (k: 'above' | 'below') => {
           const u = r.budget?.[k];
           if (!u) return '-';
-          return (
-            <div data-testid={`batch-cell-${k}`}>
-              <Progress percent={barPercent(u)} size="small" strokeColor={STATE_STROKE[u.state]} showInfo={false} />
-              <span>{t('product.batch.usedLeft', { used: minutesText(u.usedMin), left: minutesText(u.leftMin) })}</span> {u.state !== 'ok' ? <Tag color={STATE_COLORS[u.state]}>{t(`product.state.${u.state}`)}</Tag> : null}
-            </div>
-          );
+          const text = t('product.batch.usedLeft', { used: minutesText(u.usedMin), left: minutesText(u.leftMin) });
+          return u.state === 'ok' ? text : `${text} · ${t(`product.state.${u.state}`)}`;
         };
         return {
           id: r.id,
@@ -71,10 +69,10 @@ export default function BatchesPage(_props: ScreenProps) {
           profile: r.profile?.name ?? '-',
           above: kind('above'),
           below: kind('below'),
-          absolute: r.budget ? <Tag color={r.budget.absoluteMax.crossed || r.budget.absoluteMin.crossed ? 'error' : 'success'}>{t(r.budget.absoluteMax.crossed || r.budget.absoluteMin.crossed ? 'product.batch.crossed' : 'product.batch.notCrossed')}</Tag> : '-',
+          absolute: r.budget ? t(r.budget.absoluteMax.crossed || r.budget.absoluteMin.crossed ? 'product.batch.crossed' : 'product.batch.notCrossed') : '-',
           tasks: r.tasks,
           orgName: r.orgName,
-          createdAt: r.createdAt,
+          createdAt: dayjs(r.createdAt).format(DATETIME_FORMAT),
           row: r,
         };
       }),
@@ -119,8 +117,8 @@ export default function BatchesPage(_props: ScreenProps) {
       { key: 'product.batch.batchNo', value: 'batchNo', width: 140, sortable: true, testId: 'batch-cell-no' },
       { key: 'product.batch.goods', value: 'goodsName', width: 140, sortable: true },
       { key: 'product.batch.profile', value: 'profile', width: 140 },
-      { key: 'product.batch.above', value: 'above', width: 200 },
-      { key: 'product.batch.below', value: 'below', width: 200 },
+      { key: 'product.batch.above', value: 'above', width: 200, testId: 'batch-cell-above' },
+      { key: 'product.batch.below', value: 'below', width: 200, testId: 'batch-cell-below' },
       { key: 'product.batch.absolute', value: 'absolute', width: 110 },
       { key: 'product.batch.tasks', value: 'tasks', width: 80 },
       { key: 'product.org', value: 'orgName', width: 140 },

@@ -37,6 +37,47 @@ export function useDurationText(): (seconds: number) => string {
   return useCallback((seconds: number) => durationText(seconds, lang), [lang]);
 }
 
+const minutes = (m: number) => String(Math.round(m * 10) / 10);
+
+/** The batches the task carries: each one's profile and excursion budget used and left over its life (issue 27 item 3). */
+type Batches = NonNullable<ShipmentReport['batches']>;
+
+function BatchBudgets({ batches }: { batches: Batches }) {
+  const { t } = useTranslation();
+  const kind = (b: Batches[number], k: 'above' | 'below') => {
+    const u = b.budget?.[k];
+    return u ? (
+      <span data-testid={`sr-batch-${k}`}>
+        {t('product.batch.usedLeft', { used: minutes(u.usedMin), left: minutes(u.leftMin) })} / {u.budgetMin} {t('product.minutes')}{' '}
+        {u.state !== 'ok' ? <Tag color={u.state === 'alert' ? 'warning' : 'error'}>{t(`product.state.${u.state}`)}</Tag> : null}
+      </span>
+    ) : (
+      '-'
+    );
+  };
+  return (
+    <Table
+      size="small"
+      rowKey="id"
+      pagination={false}
+      dataSource={batches}
+      data-testid="sr-batches"
+      columns={[
+        { title: t('product.batch.batchNo'), dataIndex: 'batchNo', width: 120 },
+        { title: t('product.batch.profile'), key: 'profile', width: 150, render: (_: unknown, b) => (b.profile ? `${b.profile.name} (${b.profile.lowC} ~ ${b.profile.highC} °C)` : t('product.batch.noProfile')) },
+        { title: t('product.batch.above'), key: 'above', render: (_: unknown, b) => kind(b, 'above') },
+        { title: t('product.batch.below'), key: 'below', render: (_: unknown, b) => kind(b, 'below') },
+        {
+          title: t('product.profile.absoluteMax'),
+          key: 'abs',
+          width: 110,
+          render: (_: unknown, b) => (b.budget ? <Tag color={b.budget.absoluteMax.crossed ? 'error' : 'success'}>{`${b.budget.absoluteMax.limit} °C · ${t(b.budget.absoluteMax.crossed ? 'product.batch.crossed' : 'product.batch.notCrossed')}`}</Tag> : '-'),
+        },
+      ]}
+    />
+  );
+}
+
 function Temperature({ report }: { report: ShipmentReport }) {
   const { t } = useTranslation();
   const duration = useDurationText();
@@ -189,6 +230,14 @@ function ReportBody({ report }: { report: ShipmentReport }) {
         {t('transport.report.section.alarms')}
       </Typography.Title>
       <AlarmTable alarms={report.alarms} />
+      {report.batches?.length ? (
+        <>
+          <Typography.Title level={5} className="tt-section-title">
+            {t('transport.report.section.batches')}
+          </Typography.Title>
+          <BatchBudgets batches={report.batches} />
+        </>
+      ) : null}
       <Typography.Text type="secondary" style={{ display: 'block', marginTop: 12 }}>
         {t('transport.report.generatedAt', { time: formatTime(report.generatedAt) })}
       </Typography.Text>
