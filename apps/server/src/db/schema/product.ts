@@ -35,7 +35,7 @@ export const productProfiles = pgTable(
 /**
  * A batch of goods, by its batch number within the organisation (the number warehouse records
  * and the ledger's 'batch' scope use). `raised` remembers the budget alarms already raised
- * ({ "above:share": iso, "above:exhausted": iso, "below:...", "absoluteMax": iso, ... }) so each
+ * ({ "above:alert": iso, "above:exhausted": iso, "below:...", "absoluteMax": iso, ... }; shared excursion-budget.ts budgetAlarmKeys) so each
  * is raised once; `used` is the last computed budget, for lists.
  */
 export const productBatches = pgTable(
