@@ -1,13 +1,15 @@
 // Browser test of the place library in both languages: a place made on the screen (a click on
 // the drawer's map for the centre, a radius), used by an alarm policy's allowed places and a
-// transport task's origin (by its id, through the API), renamed and moved on the screen — the
-// policy and the task follow — and a delete refused naming the policy and the task.
+// transport task's origin (by its id, through the API) and a warehouse (picked in the warehouse
+// form from the library), renamed and moved on the screen — the policy, the task and the
+// warehouse follow — and a delete refused naming them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LevelRow, PolicyRow } from '@iotc/shared/alarm';
 import type { DeviceWithSecret } from '@iotc/shared/device';
 import type { Page } from '@iotc/shared/envelope';
 import type { PlaceRow } from '@iotc/shared/place';
 import type { TaskDetail } from '@iotc/shared/transport';
+import type { AssetRow } from '@iotc/shared/asset';
 import { apiCall, apiToken, screenshot, signInAs, startServer, withBrowser, type Server } from './harness.ts';
 
 let server: Server;
@@ -58,6 +60,26 @@ describe.each(['en-US', 'zh-CN'] as const)('the place library in %s', (locale) =
         destination: { name: 'Hangzhou Store', lat: 30.27, lon: 120.15, radiusM: 800 },
       });
 
+      // A warehouse picks the place in its form: its position is the place's centre.
+      const whCode = `WH-${tag}-${Date.now() % 100_000}`;
+      await page.goto(`${server.url}/view/asset/coldChain`);
+      await page.locator('[data-testid=warehouse-new]').click();
+      await page.locator('#asset-warehouse_code').fill(whCode);
+      await page.locator('#asset-warehouse_name').fill(`Store ${tag}`);
+      await page.locator('[data-testid=asset-place-pick]').click();
+      await page.keyboard.type(name);
+      await page.locator('.ant-select-item-option').filter({ hasText: name }).first().click();
+      await expect.poll(() => page.locator('[data-testid=asset-place-name]').textContent()).toBe(name);
+      await expect.poll(() => page.locator('#asset-warehouse_attrs_lat').inputValue()).toBe(String(place.lat));
+      expect(await page.locator('#asset-warehouse_attrs_lat').isDisabled()).toBe(true);
+      await screenshot(page, `place-warehouse-form-${locale}`);
+      await page.locator('[data-testid=asset-form-submit]').click();
+      await page.locator('[data-testid=asset-table-warehouse]').getByText(whCode).waitFor();
+      const warehouse = (await api<Page<AssetRow>>('GET', `/api/iot/v2/warehouses?keyword=${whCode}`)).rows[0]!;
+      expect(warehouse).toMatchObject({ placeId: place.id, placeName: name, attrs: { lat: place.lat, lon: place.lon } });
+      await page.goto(`${server.url}/view/alarm/places`);
+      await page.locator('[data-testid=place-cell-name]').filter({ hasText: name }).first().waitFor();
+
       // Renamed and made larger on the screen.
       const renamed = `${name} moved`;
       await page.locator('tr[data-row-key]').filter({ hasText: name }).first().locator('[data-testid=place-edit]').click();
@@ -81,6 +103,7 @@ describe.each(['en-US', 'zh-CN'] as const)('the place library in %s', (locale) =
       expect(text).toContain(locale === 'en-US' ? 'The place is in use and cannot be deleted' : '地点正在使用中，不能删除');
       expect(text).toContain(`Doors ${name}`);
       expect(text).toContain(task.code);
+      expect(text).toContain(`Store ${tag}`);
       await screenshot(page, `place-in-use-${locale}`);
     });
   });

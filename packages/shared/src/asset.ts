@@ -72,7 +72,11 @@ export function assetBodySchema(kind: AssetKind) {
       // Absent attributes are all empty.
       attrs: z.preprocess((v) => v ?? {}, ASSET_ATTRS[kind] as unknown as z.ZodType<AssetAttrs>),
       ...rangeFields,
+      // A warehouse's place in the library (its latitude and longitude follow the place); absent
+      // keeps the stored one, null takes it away. Other kinds have none.
+      placeId: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), z.uuid().nullable().optional()),
     })
+    .refine((b) => kind === 'warehouse' || !b.placeId, { message: 'VALIDATION', path: ['placeId'] })
     .refine((b) => b.tempMin === null || b.tempMax === null || b.tempMin <= b.tempMax, { message: 'RANGE_ORDER', path: ['tempMax'] })
     .refine((b) => b.humidityMin === null || b.humidityMax === null || b.humidityMin <= b.humidityMax, {
       message: 'RANGE_ORDER',
@@ -95,6 +99,9 @@ export const assetRowSchema = z.object({
   tempMax: z.number().nullable(),
   humidityMin: z.number().nullable(),
   humidityMax: z.number().nullable(),
+  /** A warehouse's place in the library, and its name. */
+  placeId: z.string().nullable(),
+  placeName: z.string().nullable(),
   /** Devices bound now. */
   devices: z.array(z.object({ id: z.string(), deviceId: z.string(), name: z.string() })),
   createdAt: z.string(),

@@ -20,7 +20,7 @@ import type { ExportFormat } from '@iotc/shared/list';
 import { MAX_EXPORT_ROWS } from '@iotc/shared/list';
 import type { Db } from '../../db/client.ts';
 import { containsPattern, inOrgs, limitOffset, orderBy, toPage, type Sortable } from '../../db/list.ts';
-import { assets, deviceBindings, devices, orgs } from '../../db/schema.ts';
+import { assets, deviceBindings, devices, orgs, places } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
 import { bodyOf, readWorkbook, templateWorkbook } from '../../lib/sheet.ts';
 import type { ClientMeta } from '../../lib/caller.ts';
@@ -44,7 +44,7 @@ const KIND_NAMES: Record<AssetKind, { zh: string; en: string }> = {
 const parent = alias(assets, 'parent');
 const SORTABLE: Sortable = { code: assets.code, name: assets.name, createdAt: assets.createdAt, updatedAt: assets.updatedAt };
 
-type AssetSelect = Omit<typeof assets.$inferSelect, 'placeId'> & { parentName: string | null; orgName: string };
+type AssetSelect = typeof assets.$inferSelect & { parentName: string | null; orgName: string; placeName: string | null };
 
 export function assetService(db: Db, audit: AuditWriter) {
   const record = successRecorder(audit);
@@ -63,6 +63,8 @@ export function assetService(db: Db, audit: AuditWriter) {
         tempMax: assets.tempMax,
         humidityMin: assets.humidityMin,
         humidityMax: assets.humidityMax,
+        placeId: assets.placeId,
+        placeName: places.name,
         createdAt: assets.createdAt,
         updatedAt: assets.updatedAt,
         parentName: parent.name,
@@ -71,7 +73,8 @@ export function assetService(db: Db, audit: AuditWriter) {
       })
       .from(assets)
       .innerJoin(orgs, eq(orgs.id, assets.orgId))
-      .leftJoin(parent, eq(parent.id, assets.parentId));
+      .leftJoin(parent, eq(parent.id, assets.parentId))
+      .leftJoin(places, eq(places.id, assets.placeId));
   }
 
   /** Rows with the devices bound to each now. */
@@ -106,6 +109,8 @@ export function assetService(db: Db, audit: AuditWriter) {
       tempMax: r.tempMax,
       humidityMin: r.humidityMin,
       humidityMax: r.humidityMax,
+      placeId: r.placeId,
+      placeName: r.placeName,
       devices: byAsset.get(r.id) ?? [],
       createdAt: r.createdAt.toISOString(),
       updatedAt: r.updatedAt.toISOString(),
@@ -147,7 +152,19 @@ export function assetService(db: Db, audit: AuditWriter) {
     tempMax: body.tempMax,
     humidityMin: body.humidityMin,
     humidityMax: body.humidityMax,
+    ...(body.placeId !== undefined ? { placeId: body.placeId } : {}),
   });
+
+  /**
+   * A warehouse's library place: one of the warehouse's organisation, whose centre becomes the
+   * warehouse's latitude and longitude (a later change to the place moves them too).
+   */
+  async function withPlace(ex: Pick<Db, 'select'>, orgId: string, body: AssetBody): Promise<AssetBody> {
+    if (!body.placeId) return body;
+    const [place] = await ex.select({ orgId: places.orgId, lat: places.lat, lon: places.lon }).from(places).where(eq(places.id, body.placeId));
+    if (!place || place.orgId !== orgId) throw new AppError(400, 'PLACE_UNKNOWN');
+    return { ...body, attrs: { ...body.attrs, lat: place.lat, lon: place.lon } };
+  }
 
   async function codeTaken(orgId: string, kind: AssetKind, code: string, except?: string) {
     const [hit] = await db
@@ -209,7 +226,7 @@ export function assetService(db: Db, audit: AuditWriter) {
       const row = await db.transaction(async (tx) => {
         const [made] = await tx
           .insert(assets)
-          .values({ orgId, kind, ...values(body) })
+          .values({ orgId, kind, ...values(await withPlace(tx, orgId, body)) })
           .onConflictDoNothing()
           .returning({ id: assets.id });
         if (!made) throw new AppError(409, 'ASSET_CODE_TAKEN');
@@ -226,7 +243,7 @@ export function assetService(db: Db, audit: AuditWriter) {
       await db.transaction(async (tx) => {
         await tx
           .update(assets)
-          .set({ ...values(body), updatedAt: new Date() })
+          .set({ ...values(await withPlace(tx, before.orgId, body.placeId === undefined ? { ...body, placeId: before.placeId } : body)), updatedAt: new Date() })
           .where(eq(assets.id, id));
         // Bindings keep the asset's current code and name for their history.
         await tx.update(deviceBindings).set({ assetCode: body.code, assetName: body.name }).where(and(eq(deviceBindings.assetRef, id), isNull(deviceBindings.unboundAt)));

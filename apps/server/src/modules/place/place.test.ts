@@ -12,6 +12,7 @@ import type { Page } from '@iotc/shared/envelope';
 import { errorText, type ErrorCode } from '@iotc/shared/errors';
 import type { PlaceCollection, PlaceImportResult, PlaceRow, PlaceUsage } from '@iotc/shared/place';
 import type { TaskDetail, TemplateRow } from '@iotc/shared/transport';
+import type { AssetRow } from '@iotc/shared/asset';
 import { call, DEMO_PASSWORD, login, testApp, type TestApp } from '../../test/harness.ts';
 import { addOrgUser, createTenantUser } from '../../test/fixtures.ts';
 import { alarmPolicies, orgs } from '../../db/schema.ts';
@@ -140,6 +141,37 @@ describe('places', () => {
     const spare = await made({ name: 'Spare', shape: 'circle', lat: 30, lon: 120, radiusM: 100 });
     expect((await api('DELETE', `${PLACES}/${spare.id}`, admin)).status).toBe(200);
     expectError(await api('GET', `${PLACES}/${spare.id}`, admin), 404, 'NOT_FOUND');
+  });
+
+  it('a warehouse stands on a place: its position follows the place, and the place cannot go while it does', async () => {
+    const dc = await made({ name: 'Jiading cold DC', shape: 'circle', lat: 31.38, lon: 121.25, radiusM: 300 });
+    const body = (placeId: string | null) => ({ code: 'WH-PLACE', name: 'Jiading DC', placeId, attrs: { city: 'Shanghai', lat: 1, lon: 1 } });
+    const created = await api<AssetRow>('POST', '/api/iot/v2/warehouses', admin, body(dc.id));
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    expect(created.body.data).toMatchObject({ placeId: dc.id, placeName: 'Jiading cold DC', attrs: { city: 'Shanghai', lat: 31.38, lon: 121.25 } });
+    const wh = created.body.data!;
+    expect((await api<PlaceUsage>('GET', `${PLACES}/${dc.id}/usage`, admin)).body.data!.warehouses).toEqual(['Jiading DC']);
+
+    // The place moves: so does the warehouse.
+    expect((await api('PUT', `${PLACES}/${dc.id}`, admin, { name: 'Jiading cold DC', shape: 'circle', lat: 31.4, lon: 121.26, radiusM: 300 })).status).toBe(200);
+    const moved = (await api<AssetRow>('GET', `/api/iot/v2/warehouses/${wh.id}`, admin)).body.data!;
+    expect(moved.attrs).toMatchObject({ lat: 31.4, lon: 121.26, city: 'Shanghai' });
+    const zh = await api('DELETE', `${PLACES}/${dc.id}`, admin, undefined, 'zh-CN');
+    expectError(zh, 409, 'PLACE_IN_USE');
+    expect(zh.body.errormsg).toBe(`${errorText('PLACE_IN_USE', 'zh')}：正在使用它的有 仓库：Jiading DC`);
+
+    // An edit without placeId keeps it; null takes it away, and then the place can go.
+    const kept = await api<AssetRow>('PUT', `/api/iot/v2/warehouses/${wh.id}`, admin, { code: 'WH-PLACE', name: 'Jiading DC', attrs: { city: 'Shanghai' } });
+    expect(kept.body.data).toMatchObject({ placeId: dc.id, attrs: { lat: 31.4, lon: 121.26 } });
+    expect((await api<AssetRow>('PUT', `/api/iot/v2/warehouses/${wh.id}`, admin, body(null))).body.data).toMatchObject({ placeId: null, placeName: null });
+    expect((await api('DELETE', `${PLACES}/${dc.id}`, admin)).status).toBe(200);
+
+    // Another organisation's place, or a place on another kind of asset, is refused and nothing changes.
+    const theirs = await made({ name: 'Rival depot', shape: 'circle', lat: 22.5, lon: 114, radiusM: 200 }, rival);
+    expectError(await api('PUT', `/api/iot/v2/warehouses/${wh.id}`, admin, body(theirs.id)), 400, 'PLACE_UNKNOWN');
+    expect((await api<AssetRow>('GET', `/api/iot/v2/warehouses/${wh.id}`, admin)).body.data).toMatchObject({ placeId: null });
+    const own = await made({ name: 'Truck bay', shape: 'circle', lat: 31, lon: 121, radiusM: 100 });
+    expect((await api('POST', '/api/iot/v2/vehicles', admin, { code: '沪A-PLACE', name: 'Van', placeId: own.id })).status).toBe(400);
   });
 
   it('another organisation neither reads, changes, deletes nor uses a place', async () => {

@@ -92,7 +92,8 @@ export function placeRepo(db: Db) {
     },
     /**
      * Writes the place's shape into every copy: policies' rules (task policies too), templates'
-     * origin and destination, and the origin and destination of tasks not yet ended. Answers
+     * origin and destination, the origin and destination of tasks not yet ended, and the position
+     * of the warehouses on it. Answers
      * whether a policy or a task changed (the engine and the recogniser reload).
      */
     async propagate(tx: Tx, p: PlaceRecord): Promise<{ policies: number; tasks: number }> {
@@ -130,6 +131,11 @@ export function placeRepo(db: Db) {
         .set({ destinationName: taskPlace.name, destinationLat: taskPlace.lat, destinationLon: taskPlace.lon, destinationRadiusM: taskPlace.radiusM, updatedAt: new Date() })
         .where(and(eq(transportTasks.destinationPlaceId, p.id), open))
         .returning({ id: transportTasks.id });
+      // Warehouses on the place stand at its centre.
+      await tx
+        .update(assets)
+        .set({ attrs: sql`${assets.attrs} || jsonb_build_object('lat', ${p.lat}::float8, 'lon', ${p.lon}::float8)`, updatedAt: new Date() })
+        .where(eq(assets.placeId, p.id));
       return { policies: policyCount, tasks: o.length + d.length };
     },
   };

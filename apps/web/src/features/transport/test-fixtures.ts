@@ -152,6 +152,8 @@ export const VEHICLE: AssetRow = {
   tempMax: 8,
   humidityMin: null,
   humidityMax: null,
+  placeId: null,
+  placeName: null,
   devices: [{ id: DEVICES[0]!.id, deviceId: DEVICES[0]!.deviceId, name: DEVICES[0]!.name }],
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',

@@ -3,9 +3,10 @@
 // schema the server parses the body with (the range order too), so the form and the server's
 // refusal read alike; a taken code is shown on its field. Enter submits.
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Divider, Form, Input, InputNumber, Modal, type FormRule } from 'antd';
+import { Alert, Button, Divider, Form, Input, InputNumber, Modal, Space, Typography, type FormRule } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ASSET_ATTRS, assetBodySchema, type AssetBody, type AssetKind } from '@iotc/shared/asset';
+import type { PlaceRow } from '@iotc/shared/place';
 import { errorText, isErrorCode } from '@iotc/shared/errors';
 import type { z } from 'zod';
 import { apiErrorCode, apiErrorText } from '../../../lib/api-error.ts';
@@ -17,6 +18,7 @@ import { useSaveAsset } from '../api/asset-save.ts';
 import { assetConfig, assetFormFields, type AssetView, type FormFieldDef } from './asset-kinds.ts';
 import { OrgSelect, useOrgChoice } from '../../../components/org-select.tsx';
 import { formKeys, guardedModalRender, useGuardedClose } from '../../../components/form-guard.ts';
+import { PlacePicker } from '../../../components/place-picker.tsx';
 
 /** The asset a new one is created in (a cold room's warehouse). */
 export interface AssetParent {
@@ -37,6 +39,8 @@ interface AssetFormValues {
   tempMax?: number | null;
   humidityMin?: number | null;
   humidityMax?: number | null;
+  /** A warehouse's place in the library. */
+  placeId?: string | null;
 }
 
 /** The form's values of a stored asset. */
@@ -49,6 +53,7 @@ export function formValuesOf(row: AssetView): AssetFormValues {
     tempMax: row.tempMax,
     humidityMin: row.humidityMin,
     humidityMax: row.humidityMax,
+    placeId: row.placeId,
   };
 }
 
@@ -67,6 +72,28 @@ function rangeOrderRule(minName: string, lang: 'zh' | 'en'): FormRule {
       return bad ? Promise.reject(new Error(errorText('RANGE_ORDER', lang))) : Promise.resolve();
     },
   });
+}
+
+/** A warehouse's library place as a form control: its name, a picker and a way to take it away. */
+function WarehousePlace({ value, onChange, name, onPicked }: { value?: string | null; onChange?: (id: string | null) => void; name: string | null; onPicked: (p: PlaceRow) => void }) {
+  const { t } = useTranslation();
+  return (
+    <Space wrap>
+      <Typography.Text data-testid="asset-place-name">{value ? (name ?? '-') : t('asset.placeNone')}</Typography.Text>
+      <PlacePicker
+        data-testid="asset-place-pick"
+        onPick={(p) => {
+          onChange?.(p.id);
+          onPicked(p);
+        }}
+      />
+      {value ? (
+        <Button onClick={() => onChange?.(null)} data-testid="asset-place-clear">
+          {t('asset.placeClear')}
+        </Button>
+      ) : null}
+    </Space>
+  );
 }
 
 export interface AssetFormModalProps {
@@ -92,12 +119,16 @@ export function AssetFormModal({ kind, target, open, onClose, afterClose }: Asse
   const config = assetConfig(kind);
   const fields = useMemo(() => assetFormFields(kind), [kind]);
   const creating = target?.mode === 'create';
+  // The warehouse's library place: its name is shown, its centre fills (and holds) the position.
+  const placeId = Form.useWatch('placeId', form) ?? null;
+  const [placeName, setPlaceName] = useState<string | null>(null);
   const parentText = target?.mode === 'create' ? (target.parent ? `${target.parent.code} · ${target.parent.name}` : null) : (target?.row.parentName ?? null);
 
   // The form stays mounted (forceRender), so its instance is always connected; each opening fills it.
   useEffect(() => {
     if (!open || !target) return;
     form.resetFields();
+    setPlaceName(target.mode === 'edit' ? target.row.placeName : null);
     if (target.mode === 'edit') form.setFieldsValue(formValuesOf(target.row));
   }, [open, target, form]);
 
@@ -107,7 +138,13 @@ export function AssetFormModal({ kind, target, open, onClose, afterClose }: Asse
     if (!values) return;
     setFailure(null);
     const parentId = target.mode === 'create' ? (target.parent?.id ?? null) : target.row.parentId;
-    const parsed = assetBodySchema(kind).safeParse({ ...values, attrs: values.attrs ?? {}, parentId, orgId: creating ? values.orgId : undefined });
+    const parsed = assetBodySchema(kind).safeParse({
+      ...values,
+      attrs: values.attrs ?? {},
+      parentId,
+      orgId: creating ? values.orgId : undefined,
+      placeId: kind === 'warehouse' ? (form.getFieldValue('placeId') ?? null) : undefined,
+    });
     if (!parsed.success) {
       // Cross-field rules the field rules could not see; each issue lands on its field.
       form.setFields(
@@ -128,6 +165,7 @@ export function AssetFormModal({ kind, target, open, onClose, afterClose }: Asse
       if (code === 'ASSET_CODE_TAKEN' || code === 'ASSET_CODE_REQUIRED') form.setFields([{ name: 'code', errors: [errorText(code, lang)] }]);
       else if (code === 'NAME_REQUIRED') form.setFields([{ name: 'name', errors: [errorText(code, lang)] }]);
       else if (code === 'ZIP_FORMAT') form.setFields([{ name: ['attrs', 'zip'], errors: [errorText(code, lang)] }]);
+      else if (code === 'PLACE_UNKNOWN') form.setFields([{ name: 'placeId', errors: [errorText(code, lang)] }]);
       else setFailure(apiErrorText(error, lang));
     }
   };
@@ -142,7 +180,7 @@ export function AssetFormModal({ kind, target, open, onClose, afterClose }: Asse
     return (
       <Form.Item key={key} name={f.name} label={label(f.label)} required={f.required} rules={rules} dependencies={dependencies}>
         {f.type === 'number' ? (
-          <InputNumber min={f.min} max={f.max} style={{ width: '100%' }} data-testid={`asset-field-${key}`} />
+          <InputNumber min={f.min} max={f.max} style={{ width: '100%' }} disabled={placeId !== null && (key === 'attrs.lat' || key === 'attrs.lon')} data-testid={`asset-field-${key}`} />
         ) : (
           <Input maxLength={f.maxLength} autoComplete="off" data-testid={`asset-field-${key}`} />
         )}
@@ -194,6 +232,18 @@ export function AssetFormModal({ kind, target, open, onClose, afterClose }: Asse
           ) : null}
           {group('attrs')}
         </div>
+        {kind === 'warehouse' ? (
+          <Form.Item name="placeId" label={t('asset.place')} extra={t('asset.placeHint')}>
+            <WarehousePlace
+              name={placeName}
+              onPicked={(p) => {
+                setPlaceName(p.name);
+                const round6 = (v: number) => Math.round(v * 1e6) / 1e6;
+                form.setFieldsValue({ attrs: { ...form.getFieldValue('attrs'), lat: round6(p.lat), lon: round6(p.lon) } });
+              }}
+            />
+          </Form.Item>
+        ) : null}
         {config.ranges ? (
           <>
             <Divider titlePlacement="start" className="asset-form-divider">

@@ -18,6 +18,8 @@ const ROW: AssetRow = {
   tempMax: -18,
   humidityMin: null,
   humidityMax: 80,
+  placeId: null,
+  placeName: null,
   devices: [{ id: 'd1', deviceId: '860000000000001', name: 'Logger' }],
   createdAt: '2026-03-01T00:00:00.000Z',
   updatedAt: '2026-03-02T00:00:00.000Z',
