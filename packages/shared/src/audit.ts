@@ -93,6 +93,18 @@ export const AUDIT_ACTIONS = [
   'report_schedule_run',
   'command_request',
   'command_cancel',
+  'alarm_acknowledge',
+  'alarm_comment',
+  'alarm_assign',
+  'alarm_close',
+  'fault_repair',
+  'push_delivery_resend',
+  'work_order_create',
+  'work_order_update',
+  'work_order_transition',
+  'work_order_comment',
+  'work_order_alarms',
+  'signature',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_RESULTS = ['success', 'failure'] as const;

@@ -6,12 +6,14 @@ import { ALARM_TYPE_INFO, type AlarmQuery, type AlarmRow, type AlarmStats, type 
 import type { Page } from '@iotc/shared/envelope';
 import type { Lang } from '@iotc/shared/i18n';
 import { MAX_EXPORT_ROWS, type ExportFormat } from '@iotc/shared/list';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { containsPattern, inOrgs, limitOffset, orderBy, toPage, type Sortable } from '../../db/list.ts';
 import { alarmEvents, alarmLevels, alarms, dictItems, users } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { Caller } from '../../lib/caller.ts';
+import type { Caller, ClientMeta } from '../../lib/caller.ts';
+import type { AuditWriter } from '../audit/repo.ts';
+import { successRecorder } from '../audit/service.ts';
 import type { AlarmEventKind, AlarmEventRow } from '@iotc/shared/alarm';
 import { alarmsByIds, selectAlarms, toAlarmRow } from './records.ts';
 
@@ -24,7 +26,9 @@ const SORTABLE: Sortable = {
   count: alarms.count,
 };
 
-export function alarmService(db: Db, opts: { publish: (rows: AlarmRow[]) => void; acknowledged?: (row: AlarmRow) => void }) {
+export function alarmService(db: Db, opts: { audit: AuditWriter; publish: (rows: AlarmRow[]) => void; acknowledged?: (row: AlarmRow) => void }) {
+  /** Handling an alarm is audited in the transaction of the change (the alarm's own timeline has it too). */
+  const record = successRecorder(opts.audit);
   async function where(caller: Caller, q: Omit<AlarmQuery, 'page' | 'size' | 'sort'>): Promise<SQL | undefined> {
     const scope = caller.scope.within(q.orgId);
     return and(
@@ -74,9 +78,11 @@ export function alarmService(db: Db, opts: { publish: (rows: AlarmRow[]) => void
     return visible(caller, id);
   }
 
-  async function event(alarmId: string, kind: AlarmEventKind, actor: string, detail: Record<string, unknown> = {}) {
-    await db.insert(alarmEvents).values({ alarmId, kind, actor, detail });
+  async function event(q: Db | Tx, alarmId: string, kind: AlarmEventKind, actor: string, detail: Record<string, unknown> = {}) {
+    await q.insert(alarmEvents).values({ alarmId, kind, actor, detail });
   }
+  /** The audit detail of an alarm: its device and type. */
+  const about = (a: AlarmRow) => `${a.device.deviceId} ${a.type}`;
 
   return {
     async list(caller: Caller, q: AlarmQuery): Promise<Page<AlarmRow>> {
@@ -103,49 +109,64 @@ export function alarmService(db: Db, opts: { publish: (rows: AlarmRow[]) => void
       return rows.map((r) => ({ id: r.id, at: r.at.toISOString(), kind: r.kind, actor: r.actor, detail: r.detail as Record<string, unknown> }));
     },
 
-    async acknowledge(caller: Caller, id: string): Promise<AlarmRow> {
+    async acknowledge(caller: Caller, id: string, meta: ClientMeta): Promise<AlarmRow> {
       const before = await visible(caller, id);
       if (before.acknowledgedAt) return before;
-      const [done] = await db
-        .update(alarms)
-        .set({ acknowledgedAt: new Date(), acknowledgedBy: caller.account })
-        .where(and(eq(alarms.id, id), isNull(alarms.acknowledgedAt)))
-        .returning({ id: alarms.id });
-      if (done) await event(id, 'acknowledged', caller.account);
+      const done = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(alarms)
+          .set({ acknowledgedAt: new Date(), acknowledgedBy: caller.account })
+          .where(and(eq(alarms.id, id), isNull(alarms.acknowledgedAt)))
+          .returning({ id: alarms.id });
+        if (row) {
+          await event(tx, id, 'acknowledged', caller.account);
+          await record(tx, caller, before.orgId, 'alarm_acknowledge', about(before), meta);
+        }
+        return row;
+      });
       const row = await changed(id, caller);
       if (done) opts.acknowledged?.(row);
       return row;
     },
 
     /** A comment in the timeline (the alarm itself does not change). */
-    async comment(caller: Caller, id: string, text: string): Promise<AlarmEventRow[]> {
-      await visible(caller, id);
-      await event(id, 'commented', caller.account, { text });
+    async comment(caller: Caller, id: string, text: string, meta: ClientMeta): Promise<AlarmEventRow[]> {
+      const before = await visible(caller, id);
+      await db.transaction(async (tx) => {
+        await event(tx, id, 'commented', caller.account, { text });
+        await record(tx, caller, before.orgId, 'alarm_comment', about(before), meta);
+      });
       return this.events(caller, id);
     },
 
     /** Hands the alarm to a user of the alarm's organisation tree. */
-    async assign(caller: Caller, id: string, userId: string): Promise<AlarmRow> {
+    async assign(caller: Caller, id: string, userId: string, meta: ClientMeta): Promise<AlarmRow> {
       const before = await visible(caller, id);
       const [user] = await db.select({ id: users.id, account: users.account, name: users.name, orgId: users.orgId }).from(users).where(eq(users.id, userId));
       const scope = caller.scope.orgs;
       if (!user || !scope.includes(user.orgId)) throw new AppError(400, 'ASSIGNEE_UNKNOWN');
       if (before.assignee?.id === userId) return before;
-      await db.update(alarms).set({ assigneeId: userId }).where(eq(alarms.id, id));
-      await event(id, 'assigned', caller.account, { userId, account: user.account, name: user.name });
+      await db.transaction(async (tx) => {
+        await tx.update(alarms).set({ assigneeId: userId }).where(eq(alarms.id, id));
+        await event(tx, id, 'assigned', caller.account, { userId, account: user.account, name: user.name });
+        await record(tx, caller, before.orgId, 'alarm_assign', `${about(before)} -> ${user.account}`, meta);
+      });
       return changed(id, caller);
     },
 
     /** Closes by hand with a reason; the condition may still hold (its rule then waits for it to clear before opening another). */
-    async close(caller: Caller, id: string, reason: string): Promise<AlarmRow> {
+    async close(caller: Caller, id: string, reason: string, meta: ClientMeta): Promise<AlarmRow> {
       const before = await visible(caller, id);
       if (before.status === 'closed') throw new AppError(409, 'ALARM_CLOSED');
       const now = new Date();
-      await db
-        .update(alarms)
-        .set({ status: 'closed', endedAt: before.endedAt ? new Date(before.endedAt) : now, closedBy: caller.account, closeReason: reason })
-        .where(eq(alarms.id, id));
-      await event(id, 'closed', caller.account, { reason });
+      await db.transaction(async (tx) => {
+        await tx
+          .update(alarms)
+          .set({ status: 'closed', endedAt: before.endedAt ? new Date(before.endedAt) : now, closedBy: caller.account, closeReason: reason })
+          .where(eq(alarms.id, id));
+        await event(tx, id, 'closed', caller.account, { reason });
+        await record(tx, caller, before.orgId, 'alarm_close', `${about(before)}: ${reason}`, meta);
+      });
       return changed(id, caller);
     },
 

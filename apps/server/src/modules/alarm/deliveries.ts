@@ -9,7 +9,9 @@ import type { Db } from '../../db/client.ts';
 import { inOrgs, limitOffset, orderBy, toPage, type Sortable, isoOrNull } from '../../db/list.ts';
 import { alarmLevels, alarms, deliveries, deliveryAttempts, devices, users } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { Caller } from '../../lib/caller.ts';
+import type { Caller, ClientMeta } from '../../lib/caller.ts';
+import type { AuditWriter } from '../audit/repo.ts';
+import { successRecorder } from '../audit/service.ts';
 import type { AlarmPush } from './push.ts';
 
 const SORTABLE: Sortable = {
@@ -21,7 +23,8 @@ const SORTABLE: Sortable = {
   channel: deliveries.channel,
 };
 
-export function deliveryService(db: Db, push: Pick<AlarmPush, 'resend'>) {
+export function deliveryService(db: Db, push: Pick<AlarmPush, 'resend'>, audit: AuditWriter) {
+  const record = successRecorder(audit);
   const select = () =>
     db
       .select({
@@ -126,10 +129,12 @@ export function deliveryService(db: Db, push: Pick<AlarmPush, 'resend'>) {
     },
 
     /** Sends it again now: a new attempt, whatever its status; answers it with every attempt. */
-    async resend(caller: Caller, id: string): Promise<DeliveryDetail> {
+    async resend(caller: Caller, id: string, meta: ClientMeta): Promise<DeliveryDetail> {
       const how = { orgWide: true, own: false };
-      await visible(caller, id, how);
+      const before = await visible(caller, id, how);
       await push.resend(id);
+      // After the send, on its own: a message out cannot be taken back with a transaction.
+      await record(db, caller, before.d.orgId, 'push_delivery_resend', `${before.d.channel} ${before.d.id}`, meta);
       return detail(await visible(caller, id, how));
     },
   };

@@ -53,11 +53,11 @@ export const alarmPlugin = fp(
         void alarmsByIds(db, ended).then(ctx.publishAlarms, (err: unknown) => app.log.warn({ err }, 'alarm push failed'));
       },
     });
-    const alarms = alarmService(db, { publish: ctx.publishAlarms, acknowledged: ctx.acknowledged });
+    const alarms = alarmService(db, { audit: ctx.audit, publish: ctx.publishAlarms, acknowledged: ctx.acknowledged });
     await app.register(alarmRoutes, { levels: levelService(db, ctx.audit), policies, alarms });
     await app.register(pushRoutes, {
       rules: pushRuleService(db, { audit: ctx.audit, onChange: () => ctx.invalidate('push-rules') }),
-      deliveries: deliveryService(db, push),
+      deliveries: deliveryService(db, push, ctx.audit),
     });
 
     const alarmTick = app.job('alarm tick', { everyMs: ctx.config.alarmTickMs }, async () => void (await engine.tick()));

@@ -78,7 +78,7 @@ export const pushRoutes: FastifyPluginAsyncZod<{ rules: PushRuleService; deliver
       },
     );
     app.post(`${base}/:id/resend`, { schema: { tags, summary: 'Send again now (a new attempt; its result is final)', params: idParamsSchema, response: { 200: envelopeSchema(deliveryDetailSchema) } }, ...handle }, async (req) =>
-      ok(await deliveries.resend(callerOf(req), req.params.id)),
+      ok(await deliveries.resend(callerOf(req), req.params.id, clientOf(req))),
     );
     app.get(`${ALARM_API.alarms}/:id/deliveries`, { schema: { tags, summary: "The alarm's deliveries, oldest first", params: idParamsSchema, response: { 200: envelopeSchema(z.array(deliveryRowSchema)) } }, ...read }, async (req) =>
       ok(await deliveries.ofAlarm(callerOf(req), req.params.id)),

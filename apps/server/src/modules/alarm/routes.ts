@@ -115,15 +115,15 @@ export const alarmRoutes: FastifyPluginAsyncZod<{ levels: LevelService; policies
     app.get(`${one}/events`, { schema: { tags, summary: 'Its timeline, oldest first', params: idParamsSchema, response: { 200: envelopeSchema(z.array(alarmEventRowSchema)) } }, ...read }, async (req) =>
       ok(await alarms.events(callerOf(req), req.params.id)),
     );
-    app.post(`${one}/acknowledge`, { schema: { tags, summary: 'Acknowledge', params: idParamsSchema, response: row }, ...handle }, async (req) => ok(await alarms.acknowledge(callerOf(req), req.params.id)));
+    app.post(`${one}/acknowledge`, { schema: { tags, summary: 'Acknowledge', params: idParamsSchema, response: row }, ...handle }, async (req) => ok(await alarms.acknowledge(callerOf(req), req.params.id, clientOf(req))));
     app.post(`${one}/comments`, { schema: { tags, summary: 'Add a comment to the timeline; answers the timeline', params: idParamsSchema, body: commentBodySchema, response: { 200: envelopeSchema(z.array(alarmEventRowSchema)) } }, ...handle }, async (req) =>
-      ok(await alarms.comment(callerOf(req), req.params.id, req.body.text)),
+      ok(await alarms.comment(callerOf(req), req.params.id, req.body.text, clientOf(req))),
     );
     app.post(`${one}/assign`, { schema: { tags, summary: 'Hand to a user of the organisation tree', params: idParamsSchema, body: assignBodySchema, response: row }, ...handle }, async (req) =>
-      ok(await alarms.assign(callerOf(req), req.params.id, req.body.userId)),
+      ok(await alarms.assign(callerOf(req), req.params.id, req.body.userId, clientOf(req))),
     );
     app.post(`${one}/close`, { schema: { tags, summary: 'Close by hand with a reason', params: idParamsSchema, body: closeBodySchema, response: row }, ...handle }, async (req) =>
-      ok(await alarms.close(callerOf(req), req.params.id, req.body.reason)),
+      ok(await alarms.close(callerOf(req), req.params.id, req.body.reason, clientOf(req))),
     );
   }
 };

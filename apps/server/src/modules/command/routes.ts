@@ -37,14 +37,14 @@ export const commandRoutes: FastifyPluginAsyncZod<{ commands: CommandService }> 
     return reply.header('content-type', file.contentType).header('content-disposition', contentDisposition(file.filename)).send(file.body);
   });
   app.post(base, { schema: { tags, summary: 'Request a command to a device of the organisation tree; it waits for review', body: commandRequestSchema, response: row }, ...request }, async (req) =>
-    ok(await commands.request(callerOf(req), req.body)),
+    ok(await commands.request(callerOf(req), req.body, clientOf(req))),
   );
   app.get(one, { schema: { tags, summary: 'One command', params: idParamsSchema, response: row }, ...read }, async (req) => ok(await commands.get(callerOf(req), req.params.id)));
   app.get(`${one}/events`, { schema: { tags, summary: 'Its story, oldest first', params: idParamsSchema, response: { 200: envelopeSchema(z.array(commandEventRowSchema)) } }, ...read }, async (req) =>
     ok(await commands.events(callerOf(req), req.params.id)),
   );
   app.post(`${one}/cancel`, { schema: { tags, summary: 'The requester takes back a request still waiting for review', params: idParamsSchema, response: row }, ...request }, async (req) =>
-    ok(await commands.cancel(callerOf(req), req.params.id)),
+    ok(await commands.cancel(callerOf(req), req.params.id, clientOf(req))),
   );
   app.post(
     `${one}/review`,

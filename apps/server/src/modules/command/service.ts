@@ -31,6 +31,8 @@ import { AppError } from '../../lib/errors.ts';
 import type { Caller, ClientMeta } from '../../lib/caller.ts';
 import { DEFAULT_MEANING } from '@iotc/shared/signature';
 import type { SignatureService } from '../signature/service.ts';
+import { writeAudit } from '../audit/repo.ts';
+import { successRecorder } from '../audit/service.ts';
 import { addEvents, commandByDelivery, commandById, commandWithDevice, countByStatus, deliveryOf, deviceMatches, eventsOf, expireSent, fail, move, selectCommands, toCommandRow, undeliveredOf } from './repo.ts';
 
 /**
@@ -93,6 +95,9 @@ function paramsText(kind: CommandKind, params: Record<string, unknown>, lang: La
   if (kind === 'terminal_control') return CONTROL_NAMES[String(params.action)]?.[lang] ?? String(params.action);
   return '';
 }
+
+/** Requests and cancels are audited in their transaction (a review's audit row comes with its signature). */
+const audit = successRecorder(writeAudit);
 
 export function commandService(
   db: Db,
@@ -228,9 +233,9 @@ export function commandService(
     },
 
     /** A request for a device of the caller's tree; it waits for a reviewer. */
-    async request(caller: Caller, body: CommandRequest): Promise<CommandRow> {
+    async request(caller: Caller, body: CommandRequest, meta: ClientMeta): Promise<CommandRow> {
       const scope = caller.scope.orgs;
-      const [device] = await db.select({ id: devices.id, orgId: devices.orgId, protocol: devices.protocol }).from(devices).where(eq(devices.id, body.deviceRef));
+      const [device] = await db.select({ id: devices.id, deviceId: devices.deviceId, orgId: devices.orgId, protocol: devices.protocol }).from(devices).where(eq(devices.id, body.deviceRef));
       if (!device || !scope.includes(device.orgId)) throw new AppError(400, 'COMMAND_DEVICE_UNKNOWN');
       if (!commandKindsFor(device.protocol).includes(body.kind)) throw new AppError(400, 'COMMAND_KIND_UNSUPPORTED');
       const params = body.params as Record<string, unknown>;
@@ -240,18 +245,20 @@ export function commandService(
           .values({ orgId: device.orgId, deviceRef: device.id, kind: body.kind, params, remark: body.remark, requesterId: caller.userId, requesterAccount: caller.account })
           .returning({ id: commands.id });
         await addEvents(tx, made!.id, caller.account, [{ kind: 'requested', detail: { kind: body.kind, params, remark: body.remark } }]);
+        await audit(tx, caller, device.orgId, 'command_request', `${body.kind} ${device.deviceId}`, meta);
         return made!.id;
       });
       return one(id);
     },
 
     /** The requester takes back a request nobody has reviewed yet. */
-    async cancel(caller: Caller, id: string): Promise<CommandRow> {
+    async cancel(caller: Caller, id: string, meta: ClientMeta): Promise<CommandRow> {
       const row = await visible(caller, id);
       if (row.requester.id !== caller.userId) throw new AppError(403, 'COMMAND_NOT_OWN');
       await db.transaction(async (tx) => {
         if (!(await move(tx, id, 'pending_review', { status: 'cancelled' }))) throw new AppError(409, 'COMMAND_NOT_PENDING');
         await addEvents(tx, id, caller.account, [{ kind: 'cancelled' }]);
+        await audit(tx, caller, row.orgId, 'command_cancel', `${row.kind} ${row.deviceId}`, meta);
       });
       return one(id);
     },

@@ -19,5 +19,5 @@ export const faultPlugin = fp(async (app: FastifyInstance, ctx: ModuleContext) =
   app.decorate('faultDetector', faults);
   ctx.storedReadings.stored.subscribe(({ states, readings, heardBefore }) => faults.stored(states, readings, heardBefore));
   app.addHook('onClose', async () => faults.settled());
-  await app.register(faultRoutes, { faults: faultService(db) });
+  await app.register(faultRoutes, { faults: faultService(db, ctx.audit) });
 });

@@ -6,7 +6,7 @@ import { FAULT_API, faultDetailSchema, faultQuerySchema, faultRowSchema, faultSt
 import { envelopeSchema } from '@iotc/shared/envelope';
 import { exportFormatSchema, pageSchema } from '@iotc/shared/list';
 import { idParamsSchema } from '@iotc/shared/platform';
-import { callerOf } from '../../plugins/auth.ts';
+import { callerOf, clientOf } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/errors.ts';
 import { contentDisposition, requestTimezone } from '../../lib/export.ts';
 import type { FaultService } from './service.ts';
@@ -41,6 +41,6 @@ export const faultRoutes: FastifyPluginAsyncZod<{ faults: FaultService }> = asyn
   app.post(
     `${one}/repairs`,
     { schema: { tags, summary: 'Record a repair: in_progress puts the fault under repair, any other result resolves it', params: idParamsSchema, body: repairBodySchema, response: detail }, ...handle },
-    async (req) => ok(await faults.repair(callerOf(req), req.params.id, req.body)),
+    async (req) => ok(await faults.repair(callerOf(req), req.params.id, req.body, clientOf(req))),
   );
 };

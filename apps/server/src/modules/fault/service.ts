@@ -12,7 +12,9 @@ import { containsPattern, inOrgs, limitOffset, orderBy, toPage, type Sortable, i
 import { assets, deviceBindings, devices, faultCounters, faultRepairs, faults, orgs } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { Caller } from '../../lib/caller.ts';
+import type { Caller, ClientMeta } from '../../lib/caller.ts';
+import type { AuditWriter } from '../audit/repo.ts';
+import { successRecorder } from '../audit/service.ts';
 import { lockFaultCounters } from './detector.ts';
 
 const SORTABLE: Sortable = { lastAt: faults.lastAt, firstAt: faults.firstAt, count: faults.count };
@@ -105,7 +107,8 @@ function toRow(r: Selected): FaultRow {
 
 type Filters = Omit<FaultQuery, 'page' | 'size' | 'sort'>;
 
-export function faultService(db: Db) {
+export function faultService(db: Db, audit: AuditWriter) {
+  const record = successRecorder(audit);
   async function where(caller: Caller, q: Filters): Promise<SQL | undefined> {
     const scope = caller.scope.within(q.orgId);
     return and(
@@ -181,7 +184,7 @@ export function faultService(db: Db) {
      * and the device's counting towards that kind starts again (a new occurrence opens a new
      * fault). A resolved fault takes no more records.
      */
-    async repair(caller: Caller, id: string, body: RepairBody): Promise<FaultDetail> {
+    async repair(caller: Caller, id: string, body: RepairBody, meta: ClientMeta): Promise<FaultDetail> {
       const before = await visible(caller, id);
       await db.transaction(async (tx) => {
         // The detector's lock first, as the detector takes it, then the fault.
@@ -201,6 +204,7 @@ export function faultService(db: Db) {
             .set({ count: 0 })
             .where(and(eq(faultCounters.deviceRef, before.device.id), eq(faultCounters.kind, before.kind)));
         }
+        await record(tx, caller, before.orgId, 'fault_repair', `${before.device.deviceId} ${before.kind}: ${body.result}`, meta);
       });
       return detail(caller, id);
     },

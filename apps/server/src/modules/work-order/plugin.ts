@@ -7,5 +7,5 @@ import { workOrderService } from './service.ts';
 import { signaturesOf } from '../signature/plugin.ts';
 
 export const workOrderPlugin = fp(async (app: FastifyInstance, ctx: ModuleContext) => {
-  await app.register(workOrderRoutes, { workOrders: workOrderService(ctx.database.db, { publish: ctx.publishAlarms, signatures: signaturesOf(ctx) }) });
+  await app.register(workOrderRoutes, { workOrders: workOrderService(ctx.database.db, { audit: ctx.audit, publish: ctx.publishAlarms, signatures: signaturesOf(ctx) }) });
 });

@@ -42,20 +42,20 @@ export const workOrderRoutes: FastifyPluginAsyncZod<{ workOrders: WorkOrderServi
     return reply.header('content-type', file.contentType).header('content-disposition', contentDisposition(file.filename)).send(file.body);
   });
   app.post(base, { schema: { tags, summary: 'Open a work order by hand or from alarms of one organisation', body: workOrderCreateSchema, response: detail }, ...handle }, async (req) =>
-    ok(await workOrders.create(callerOf(req), req.body)),
+    ok(await workOrders.create(callerOf(req), req.body, clientOf(req))),
   );
   app.get(one, { schema: { tags, summary: 'One work order with its alarms', params: idParamsSchema, response: detail }, ...read }, async (req) => ok(await workOrders.get(callerOf(req), req.params.id)));
   app.put(one, { schema: { tags, summary: 'Change title, description, priority, assignee and due time', params: idParamsSchema, body: workOrderUpdateSchema, response: detail }, ...handle }, async (req) =>
-    ok(await workOrders.update(callerOf(req), req.params.id, req.body)),
+    ok(await workOrders.update(callerOf(req), req.params.id, req.body, clientOf(req))),
   );
   app.post(`${one}/transition`, { schema: { tags, summary: 'Move to another status (resolving needs a note; closing is signed with the password again and is final)', params: idParamsSchema, body: workOrderTransitionSchema, response: detail }, ...handle }, async (req) =>
     ok(await workOrders.transition(callerOf(req), req.params.id, req.body, clientOf(req))),
   );
   app.post(`${one}/comments`, { schema: { tags, summary: 'Add a comment to the story; answers the story', params: idParamsSchema, body: commentBodySchema, response: story }, ...handle }, async (req) =>
-    ok(await workOrders.comment(callerOf(req), req.params.id, req.body.text)),
+    ok(await workOrders.comment(callerOf(req), req.params.id, req.body.text, clientOf(req))),
   );
   app.post(`${one}/alarms`, { schema: { tags, summary: "Add alarms of the order's organisation", params: idParamsSchema, body: linkAlarmsSchema, response: detail }, ...handle }, async (req) =>
-    ok(await workOrders.link(callerOf(req), req.params.id, req.body.alarmIds)),
+    ok(await workOrders.link(callerOf(req), req.params.id, req.body.alarmIds, clientOf(req))),
   );
   app.get(`${one}/events`, { schema: { tags, summary: 'Its story, oldest first', params: idParamsSchema, response: story }, ...read }, async (req) => ok(await workOrders.events(callerOf(req), req.params.id)));
 

@@ -31,6 +31,8 @@ import type { Caller, ClientMeta } from '../../lib/caller.ts';
 import { DEFAULT_MEANING } from '@iotc/shared/signature';
 import type { SignatureService } from '../signature/service.ts';
 import { alarmsByIds } from '../alarm/records.ts';
+import type { AuditWriter } from '../audit/repo.ts';
+import { successRecorder } from '../audit/service.ts';
 import {
   activeUser,
   addEvents,
@@ -72,7 +74,9 @@ const PRIORITY_NAMES: Record<WorkOrderPriority, { zh: string; en: string }> = {
 const SOURCE_NAMES = { alarm: { zh: '告警', en: 'Alarm' }, manual: { zh: '手动', en: 'Manual' } } as const;
 const YES_NO = { true: { zh: '是', en: 'Yes' }, false: { zh: '否', en: 'No' } } as const;
 
-export function workOrderService(db: Db, opts: { publish: (rows: AlarmRow[]) => void; signatures: SignatureService }) {
+export function workOrderService(db: Db, opts: { audit: AuditWriter; publish: (rows: AlarmRow[]) => void; signatures: SignatureService }) {
+  /** Every change is audited in its transaction (a close's signature brings its own row as well). */
+  const record = successRecorder(opts.audit);
   async function where(caller: Caller, q: Omit<WorkOrderQuery, 'page' | 'size' | 'sort'>): Promise<SQL | undefined> {
     const scope = caller.scope.within(q.orgId);
     const pattern = q.keyword ? containsPattern(q.keyword) : undefined;
@@ -174,7 +178,7 @@ export function workOrderService(db: Db, opts: { publish: (rows: AlarmRow[]) => 
     },
 
     /** By hand (for `orgId` or the caller's organisation) or from alarms (for the alarms' organisation). */
-    async create(caller: Caller, body: WorkOrderCreate): Promise<WorkOrderDetail> {
+    async create(caller: Caller, body: WorkOrderCreate, meta: ClientMeta): Promise<WorkOrderDetail> {
       const scope = caller.scope.orgs;
       if (body.orgId && !scope.includes(body.orgId)) throw new AppError(404, 'NOT_FOUND');
       const assignee = body.assigneeId ? await assigneeOf(scope, body.assigneeId) : null;
@@ -207,6 +211,7 @@ export function workOrderService(db: Db, opts: { publish: (rows: AlarmRow[]) => 
           { kind: 'created', detail: { source, alarmIds: alarmsIn?.ids ?? [] } },
           ...(assignee ? [{ kind: 'assigned' as const, detail: { userId: assignee.id, account: assignee.account, name: assignee.name } }] : []),
         ]);
+        await record(tx, caller, orgId, 'work_order_create', `${code} ${body.title}`, meta);
         return { id: order.id, taken: alarmsIn?.ids ?? [] };
       });
       await publish(taken);
@@ -214,7 +219,7 @@ export function workOrderService(db: Db, opts: { publish: (rows: AlarmRow[]) => 
     },
 
     /** Changes title, description, priority, assignee and due time (absent ones are cleared). */
-    async update(caller: Caller, id: string, body: WorkOrderUpdate): Promise<WorkOrderDetail> {
+    async update(caller: Caller, id: string, body: WorkOrderUpdate, meta: ClientMeta): Promise<WorkOrderDetail> {
       const before = await changeable(caller, id);
       const next = {
         title: body.title,
@@ -239,6 +244,7 @@ export function workOrderService(db: Db, opts: { publish: (rows: AlarmRow[]) => 
           ...(changed.length ? [{ kind: 'updated' as const, detail: { changed } }] : []),
           ...(reassigned ? [{ kind: 'assigned' as const, detail: assignee ? { userId: assignee.id, account: assignee.account, name: assignee.name } : { userId: null } }] : []),
         ]);
+        await record(tx, caller, before.orgId, 'work_order_update', `${before.code} ${[...changed, ...(reassigned ? ['assignee'] : [])].join(',')}`, meta);
       });
       return detail(caller, id);
     },
@@ -273,30 +279,34 @@ export function workOrderService(db: Db, opts: { publish: (rows: AlarmRow[]) => 
           throw new AppError(409, current?.status === 'closed' ? 'WORK_ORDER_CLOSED' : 'WORK_ORDER_TRANSITION');
         }
         await addEvents(tx, id, caller.account, [{ kind: 'status_changed', detail: { from: before.status, to, note } }]);
+        await record(tx, caller, before.orgId, 'work_order_transition', `${before.code} ${before.status} -> ${to}`, meta);
         if (signer) await opts.signatures.sign(tx, signer, { recordType: 'work_order', recordId: id, meaning });
       });
       return detail(caller, id);
     },
 
     /** A comment in the story; answers the story. */
-    async comment(caller: Caller, id: string, text: string): Promise<WorkOrderEventRow[]> {
-      await changeable(caller, id);
+    async comment(caller: Caller, id: string, text: string, meta: ClientMeta): Promise<WorkOrderEventRow[]> {
+      const before = await changeable(caller, id);
       await db.transaction(async (tx) => {
         await lockOpen(tx, id);
         await tx.update(workOrders).set({ updatedAt: new Date() }).where(eq(workOrders.id, id));
         await addEvents(tx, id, caller.account, [{ kind: 'commented', detail: { text } }]);
+        await record(tx, caller, before.orgId, 'work_order_comment', before.code, meta);
       });
       return eventsOf(db, id);
     },
 
     /** Gathers more alarms of the order's organisation; ones already in this order are ignored. */
-    async link(caller: Caller, id: string, alarmIds: string[]): Promise<WorkOrderDetail> {
-      await changeable(caller, id);
+    async link(caller: Caller, id: string, alarmIds: string[], meta: ClientMeta): Promise<WorkOrderDetail> {
+      const before = await changeable(caller, id);
       const scope = caller.scope.orgs;
       const requested = [...new Set(alarmIds)];
       const taken = await db.transaction(async (tx) => {
         const order = await lockOpen(tx, id);
         const { ids } = await takeAlarms(tx, scope, requested, { orderId: id, orgId: order.orgId });
+        // The request is recorded even when every alarm was the order's already (nothing new).
+        await record(tx, caller, before.orgId, 'work_order_alarms', `${before.code} +${ids.length}`, meta);
         if (ids.length === 0) return [];
         if ((await alarmCountOf(tx, id)) + ids.length > MAX_WORK_ORDER_ALARMS) throw new AppError(400, 'WORK_ORDER_ALARMS_TOO_MANY');
         await linkAlarms(tx, { id, code: order.code }, ids, caller.account);
