@@ -4,6 +4,7 @@ import { Descriptions, Drawer, Empty, Tag, Timeline } from 'antd';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { COMMAND_FAILURES, type CommandEventRow } from '@iotc/shared/command';
+import { SignatureList } from '../../../components/signature-list.tsx';
 import { useCommandEvents } from '../api/command-events.ts';
 import { formatTime, STATUS_COLORS, type CommandView } from './command-model.ts';
 
@@ -68,6 +69,8 @@ export function CommandDetailDrawer({ view, onClose }: { view: CommandView | nul
               { key: 'org', label: t('remoteControl.detail.org'), children: view.row.orgName },
             ]}
           />
+          <h4 style={{ margin: '16px 0 12px' }}>{t('signature.title')}</h4>
+          <SignatureList recordType="command" recordId={view.id} />
           <h4 style={{ margin: '16px 0 12px' }}>{t('remoteControl.detail.story')}</h4>
           {events.data?.length ? (
             <Timeline

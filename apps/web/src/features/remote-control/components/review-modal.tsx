@@ -1,9 +1,10 @@
-// Reviewing a command: approving sends it to the device at once (a note is optional); rejecting
-// needs a reason. A refusal (someone reviewed it meanwhile, one's own request) shows in the dialog.
+// Reviewing a command, signed with the reviewer's password again: approving sends it to the
+// device at once (a note is optional); rejecting needs a reason. A refusal (a wrong password,
+// someone reviewed it meanwhile, one's own request) shows in the dialog.
 import { App, Descriptions } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '@iotc/shared/errors';
-import { ReasonDialog } from '../../../components/reason-dialog.tsx';
+import { SignatureDialog, type SignatureValues } from '../../../components/signature-dialog.tsx';
 import { useLang } from '../../../lib/language.ts';
 import { useReviewCommand } from '../api/command-review.ts';
 import type { CommandView } from './command-model.ts';
@@ -23,30 +24,24 @@ export function ReviewModal({ target, open, onClose, afterClose }: { target: Rev
   const review = useReviewCommand();
   const approve = target?.approve ?? true;
 
-  const submit = async (reason: string) => {
+  const submit = async (values: SignatureValues) => {
     if (!target) return;
-    await review.mutateAsync({ id: target.view.id, approve, reason });
+    await review.mutateAsync({ id: target.view.id, approve, ...values });
     void message.success(t(approve ? 'remoteControl.review.approved' : 'remoteControl.review.rejected'));
     onClose();
   };
 
   return (
-    <ReasonDialog
+    <SignatureDialog
       open={open}
-      texts={{
-        title: t(approve ? 'remoteControl.review.approveTitle' : 'remoteControl.review.rejectTitle'),
-        label: t(approve ? 'remoteControl.review.note' : 'remoteControl.review.reason'),
-        ok: t(approve ? 'remoteControl.action.approve' : 'remoteControl.action.reject'),
-        cancel: t('common.cancel'),
-        required: errorText('COMMAND_REASON_REQUIRED', lang),
-      }}
-      required={!approve}
-      maxLength={REASON_MAX}
+      title={t(approve ? 'remoteControl.review.approveTitle' : 'remoteControl.review.rejectTitle')}
+      okText={t(approve ? 'remoteControl.action.approve' : 'remoteControl.action.reject')}
+      meanings={approve ? ['approved'] : ['rejected']}
+      reason={{ label: t(approve ? 'remoteControl.review.note' : 'remoteControl.review.reason'), required: !approve, requiredText: errorText('COMMAND_REASON_REQUIRED', lang), maxLength: REASON_MAX }}
       onSubmit={submit}
       onClose={onClose}
       afterClose={afterClose}
       testId="rc-review"
-      inputId="rc-review-reason"
       danger={!approve}
     >
       {target ? (
@@ -63,6 +58,6 @@ export function ReviewModal({ target, open, onClose, afterClose }: { target: Rev
           ]}
         />
       ) : null}
-    </ReasonDialog>
+    </SignatureDialog>
   );
 }

@@ -145,6 +145,13 @@ describe('remote-control review', { timeout: 120_000 }, () => {
     expect(byTestId(document, 'rc-new')).not.toBeNull();
   });
 
+  /** Reviewing is signed: the reviewer's password again. */
+  function typePassword() {
+    const input = document.querySelector<HTMLInputElement>('#rc-review-password')!;
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, 'Secret#2026');
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  }
+
   it('rejecting needs a reason; with one it sends the review', async () => {
     await mount();
     click(cell(OTHERS.id, 'rc-row-reject'));
@@ -156,19 +163,29 @@ describe('remote-control review', { timeout: 120_000 }, () => {
     const setValue = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!;
     setValue.call(area, 'not at night');
     area.dispatchEvent(new Event('input', { bubbles: true }));
+    typePassword();
     await settle(3);
     click(byTestId(document, 'rc-review-submit'));
     await settleUntil(() => writes().length === 1);
-    expect(writes()[0]).toMatchObject({ path: `${COMMAND_API.commands}/${OTHERS.id}/review`, opts: { method: 'POST', body: { approve: false, reason: 'not at night' } } });
+    expect(writes()[0]).toMatchObject({
+      path: `${COMMAND_API.commands}/${OTHERS.id}/review`,
+      opts: { method: 'POST', body: { approve: false, reason: 'not at night', password: 'Secret#2026', meaning: 'rejected' } },
+    });
   });
 
   it('approving sends the review at once', async () => {
     await mount();
     click(cell(OTHERS.id, 'rc-row-approve'));
     await settle(5);
+    // Signed: without the password nothing is sent.
+    click(byTestId(document, 'rc-review-submit'));
+    await settleUntil(() => document.body.textContent!.includes('Please enter your password to sign'));
+    expect(writes()).toEqual([]);
+    typePassword();
+    await settle(3);
     click(byTestId(document, 'rc-review-submit'));
     await settleUntil(() => writes().length === 1);
-    expect(writes()[0]!.opts.body).toEqual({ approve: true, reason: '' });
+    expect(writes()[0]!.opts.body).toEqual({ approve: true, reason: '', password: 'Secret#2026', meaning: 'approved' });
   });
 
   it('opens the full story in the details', async () => {

@@ -19,6 +19,7 @@ import { ShipmentReportModal, type ShipmentReportTarget } from './shipment-repor
 import { hasShipmentReport } from './shipment-report-model.ts';
 import { TaskFormDrawer, type TaskFormTarget } from './task-form-drawer.tsx';
 import { amount, canHandOver, formatTime, HIGH_VALUE_COLOR, isClosed, km, rangeText, STATUS_COLORS, taskActions } from './task-model.ts';
+import { TaskSignatures } from './task-signatures.tsx';
 import { TaskTimeline } from './task-timeline.tsx';
 import { TrackingLinkDialog, type TrackingLinkTarget } from './tracking-link-dialog.tsx';
 import { useTaskActions } from './use-task-actions.tsx';
@@ -211,6 +212,10 @@ export function TaskDetailDrawer({ id, onClose, canWrite, onOpen }: TaskDetailDr
           {t('transport.detail.story')}
         </Typography.Title>
         <TaskTimeline events={events.data} pending={events.isPending} failed={events.isError} />
+        <Typography.Title level={5} className="tt-section-title">
+          {t('signature.title')}
+        </Typography.Title>
+        <TaskSignatures taskId={row.id} canWrite={canWrite} />
       </>
     );
 

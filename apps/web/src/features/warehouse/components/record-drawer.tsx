@@ -1,9 +1,10 @@
 // The details of one record: place with its province and address, goods, the hand-over reading
-// (or that none was found) against the room's range, and the review.
+// (or that none was found) against the room's range, the review and its electronic signatures.
 import { Descriptions, Drawer, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { provinceName } from '@iotc/shared/region';
 import type { RecordRow } from '@iotc/shared/warehouse';
+import { SignatureList } from '../../../components/signature-list.tsx';
 import { useLang } from '../../../lib/language.ts';
 import { AUDIT_COLORS, formatTime, outOfRange, quantityText } from './record-model.ts';
 
@@ -52,6 +53,9 @@ export function RecordDrawer({ row, onClose }: { row: RecordRow | null; onClose:
           <Descriptions.Item label={t('warehouse.detail.auditReason')}>{row.auditReason || '-'}</Descriptions.Item>
           <Descriptions.Item label={t('warehouse.col.createdBy')}>{`${row.createdBy} · ${formatTime(row.createdAt)}`}</Descriptions.Item>
           <Descriptions.Item label={t('warehouse.form.remark')}>{row.remark || '-'}</Descriptions.Item>
+          <Descriptions.Item label={t('signature.title')}>
+            <SignatureList recordType="warehouse_record" recordId={row.id} />
+          </Descriptions.Item>
         </Descriptions>
       ) : null}
     </Drawer>

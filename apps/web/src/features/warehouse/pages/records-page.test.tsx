@@ -149,6 +149,16 @@ function typeArea(el: HTMLTextAreaElement, value: string) {
     el.dispatchEvent(new Event('input', { bubbles: true }));
   });
 }
+function typeInput(el: HTMLInputElement, value: string) {
+  const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+  act(() => {
+    el.focus();
+    setValue.call(el, value);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+}
+/** Reviewing is signed: the reviewer's password again. */
+const typePassword = () => typeInput(document.getElementById('wh-review-password') as HTMLInputElement, 'Secret#2026');
 const submitReview = async () => {
   await act(async () => byTestId(document, 'wh-review-submit')!.click());
   await settle(10);
@@ -205,7 +215,10 @@ describe('warehouse records', { timeout: 60_000 }, () => {
     expect(writes()).toEqual([]);
     typeArea(document.getElementById('wh-review-reason') as HTMLTextAreaElement, ' Batch does not match ');
     await submitReview();
-    expect(writes()).toEqual([[WAREHOUSE_API.reject(OTHERS.id), { reason: 'Batch does not match' }]]);
+    expect(writes()).toEqual([]);
+    typePassword();
+    await submitReview();
+    expect(writes()).toEqual([[WAREHOUSE_API.reject(OTHERS.id), { reason: 'Batch does not match', password: 'Secret#2026', meaning: 'rejected' }]]);
     await settleUntil(() => document.body.textContent!.includes('The record was rejected'));
   });
 
@@ -214,11 +227,14 @@ describe('warehouse records', { timeout: 60_000 }, () => {
     await mount();
     click(row(OTHERS.id).querySelector('[data-testid=wh-row-approve]'));
     await settle();
+    typePassword();
     await submitReview();
-    expect(writes()).toEqual([[WAREHOUSE_API.approve(OTHERS.id), { reason: '' }]]);
+    expect(writes()).toEqual([[WAREHOUSE_API.approve(OTHERS.id), { reason: '', password: 'Secret#2026', meaning: 'approved' }]]);
     await settleUntil(() => !!byTestId(document, 'wh-review-error'));
     expect(byTestId(document, 'wh-review-error')!.textContent).toContain('Not enough stock');
     refuseApprove = false;
+    // The refusal clears the password: it is typed again.
+    typePassword();
     await submitReview();
     await settleUntil(() => document.body.textContent!.includes('The record was approved'));
     expect(writes()).toHaveLength(2);

@@ -1,15 +1,18 @@
 // The details of one work order in a drawer: its fields, the alarms it gathers, its story and a
-// comment box; for handlers Edit and the status actions its status allows (resolving asks what
-// was done, closing asks for a confirmation, since a closed order is final).
+// comment box, and its electronic signatures; for handlers Edit and the status actions its status
+// allows (resolving asks what was done; closing is signed with the password again, since a
+// closed order is final).
 import { useState } from 'react';
 import { App, Button, Descriptions, Drawer, Result, Skeleton, Space, Typography } from 'antd';
 import { EditOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import type { SignatureMeaning } from '@iotc/shared/signature';
 import type { WorkOrderDetail, WorkOrderRow, WorkOrderStatus } from '@iotc/shared/work-order';
 import { CommentBox } from '../../../components/comment-box.tsx';
+import { SignatureDialog, type SignatureValues } from '../../../components/signature-dialog.tsx';
+import { SignatureList } from '../../../components/signature-list.tsx';
 import { apiErrorText } from '../../../lib/api-error.ts';
 import { useLang } from '../../../lib/language.ts';
-import { useConfirmAction } from '../../../lib/use-confirm-action.ts';
 import { useDialog } from '../../../lib/use-dialog.ts';
 import { useCommentWorkOrder } from '../api/work-order-comment.ts';
 import { useWorkOrder } from '../api/work-order-detail.ts';
@@ -24,6 +27,7 @@ import { WorkOrderTimeline } from './work-order-timeline.tsx';
 
 export const DETAIL_WIDTH = 560;
 const COMMENT_MAX = 1000;
+const CLOSE_MEANINGS: readonly SignatureMeaning[] = ['responsible', 'approved', 'reviewed'];
 
 function Fields({ order }: { order: WorkOrderDetail }) {
   const { t } = useTranslation();
@@ -85,7 +89,7 @@ export function WorkOrderDetailDrawer({ id, onClose, canHandle }: WorkOrderDetai
   const events = useWorkOrderEvents(id);
   const move = useTransitionWorkOrder();
   const comment = useCommentWorkOrder();
-  const confirm = useConfirmAction();
+  const closing = useDialog<WorkOrderRow>();
   const editor = useDialog<WorkOrderFormTarget>();
   const [resolving, setResolving] = useState<WorkOrderRow | null>(null);
   const row = order.data;
@@ -99,16 +103,16 @@ export function WorkOrderDetailDrawer({ id, onClose, canHandle }: WorkOrderDetai
 
   const run = (current: WorkOrderRow, action: StatusAction) => {
     if (action.asks === 'note') setResolving(current);
-    else if (action.asks === 'confirm')
-      confirm({
-        title: t('workOrder.close.title', { code: current.code }),
-        content: <div data-testid="wo-close-content">{t('workOrder.close.content')}</div>,
-        okText: t('workOrder.action.close'),
-        danger: true,
-        action: () => move.mutateAsync({ id: current.id, to: action.to, note: '' }),
-        success: t('workOrder.action.moved', { status: t('workOrder.status.closed') }),
-      });
+    else if (action.asks === 'confirm') closing.show(current);
     else void moveTo(current, action.to);
+  };
+
+  const close = async (values: SignatureValues) => {
+    const current = closing.target;
+    if (!current) return;
+    await move.mutateAsync({ id: current.id, to: 'closed', note: values.reason, password: values.password, meaning: values.meaning });
+    void message.success(t('workOrder.action.moved', { status: t('workOrder.status.closed') }));
+    closing.hide();
   };
 
   let body;
@@ -138,6 +142,10 @@ export function WorkOrderDetailDrawer({ id, onClose, canHandle }: WorkOrderDetai
           {t('workOrder.detail.timeline')}
         </Typography.Title>
         <WorkOrderTimeline events={events.data} pending={events.isPending} failed={events.isError} />
+        <Typography.Title level={5} className="wo-section">
+          {t('signature.title')}
+        </Typography.Title>
+        <SignatureList recordType="work_order" recordId={row.id} />
         {writable ? (
           <CommentBox
             testId="wo-comment"
@@ -183,6 +191,22 @@ export function WorkOrderDetailDrawer({ id, onClose, canHandle }: WorkOrderDetai
     >
       {body}
       <ResolveModal order={resolving} onClose={() => setResolving(null)} />
+      <SignatureDialog
+        open={closing.open}
+        title={closing.target ? t('workOrder.close.title', { code: closing.target.code }) : ''}
+        okText={t('workOrder.action.close')}
+        meanings={CLOSE_MEANINGS}
+        reason={{ label: t('workOrder.close.note'), maxLength: COMMENT_MAX }}
+        onSubmit={close}
+        onClose={closing.hide}
+        afterClose={closing.afterClose}
+        testId="wo-close"
+        danger
+      >
+        <div data-testid="wo-close-content" className="wo-section">
+          {t('workOrder.close.content')}
+        </div>
+      </SignatureDialog>
       <WorkOrderFormModal formName="woEdit" target={editor.target} open={editor.open} onClose={editor.hide} afterClose={editor.afterClose} />
     </Drawer>
   );

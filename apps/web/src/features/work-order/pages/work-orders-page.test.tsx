@@ -124,14 +124,6 @@ async function pick(testId: string, label: string) {
   await settle();
 }
 
-function confirmButton(label: string): HTMLButtonElement {
-  const dialog = document.body.querySelector('.confirm-dialog');
-  if (!dialog) throw new Error('no confirmation dialog');
-  const button = [...dialog.querySelectorAll<HTMLButtonElement>('button')].find((b) => b.textContent?.replace(/\s/g, '') === label.replace(/\s/g, ''));
-  if (!button) throw new Error(`no ${label} button`);
-  return button;
-}
-
 async function openDrawer(id: string, events = 0) {
   await mount(`?id=${id}`);
   await settleUntil(() => !!byTestId(drawer(), 'wo-detail-fields') && drawer().querySelectorAll('[data-testid=wo-event]').length === events);
@@ -315,15 +307,25 @@ describe('work orders', { timeout: 120_000 }, () => {
     expect(document.body.textContent).toContain('Status changed to Resolved');
   });
 
-  it('closes an order only after a confirmation, and a closed order offers nothing more', async () => {
+  it('closes an order only when signed with the password, and a closed order offers nothing more', async () => {
     await openDrawer(WORKING.id);
     click(byTestId(document, 'wo-move-closed'));
     await settle();
     expect(byTestId(document.body, 'wo-close-content')!.textContent).toContain('final');
     expect(writes(world)).toEqual([]);
-    click(confirmButton('Close'));
+    click(byTestId(document, 'wo-close-submit'));
+    await settle(5);
+    expect(writes(world)).toEqual([]);
+    const password = document.querySelector<HTMLInputElement>('#wo-close-password')!;
+    act(() => {
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(password, 'Secret#2026');
+      password.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    click(byTestId(document, 'wo-close-submit'));
     await settle(10);
-    expect(writes(world).map((c) => [c.path, c.opts.body])).toEqual([[`${WORK_ORDER_API.workOrders}/${WORKING.id}/transition`, { to: 'closed', note: '' }]]);
+    expect(writes(world).map((c) => [c.path, c.opts.body])).toEqual([
+      [`${WORK_ORDER_API.workOrders}/${WORKING.id}/transition`, { to: 'closed', note: '', password: 'Secret#2026', meaning: 'responsible' }],
+    ]);
     await settleUntil(() => byTestId(document, 'wo-detail-actions') === null);
     expect(byTestId(document, 'wo-comment')).toBeNull();
   });
