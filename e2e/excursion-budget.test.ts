@@ -1,6 +1,7 @@
 // Browser test of the excursion budgets in both languages (issue 27 item 3): a product profile made
 // on its screen (2-8 °C, 60 minutes above), a batch added to a transport task on the batches
-// screen with that profile, and the batch's budget seen: the task's logger read 9 °C and 10.5 °C
+// screen with that profile, and the batch's budget seen on the batch screens, in the task's
+// shipment report and in the task's form: the task's logger read 9 °C and 10.5 °C
 // for 10 minutes each, so 20 of 60 minutes above are used and 40 left.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
@@ -88,6 +89,23 @@ describe.each(['en-US', 'zh-CN'] as const)('excursion budgets in %s', (locale) =
       expect(await detail.locator('[data-testid=batch-used-above]').textContent()).toContain(usedLeft);
       expect(await detail.locator('[data-testid=batch-periods]').textContent()).toContain(task.code);
       await screenshot(page, `budget-batch-detail-${locale}`);
+
+      // The task's shipment report lists the batch with its budget; the task's form shows its batches.
+      await page.goto(`${server.url}/view/transport/tasks?id=${task.id}`);
+      await page.locator('[data-testid=tt-detail-report]').click();
+      const batches = page.locator('[data-testid=sr-batches]');
+      await batches.waitFor({ timeout: 20_000 });
+      expect(await batches.textContent()).toContain(batchNo);
+      expect(await batches.textContent()).toContain(usedLeft);
+      await batches.scrollIntoViewIfNeeded();
+      await screenshot(page, `budget-shipment-report-${locale}`);
+      await page.keyboard.press('Escape');
+      await batches.waitFor({ state: 'hidden' });
+      await page.locator('[data-testid=tt-detail-edit]').click();
+      const field = page.locator('[data-testid=ttEdit-batches]');
+      await expect.poll(async () => (await field.count()) > 0 && ((await field.first().textContent()) ?? '').includes(batchNo), { timeout: 20_000 }).toBe(true);
+      await field.first().scrollIntoViewIfNeeded();
+      await screenshot(page, `budget-task-form-${locale}`);
     });
   });
 });

@@ -5,7 +5,7 @@
 // server refusal naming a field shows on it, any other in the user's language above the form.
 // Enter in a one-line field submits; Esc closes.
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, App, Button, DatePicker, Drawer, Form, Input, InputNumber, Space, Switch } from 'antd';
+import { Alert, App, Button, DatePicker, Drawer, Form, Input, InputNumber, Select, Space, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
 import { errorText, type ErrorCode } from '@iotc/shared/errors';
@@ -24,6 +24,7 @@ import type { AssetRow } from '@iotc/shared/asset';
 import { assetLabel, deviceLabel } from '../../../api/pickers.ts';
 import { useCreateTask } from '../api/task-create.ts';
 import { useUpdateTask } from '../api/task-update.ts';
+import { useSetTaskBatches, useTaskBatches } from '../api/task-batches.ts';
 import { AlarmSection, ContactList, DetectionSection, PlacesSection, RangesSection, RecipientsSection, Section } from './settings-sections.tsx';
 import { CarrierField, DevicesSelect } from './task-pickers.tsx';
 import { newTaskValues, schemaIssues, SERVER_ERROR_FIELDS, taskInput, taskValuesFromRow, type TaskFormValues } from './task-model.ts';
@@ -55,12 +56,15 @@ export function TaskFormDrawer({ target, open, onClose, afterClose, onSaved, for
   const [form] = Form.useForm<TaskFormValues>();
   const create = useCreateTask();
   const update = useUpdateTask();
+  const setBatches = useSetTaskBatches();
   const orgChoice = useOrgChoice();
   const [failure, setFailure] = useState<string | null>(null);
   const [opening, setOpening] = useState(0);
   const carrierKind = (Form.useWatch('carrierKind', form) ?? 'vehicle') as CarrierKind;
   useRevalidateOnLanguage(form);
   const editing = target?.mode === 'edit' ? target.row : null;
+  // The batches the task carries (not part of the task's body: written after it is saved).
+  const batches = useTaskBatches(open ? (editing?.id ?? null) : null);
   const guardedClose = useGuardedClose(form, onClose, open);
   const { data: me } = useInfo();
   // The organisation the task is for: the one picked, the edited task's, else the caller's.
@@ -93,6 +97,9 @@ export function TaskFormDrawer({ target, open, onClose, afterClose, onSaved, for
     form.resetFields();
     form.setFieldsValue(target.mode === 'edit' ? taskValuesFromRow(target.row) : (target.values ?? newTaskValues()));
   }, [open, target, form]);
+  useEffect(() => {
+    if (open && batches.data) form.setFieldValue('batchNos' as never, batches.data.map((b) => b.batchNo) as never);
+  }, [open, batches.data, form]);
 
   const showErrors = (fields: { name: (string | number)[]; code: ErrorCode }[]) => {
     form.setFields(fields.map((f) => ({ name: f.name as never, errors: [errorText(f.code, lang)] })));
@@ -126,6 +133,14 @@ export function TaskFormDrawer({ target, open, onClose, afterClose, onSaved, for
       } else {
         task = await update.mutateAsync({ id: target.row.id, body: parsed.data });
         void message.success(t('transport.task.saved', { code: task.code }));
+      }
+      const batchNos = (form.getFieldValue('batchNos' as never) as string[] | undefined) ?? [];
+      if (batchNos.length || (batches.data?.length ?? 0) > 0) {
+        try {
+          await setBatches.mutateAsync({ taskId: task.id, batchNos, goodsName: task.goodsName });
+        } catch (error) {
+          void message.error({ content: apiErrorText(error, lang), className: 'action-error' });
+        }
       }
       onClose();
       onSaved?.(task);
@@ -215,6 +230,9 @@ export function TaskFormDrawer({ target, open, onClose, afterClose, onSaved, for
               <Input maxLength={100} autoComplete="off" />
             </Form.Item>
           </div>
+          <Form.Item name="batchNos" label={t('transport.task.batches')} extra={t('transport.task.batchesHint')}>
+            <Select mode="tags" tokenSeparators={[',', ' ']} open={false} suffixIcon={null} placeholder={t('transport.task.batchesPlaceholder')} data-testid={`${formName}-batches`} />
+          </Form.Item>
         </Section>
         <Section title={t('transport.section.carrier')}>
           <Form.Item name="carrierKind" hidden>
