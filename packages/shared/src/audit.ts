@@ -105,6 +105,10 @@ export const AUDIT_ACTIONS = [
   'work_order_comment',
   'work_order_alarms',
   'signature',
+  'warehouse_record_create',
+  'warehouse_record_update',
+  'warehouse_record_delete',
+  'warehouse_record_import',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_RESULTS = ['success', 'failure'] as const;

@@ -418,6 +418,10 @@ export const DICTS: DictSeed[] = [
       ['work_order_comment', '评论工单', 'Work order commented'],
       ['work_order_alarms', '工单关联告警', 'Alarms added to a work order'],
       ['signature', '电子签名', 'Electronic signature'],
+      ['warehouse_record_create', '新建出入库记录', 'Warehouse record created'],
+      ['warehouse_record_update', '修改出入库记录', 'Warehouse record changed'],
+      ['warehouse_record_delete', '删除出入库记录', 'Warehouse record deleted'],
+      ['warehouse_record_import', '导入出入库记录', 'Warehouse records imported'],
     ],
   },
   {

@@ -7,5 +7,5 @@ import { warehouseService } from './service.ts';
 import { signaturesOf } from '../signature/plugin.ts';
 
 export const warehousePlugin = fp(async (app: FastifyInstance, ctx: ModuleContext) => {
-  await app.register(warehouseRoutes, { records: warehouseService(ctx.database.db, { signatures: signaturesOf(ctx) }) });
+  await app.register(warehouseRoutes, { records: warehouseService(ctx.database.db, { audit: ctx.audit, signatures: signaturesOf(ctx) }) });
 });

@@ -43,7 +43,7 @@ export const warehouseRoutes: FastifyPluginAsyncZod<{ records: WarehouseService 
   app.post(
     base,
     { schema: { tags, summary: 'Enter a record (pending review); the temperature at hand-over is read from the room sensor', body: recordBodySchema, response: { 200: envelopeSchema(recordRowSchema) } }, ...write },
-    async (req) => ok(await records.create(callerOf(req), req.body)),
+    async (req) => ok(await records.create(callerOf(req), req.body, clientOf(req))),
   );
   app.get(
     WAREHOUSE_API.stock,
@@ -70,7 +70,7 @@ export const warehouseRoutes: FastifyPluginAsyncZod<{ records: WarehouseService 
   app.post(
     `${base}/import`,
     { schema: { tags, summary: 'Import an .xlsx sheet (times in the request time zone): all rows or, with any error, none', response: { 200: envelopeSchema(importResultSchema) } }, ...write },
-    async (req) => ok(await records.import(callerOf(req), req.body as Buffer, req.lang, requestTimezone(req))),
+    async (req) => ok(await records.import(callerOf(req), req.body as Buffer, req.lang, requestTimezone(req), clientOf(req))),
   );
   app.get(one, { schema: { tags, summary: 'One record', params: idParamsSchema, response: { 200: envelopeSchema(recordRowSchema) } }, ...read }, async (req) =>
     ok(await records.get(callerOf(req), req.params.id)),
@@ -78,10 +78,10 @@ export const warehouseRoutes: FastifyPluginAsyncZod<{ records: WarehouseService 
   app.put(
     one,
     { schema: { tags, summary: 'Change a pending record (the reading is taken again)', params: idParamsSchema, body: recordBodySchema, response: { 200: envelopeSchema(recordRowSchema) } }, ...write },
-    async (req) => ok(await records.update(callerOf(req), req.params.id, req.body)),
+    async (req) => ok(await records.update(callerOf(req), req.params.id, req.body, clientOf(req))),
   );
   app.delete(one, { schema: { tags, summary: 'Delete a pending record', params: idParamsSchema, response: { 200: envelopeSchema(z.null()) } }, ...write }, async (req) =>
-    ok(await records.remove(callerOf(req), req.params.id).then(() => null)),
+    ok(await records.remove(callerOf(req), req.params.id, clientOf(req)).then(() => null)),
   );
   app.post(
     `${one}/approve`,

@@ -36,6 +36,8 @@ import { readWorkbook, templateWorkbook } from '../../lib/sheet.ts';
 import { zodIssueText } from '../../plugins/errors.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Caller, ClientMeta } from '../../lib/caller.ts';
+import type { AuditWriter } from '../audit/repo.ts';
+import { successRecorder } from '../audit/service.ts';
 import { DEFAULT_MEANING, type SignatureFields } from '@iotc/shared/signature';
 import type { SignatureService } from '../signature/service.ts';
 import { AUDIT_TEXT, DIRECTION_TEXT, IMPORT_COLUMNS, SHEET_NAME, directionOf } from './columns.ts';
@@ -119,7 +121,10 @@ function provinceIs(attrs: typeof wh.attrs, value: string): SQL {
   return sql`lower(regexp_replace(trim(${attrs}->>'province'), '[\\s-]+', '', 'g')) = any(${`{${spellings.map((s) => `"${s.replace(/["\\]/g, '\\$&')}"`).join(',')}}`}::text[])`;
 }
 
-export function warehouseService(db: Db, deps: { signatures: SignatureService }) {
+export function warehouseService(db: Db, deps: { audit: AuditWriter; signatures: SignatureService }) {
+  /** Records made, changed, removed and imported are audited in their transaction (a review is signed, with its own row). */
+  const record = successRecorder(deps.audit);
+  const about = (b: Pick<RecordBody, 'direction' | 'goodsName' | 'batchNo'>) => `${b.direction} ${b.goodsName}${b.batchNo ? ` ${b.batchNo}` : ''}`;
   function selectRecords() {
     return db
       .select({
@@ -301,33 +306,47 @@ export function warehouseService(db: Db, deps: { signatures: SignatureService })
 
     get: visible,
 
-    async create(caller: Caller, body: RecordBody): Promise<RecordRow> {
+    async create(caller: Caller, body: RecordBody, meta: ClientMeta): Promise<RecordRow> {
       const loc = await locate(db, caller.scope.orgs, body.locationId);
-      const [made] = await db
-        .insert(warehouseRecords)
-        .values({ ...(await placeValues(db, loc, timeOf(body))), ...bodyValues(body), createdById: caller.userId, createdBy: caller.account })
-        .returning({ id: warehouseRecords.id });
-      return visible(caller, made!.id);
+      const place = await placeValues(db, loc, timeOf(body));
+      const made = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(warehouseRecords)
+          .values({ ...place, ...bodyValues(body), createdById: caller.userId, createdBy: caller.account })
+          .returning({ id: warehouseRecords.id, orgId: warehouseRecords.orgId });
+        await record(tx, caller, row!.orgId, 'warehouse_record_create', about(body), meta);
+        return row!;
+      });
+      return visible(caller, made.id);
     },
 
-    async update(caller: Caller, id: string, body: RecordBody): Promise<RecordRow> {
+    async update(caller: Caller, id: string, body: RecordBody, meta: ClientMeta): Promise<RecordRow> {
       await visible(caller, id);
       const loc = await locate(db, caller.scope.orgs, body.locationId);
-      const [changed] = await db
-        .update(warehouseRecords)
-        .set({ ...(await placeValues(db, loc, timeOf(body))), ...bodyValues(body), updatedAt: new Date() })
-        .where(and(eq(warehouseRecords.id, id), eq(warehouseRecords.auditStatus, 'pending')))
-        .returning({ id: warehouseRecords.id });
+      const place = await placeValues(db, loc, timeOf(body));
+      const changed = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(warehouseRecords)
+          .set({ ...place, ...bodyValues(body), updatedAt: new Date() })
+          .where(and(eq(warehouseRecords.id, id), eq(warehouseRecords.auditStatus, 'pending')))
+          .returning({ id: warehouseRecords.id, orgId: warehouseRecords.orgId });
+        if (row) await record(tx, caller, row.orgId, 'warehouse_record_update', about(body), meta);
+        return row;
+      });
       if (!changed) return notPending(caller, id);
       return visible(caller, id);
     },
 
-    async remove(caller: Caller, id: string): Promise<void> {
-      await visible(caller, id);
-      const [gone] = await db
-        .delete(warehouseRecords)
-        .where(and(eq(warehouseRecords.id, id), eq(warehouseRecords.auditStatus, 'pending')))
-        .returning({ id: warehouseRecords.id });
+    async remove(caller: Caller, id: string, meta: ClientMeta): Promise<void> {
+      const before = await visible(caller, id);
+      const gone = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .delete(warehouseRecords)
+          .where(and(eq(warehouseRecords.id, id), eq(warehouseRecords.auditStatus, 'pending')))
+          .returning({ id: warehouseRecords.id });
+        if (row) await record(tx, caller, before.orgId, 'warehouse_record_delete', about(before), meta);
+        return row;
+      });
       if (!gone) await notPending(caller, id);
     },
 
@@ -385,7 +404,7 @@ export function warehouseService(db: Db, deps: { signatures: SignatureService })
      * the code of a cold room or refrigerator of it), times in the request's time zone (blank:
      * now). With any error nothing is stored and every error is answered.
      */
-    async import(caller: Caller, file: Buffer, lang: Lang, tz: string): Promise<ImportResult> {
+    async import(caller: Caller, file: Buffer, lang: Lang, tz: string, meta: ClientMeta): Promise<ImportResult> {
       const sheet = await readWorkbook(file, IMPORT_COLUMNS);
       const scope = caller.scope.orgs;
       const all = await db
@@ -472,6 +491,7 @@ export function warehouseService(db: Db, deps: { signatures: SignatureService })
       }
       await db.transaction(async (tx) => {
         for (let i = 0; i < values.length; i += 500) await tx.insert(warehouseRecords).values(values.slice(i, i + 500));
+        await record(tx, caller, caller.orgId, 'warehouse_record_import', `+${values.length}`, meta);
       });
       return { created: values.length, updated: 0, errors: [] };
     },
