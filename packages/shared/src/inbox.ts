@@ -32,6 +32,9 @@ export const inboxItemSchema = z.object({
   level: z.enum(['info', 'warning', 'important']).nullable(),
   /** The alarm the delivery is about; null for a notice. */
   alarmId: z.string().nullable(),
+  /** The transport task of that alarm, and its code; null when it has none. */
+  taskId: z.string().nullable(),
+  taskCode: z.string().nullable(),
   /** When it was delivered or published (ISO 8601 UTC). */
   at: z.string(),
   read: z.boolean(),

@@ -9,10 +9,11 @@ import type { Page } from '@iotc/shared/envelope';
 import { INBOX_API, type InboxCount, type InboxItem, type InboxMarked } from '@iotc/shared/inbox';
 import { call, DEMO_PASSWORD, login, testApp, type TestApp } from '../../test/harness.ts';
 import { addOrgUser, createTenantUser } from '../../test/fixtures.ts';
-import { notices } from '../../db/schema.ts';
+import { eq } from 'drizzle-orm';
+import { alarms, notices } from '../../db/schema.ts';
 import { localBus, type LiveEvent } from '../../realtime/bus.ts';
 
-const PERMS = ['alarm:read', 'alarm:write', 'alarm:handle', 'device:read', 'device:write'];
+const PERMS = ['alarm:read', 'alarm:write', 'alarm:handle', 'device:read', 'device:write', 'transport:read', 'transport:write'];
 
 let t: TestApp;
 let admin: string;
@@ -103,6 +104,22 @@ describe('inbox', () => {
     expect(await unread(admin)).toBe(3);
     // The recipient's open tabs were told.
     expect(events.some((e) => e.type === 'inbox' && e.userIds.includes(adminId))).toBe(true);
+  });
+
+  it("an alarm of a transport task links to the task as well", async () => {
+    expect((await list(admin)).rows[0]).toMatchObject({ alarmId: alarm.id, taskId: null, taskCode: null });
+    const task = await api<{ id: string; code: string }>('POST', '/api/iot/v2/transport-tasks', admin, {
+      goodsName: 'Vaccines',
+      deviceIds: [alarm.device.id],
+      origin: { name: 'Shanghai DC', lat: 31.2, lon: 121.5, radiusM: 500 },
+      destination: { name: 'Hangzhou Store', lat: 30.27, lon: 120.15, radiusM: 800 },
+    });
+    expect(task.status, JSON.stringify(task.body)).toBe(200);
+    // The alarm as a task's alarm policy raises it (the task's own rule would on the next report).
+    await t.app.database.db.update(alarms).set({ taskId: task.body.data!.id }).where(eq(alarms.id, alarm.id));
+    const [item] = (await list(admin)).rows;
+    expect(item).toMatchObject({ alarmId: alarm.id, taskId: task.body.data!.id, taskCode: task.body.data!.code });
+    expect((await list(admin)).rows.slice(1).every((i) => i.taskId === null && i.taskCode === null)).toBe(true);
   });
 
   it('marks one read, then all; the unread filter and the count follow', async () => {

@@ -18,11 +18,13 @@ export interface Reader {
 function itemsOf(r: Reader, lang: Lang): SQL {
   const zh = lang === 'zh';
   return sql`
-    select d.id, 'alarm' as kind, d.subject as title, d.body, null::text as level, d.alarm_id, d.created_at as at
+    select d.id, 'alarm' as kind, d.subject as title, d.body, null::text as level, d.alarm_id, tt.id as task_id, tt.code as task_code, d.created_at as at
       from deliveries d
+      left join alarms a on a.id = d.alarm_id
+      left join transport_tasks tt on tt.id = a.task_id
      where d.user_id = ${r.userId}::uuid and d.channel = 'in_app' and d.status = 'sent'
     union all
-    select n.id, 'notice' as kind, ${zh ? sql`n.title_zh` : sql`n.title_en`} as title, ${zh ? sql`n.body_zh` : sql`n.body_en`} as body, n.level, null::uuid as alarm_id, n.published_at as at
+    select n.id, 'notice' as kind, ${zh ? sql`n.title_zh` : sql`n.title_en`} as title, ${zh ? sql`n.body_zh` : sql`n.body_en`} as body, n.level, null::uuid as alarm_id, null::uuid as task_id, null::text as task_code, n.published_at as at
       from notices n
      where n.org_id is null
         or n.org_id = any(${uuidList(r.scope)})
@@ -39,6 +41,8 @@ interface ItemRow {
   body: string;
   level: 'info' | 'warning' | 'important' | null;
   alarm_id: string | null;
+  task_id: string | null;
+  task_code: string | null;
   at: Date | string;
   read: boolean;
 }
@@ -64,6 +68,8 @@ export function inboxRepo(db: Db) {
           body: i.body,
           level: i.level,
           alarmId: i.alarm_id,
+          taskId: i.task_id,
+          taskCode: i.task_code,
           at: iso(i.at),
           read: i.read,
         })),

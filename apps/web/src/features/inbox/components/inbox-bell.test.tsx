@@ -34,8 +34,8 @@ let mounted: Rendered | undefined;
 beforeEach(async () => {
   await setEnglish();
   items = [
-    { id: uuid(1), kind: 'alarm', title: '[Urgent] Temperature high: Truck 1', body: 'value 9.3 °C', level: null, alarmId: uuid(101), at: '2026-03-01T02:00:00.000Z', read: false },
-    { id: uuid(2), kind: 'notice', title: 'Routine maintenance', body: 'Sunday night', level: 'info', alarmId: null, at: '2026-03-01T01:00:00.000Z', read: false },
+    { id: uuid(1), kind: 'alarm', title: '[Urgent] Temperature high: Truck 1', body: 'value 9.3 °C', level: null, alarmId: uuid(101), taskId: null, taskCode: null, at: '2026-03-01T02:00:00.000Z', read: false },
+    { id: uuid(2), kind: 'notice', title: 'Routine maintenance', body: 'Sunday night', level: 'info', alarmId: null, taskId: null, taskCode: null, at: '2026-03-01T01:00:00.000Z', read: false },
   ];
   calls = [];
   requestMock.mockReset();
@@ -121,6 +121,19 @@ describe('InboxBell', () => {
     click(entries()[0]!.querySelector('button'));
     await settleUntil(() => byTestId(document, 'where')!.textContent === `/view/alarm/query?alarm=${uuid(101)}`);
     await settleUntil(() => bell().getAttribute('aria-label') === 'Inbox, no unread messages');
+  });
+
+  it("a transport task's alarm also leads to the task, named by its code", async () => {
+    items[0] = { ...items[0]!, taskId: uuid(201), taskCode: 'TT-20260301-0001' };
+    await mount();
+    click(bell());
+    await settleUntil(() => entries().length === 2);
+    expect(entries()[1]!.querySelector('[data-testid=inbox-item-task]')).toBeNull();
+    const task = entries()[0]!.querySelector<HTMLElement>('[data-testid=inbox-item-task]')!;
+    expect(task.textContent).toBe('Task TT-20260301-0001');
+    click(task);
+    await settleUntil(() => byTestId(document, 'where')!.textContent === `/view/transport/tasks?id=${uuid(201)}`);
+    expect(calls.find((c) => c.path === INBOX_API.read)?.opts?.body).toEqual({ ids: [uuid(1)] });
   });
 
   it('marks all read, and shows the empty state of the unread filter', async () => {

@@ -21,6 +21,11 @@ export function alarmHref(alarmId: string): string {
   return `/view/alarm/query?alarm=${encodeURIComponent(alarmId)}`;
 }
 
+/** Where a task's alarm message also leads: the task's details. */
+export function taskHref(taskId: string): string {
+  return `/view/transport/tasks?id=${encodeURIComponent(taskId)}`;
+}
+
 /** The badge's text past 99. */
 const OVERFLOW = 99;
 
@@ -52,6 +57,12 @@ export function InboxBell() {
       setOpen(false);
       void navigate(alarmHref(item.alarmId));
     } else setExpanded((e) => (e === item.id ? null : item.id));
+  };
+  const openTask = (item: InboxItem) => {
+    if (!item.taskId) return;
+    if (!item.read) markRead.mutate([item.id]);
+    setOpen(false);
+    void navigate(taskHref(item.taskId));
   };
 
   return (
@@ -95,7 +106,7 @@ export function InboxBell() {
             ) : (
               <ul className="inbox-list" aria-label={t('inbox.title')} data-testid="inbox-list">
                 {rows.map((item) => (
-                  <InboxEntry key={item.id} item={item} expanded={expanded === item.id} onOpen={openItem} />
+                  <InboxEntry key={item.id} item={item} expanded={expanded === item.id} onOpen={openItem} onOpenTask={openTask} />
                 ))}
               </ul>
             )}

@@ -1,6 +1,7 @@
 // One inbox item: a button with its kind's icon, the title (bold while unread, with a dot and
-// "Unread" for screen readers), the time; a notice opened shows its text below.
-import { Tag } from 'antd';
+// "Unread" for screen readers), the time; a notice opened shows its text below. An alarm of a
+// transport task has a second way out, to the task.
+import { Button, Tag } from 'antd';
 import { AlertOutlined, NotificationOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
@@ -9,7 +10,7 @@ import type { InboxItem } from '@iotc/shared/inbox';
 
 const LEVEL_COLOR = { info: 'blue', warning: 'orange', important: 'red' } as const;
 
-export function InboxEntry({ item, expanded, onOpen }: { item: InboxItem; expanded: boolean; onOpen: (item: InboxItem) => void }) {
+export function InboxEntry({ item, expanded, onOpen, onOpenTask }: { item: InboxItem; expanded: boolean; onOpen: (item: InboxItem) => void; onOpenTask: (item: InboxItem) => void }) {
   const { t } = useTranslation();
   const body = item.body.trim();
   return (
@@ -32,6 +33,11 @@ export function InboxEntry({ item, expanded, onOpen }: { item: InboxItem; expand
           </span>
         </span>
       </button>
+      {item.taskId && item.taskCode ? (
+        <Button type="link" size="small" className="inbox-entry-task" onClick={() => onOpenTask(item)} data-testid="inbox-item-task">
+          {t('inbox.viewTask', { code: item.taskCode })}
+        </Button>
+      ) : null}
       {expanded ? (
         <div className="inbox-entry-body" data-testid="inbox-item-body">
           {body || t('inbox.noDetails')}
