@@ -143,6 +143,8 @@ describe('remote control of a JT/T 808 terminal', { timeout: 180_000 }, () => {
         const row = page.locator(`tr[data-row-key="${cmd!.id}"]`);
         await row.locator('[data-testid=rc-cell-status]', { hasText: text.pending }).waitFor();
         await row.locator('[data-testid=rc-row-approve]').click();
+        // Approving is signed: the administrator's password again.
+        await page.locator('#rc-review-password').fill(ADMIN_PASSWORD);
         await page.locator('[data-testid=rc-review-submit]').click();
         const frame = await term.next(MSG.textMessage);
         expect(decodeTextMessage(frame.body, false)).toEqual({ flags: 0x04 | 0x08, text: text.message });

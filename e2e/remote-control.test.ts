@@ -109,6 +109,8 @@ describe('remote-control review', { timeout: 180_000 }, () => {
         const row = page.locator(`tr[data-row-key="${cmd!.id}"]`);
         await row.locator('[data-testid=rc-cell-command]', { hasText: '-18 °C' }).waitFor();
         await row.locator('[data-testid=rc-row-approve]').click();
+        // Approving is signed: the administrator's password again.
+        await page.locator('#rc-review-password').fill(ADMIN_PASSWORD);
         await page.locator('[data-testid=rc-review-submit]').click();
         await until(() => received.length === 1);
         expect(received[0]).toMatchObject({ id: cmd!.id, kind: 'set_point', params: { celsius: -18 } });
