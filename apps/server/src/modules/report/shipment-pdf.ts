@@ -1,10 +1,12 @@
 // The shipment report as a PDF (A4, the PDF kit of lib/pdf-kit.ts): the task and temperature
 // facts, the track drawn as vectors (planned route, track driven, origin and destination areas,
 // alarms; no map tiles, so it is made the same without internet), the temperature curve with its
-// limits (ECharts rendered to SVG on the server), and the alarm list.
+// limits (ECharts rendered to SVG on the server), the alarm list, and the electronic signatures
+// (modules/signature; blank lines to sign by hand while there are none).
 import * as echarts from 'echarts';
 import type { Lang } from '@iotc/shared/i18n';
 import { alarmValueText } from '@iotc/shared/format';
+import type { SignatureRow } from '@iotc/shared/signature';
 import { formatInstant } from '../../lib/export.ts';
 import { COLORS, CONTENT_W, drawSvg, ensureSpace, facts, heading, note, openDocument, PAGE, table, titleBlock, type Doc } from '../../lib/pdf-kit.ts';
 import type { ShipmentData } from './shipment-data.ts';
@@ -203,7 +205,52 @@ function alarmTable(doc: Doc, d: ShipmentData, lang: Lang, tz: string) {
   table(doc, columns, rows, { repeatHeader: false });
 }
 
-export async function shipmentPdf(d: ShipmentData, lines: [string, string][], lang: Lang, tz: string): Promise<Buffer> {
+const SIGN_TEXTS = {
+  en: {
+    section: 'Signatures',
+    responsible: 'Responsible',
+    reviewed: 'Reviewed by',
+    date: 'Date',
+    meanings: { approved: 'Approved', rejected: 'Rejected', reviewed: 'Reviewed', responsible: 'Responsible' },
+    hash: 'record SHA-256',
+    mismatch: 'DOES NOT MATCH: the task changed after signing',
+  },
+  zh: {
+    section: '电子签名',
+    responsible: '负责人',
+    reviewed: '复核人',
+    date: '日期',
+    meanings: { approved: '批准', rejected: '驳回', reviewed: '复核', responsible: '负责' },
+    hash: '记录 SHA-256',
+    mismatch: '与记录不符：签名后任务已被修改',
+  },
+} as const;
+
+/** The report's electronic signatures (name, time, meaning, hash prefix); blank lines to sign by hand when there are none. */
+function signatureBlock(doc: Doc, signed: readonly SignatureRow[], lang: Lang, tz: string) {
+  const x = SIGN_TEXTS[lang];
+  heading(doc, x.section, 60);
+  if (signed.length === 0) {
+    ensureSpace(doc, 30);
+    const y = doc.y + 8;
+    const half = CONTENT_W / 2;
+    doc.fontSize(10).fillColor(COLORS.text);
+    for (const [i, who] of [x.responsible, x.reviewed].entries()) {
+      doc.text(`${who}: ______________    ${x.date}: ____________`, PAGE.margin + i * half, y, { width: half, lineBreak: false });
+    }
+    doc.y = y + 20;
+    return;
+  }
+  facts(
+    doc,
+    signed.map((s): [string, string] => [
+      x.meanings[s.meaning],
+      `${s.signerName} (${s.signerAccount}) · ${formatInstant(new Date(s.signedAt), tz)} · ${x.hash} ${s.recordHash.slice(0, 16)}…${s.matches ? '' : ` · ${x.mismatch}`}`,
+    ]),
+  );
+}
+
+export async function shipmentPdf(d: ShipmentData, lines: [string, string][], lang: Lang, tz: string, signed: readonly SignatureRow[] = []): Promise<Buffer> {
   const x = REPORT_TEXTS[lang];
   const { doc, finish } = openDocument({ title: `${x.title} ${d.report.task.code}`, lang });
   titleBlock(doc, { title: x.title, subtitle: `${x.subtitle} · ${d.report.task.code}`, size: 20, align: 'left' });
@@ -231,6 +278,8 @@ export async function shipmentPdf(d: ShipmentData, lines: [string, string][], la
 
   heading(doc, x.sectionAlarms);
   alarmTable(doc, d, lang, tz);
+
+  signatureBlock(doc, signed, lang, tz);
 
   return finish((page, pages) => `${d.report.task.code} · ${x.page(page, pages)}`);
 }

@@ -21,6 +21,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { Caller } from '../../lib/caller.ts';
 import type { Geocoder } from '../geocode/service.ts';
 import { shipmentPdf } from './shipment-pdf.ts';
+import { signaturesOfRecord } from '../signature/service.ts';
 import type { ShipmentData, ShipmentReading } from './shipment-data.ts';
 import { REPORT_TEXTS, type ReportTexts } from './texts.ts';
 import { alarmValueNumber, durationText } from '@iotc/shared/format';
@@ -222,7 +223,7 @@ export function shipmentService(db: Db, opts: ShipmentOptions = {}) {
       const name = `${REPORT_TEXTS[lang].fileName}-${d.report.task.code}`;
       if (format === 'xlsx') return { contentType: XLSX_TYPE, filename: `${name}.xlsx`, body: await xlsx(d, lang, tz) };
       const addresses = opts.geocoder ? await opts.geocoder.reverseMany([d.origin, d.destination], lang) : [];
-      return { contentType: 'application/pdf', filename: `${name}.pdf`, body: await shipmentPdf(d, withAddresses(summaryLines(d.report, lang, tz), lang, addresses), lang, tz) };
+      return { contentType: 'application/pdf', filename: `${name}.pdf`, body: await shipmentPdf(d, withAddresses(summaryLines(d.report, lang, tz), lang, addresses), lang, tz, await signaturesOfRecord(db, 'shipment_report', taskId)) };
     },
   };
 }

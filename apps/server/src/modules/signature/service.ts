@@ -44,6 +44,19 @@ const toRow = (s: SignatureRecord, current: string | null): SignatureRow => ({
   matches: current !== null && current === s.recordHash,
 });
 
+/** The signatures of a record, oldest first, each with whether the record as it is now still matches (for documents such as the PDFs; no scope check). */
+export async function signaturesOfRecord(db: Db, type: SignatureRecordType, id: string): Promise<SignatureRow[]> {
+  const c = await recordContent(db, type, id);
+  if (!c) return [];
+  const current = contentHash(c.content);
+  const rows = await db
+    .select()
+    .from(signatures)
+    .where(and(eq(signatures.orgId, c.orgId), eq(signatures.recordType, type), eq(signatures.recordId, id)))
+    .orderBy(asc(signatures.signedAt), asc(signatures.id));
+  return rows.map((s) => toRow(s, current));
+}
+
 export interface SignatureOptions {
   audit: SignatureAudit;
   now?: () => Date;
@@ -135,13 +148,8 @@ export function signatureService(db: Db, opts: SignatureOptions) {
       return (await rowsOf(db, c.orgId, type, id)).map((s) => toRow(s, current));
     },
 
-    /** The signatures of records as they are now, for the PDFs (no scope check: the caller already read the record). */
-    async ofRecord(type: SignatureRecordType, id: string): Promise<SignatureRow[]> {
-      const c = await recordContent(db, type, id);
-      if (!c) return [];
-      const current = contentHash(c.content);
-      return (await rowsOf(db, c.orgId, type, id)).map((s) => toRow(s, current));
-    },
+    /** The signatures of a record as it is now, for the PDFs (no scope check: the caller already read the record). */
+    ofRecord: (type: SignatureRecordType, id: string) => signaturesOfRecord(db, type, id),
 
     /**
      * Signs a task's GSP record or shipment report as reviewed or responsible: the reviewer is

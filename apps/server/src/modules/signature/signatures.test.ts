@@ -2,7 +2,8 @@
 // command, closing a work order, and signing a task's GSP record and shipment report, each with
 // the password again; a wrong password refused in both languages (the change not made); the
 // two-person rules; the hash that no longer matches once the record changes; another
-// organisation neither reading nor signing; every signature audited and in the ledger.
+// organisation neither reading nor signing; every signature audited and in the ledger; the
+// shipment report's PDF carrying its signature.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import type { CommandRow } from '@iotc/shared/command';
@@ -14,6 +15,7 @@ import type { AssetRow } from '@iotc/shared/asset';
 import type { WorkOrderDetail } from '@iotc/shared/work-order';
 import { call, DEMO_PASSWORD, login, testApp, type TestApp } from '../../test/harness.ts';
 import { addOrgUser, createTenantUser } from '../../test/fixtures.ts';
+import { HAS_PDFTOTEXT, pdfText } from '../../test/pdf-text.ts';
 import { auditLogs, ledgerLeaves, orgs } from '../../db/schema.ts';
 
 let t: TestApp;
@@ -188,6 +190,22 @@ describe("a task's GSP record and shipment report", () => {
     expect(reviewed.status, JSON.stringify(reviewed.body)).toBe(200);
     // The shipment report is a document of its own: its reviewer may be the GSP record's responsible person.
     expect((await sign(signerA, { document: 'shipment_report', meaning: 'reviewed', password: DEMO_PASSWORD })).status).toBe(200);
+
+    // The shipment report's PDF carries its signature (name, time, meaning, hash prefix), in both languages.
+    const shipmentSigner = (await api<SignatureRow[]>('GET', `${SIGNATURE_API.taskSignatures(id)}?document=shipment_report`, signerA)).body.data![0]!;
+    if (HAS_PDFTOTEXT) {
+      for (const [lang, meaning] of [
+        ['en-US', 'Reviewed'],
+        ['zh-CN', '复核'],
+      ] as const) {
+        const pdf = await t.app.inject({ method: 'GET', url: `/api/iot/v2/reports/shipment/${id}?format=pdf`, headers: { access_token: signerA, language: lang, timezone: 'Asia/Shanghai' } });
+        expect(pdf.statusCode, pdf.body.slice(0, 200)).toBe(200);
+        const text = (await pdfText(pdf.rawPayload)).replace(/\s+/g, ' ');
+        expect(text).toContain(lang === 'en-US' ? 'Signatures' : '电子签名');
+        expect(text).toContain(`${meaning} User sig-a (sig-a)`);
+        expect(text).toContain(shipmentSigner.recordHash.slice(0, 16));
+      }
+    }
 
     const list = await api<SignatureRow[]>('GET', SIGNATURE_API.taskSignatures(id), signerA);
     expect(list.body.data!.map((s) => [s.recordType, s.meaning, s.signerAccount, s.matches])).toEqual([
