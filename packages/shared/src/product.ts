@@ -7,16 +7,20 @@ import { blankAsUndefined, listQuerySchema } from './list.ts';
 
 const text = (max: number) => z.preprocess((v) => v ?? '', z.string().trim().max(max));
 const temp = (code: string) => z.number({ message: code }).min(-100, { message: code }).max(100, { message: code });
+// Within -100..100 °C, and low < high ≤ absolute max: so the low limit is below 100 and the high
+// limit and the absolute max above -100 (written into the bounds, so the documented ranges say it).
+const lowTemp = (code: string) => z.number({ message: code }).min(-100, { message: code }).lt(100, { message: code });
+const highTemp = (code: string) => z.number({ message: code }).gt(-100, { message: code }).max(100, { message: code });
 const minutes = z.number({ message: 'PRODUCT_BUDGET_MINUTES' }).int({ message: 'PRODUCT_BUDGET_MINUTES' }).min(0, { message: 'PRODUCT_BUDGET_MINUTES' }).max(1_000_000, { message: 'PRODUCT_BUDGET_MINUTES' });
 
 export const profileBodySchema = z
   .object({
     name: z.string({ message: 'PRODUCT_NAME_REQUIRED' }).trim().min(1, { message: 'PRODUCT_NAME_REQUIRED' }).max(64, { message: 'PRODUCT_NAME_REQUIRED' }),
-    lowC: temp('PRODUCT_TEMP_INVALID'),
-    highC: temp('PRODUCT_TEMP_INVALID'),
+    lowC: lowTemp('PRODUCT_TEMP_INVALID'),
+    highC: highTemp('PRODUCT_TEMP_INVALID'),
     aboveBudgetMin: minutes,
     belowBudgetMin: minutes,
-    absoluteMaxC: temp('PRODUCT_TEMP_INVALID'),
+    absoluteMaxC: highTemp('PRODUCT_TEMP_INVALID'),
     absoluteMinC: temp('PRODUCT_TEMP_INVALID').nullish().transform((v) => v ?? null),
     alertPercent: z
       .number({ message: 'PRODUCT_ALERT_PERCENT' })

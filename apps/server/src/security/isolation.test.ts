@@ -186,6 +186,9 @@ beforeAll(async () => {
   await must('PUT', `/api/iot/v2/retention-rules/${orgA}`, { rowsInherit: false, rowsDays: 60, packsInherit: true, packsDays: null });
   await must('POST', '/api/iot/v2/legal-holds', { subjectKind: 'device', subjectId: device, reason: 'Isolation probe hold' });
   await must('POST', '/api/iot/v2/roles', { orgId: orgA, code: 'probe_role', nameZh: '探针角色', nameEn: 'Probe role', permissions: [], menuIds: [] });
+  // A product profile and a batch on A's task (issue 27 item 3).
+  const probeProfile = await must<{ id: string }>('POST', '/api/iot/v2/product-profiles', { name: 'Isolation probe profile', lowC: 2, highC: 8, aboveBudgetMin: 60, belowBudgetMin: 0, absoluteMaxC: 25 });
+  await must('PUT', `/api/iot/v2/transport-tasks/${ids.task![0]}/batches`, { batches: [{ batchNo: 'PROBE-1', profileId: probeProfile.id }] });
 
   // B: an unrelated top-level organisation with an administrator holding every permission and screen.
   const madeOrg = await api<{ id: string }>('POST', '/api/iot/v2/orgs', admin, { parentId: platformOrg, code: 'rival', name: 'Rival Logistics' });

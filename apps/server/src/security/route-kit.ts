@@ -327,6 +327,8 @@ export const PARAM_KINDS: Record<string, string> = {
   '/api/iot/v2/jt808-models/:id': 'jt808Model',
   '/api/iot/v2/retention-rules/:orgId': 'org',
   '/api/iot/v2/legal-holds/:id': 'hold',
+  '/api/iot/v2/product-profiles/:id': 'productProfile',
+  '/api/iot/v2/product-batches/:id': 'productBatch',
 };
 
 const uuidField = (s: JsonSchema): boolean => s.format === 'uuid' || (!Array.isArray(s.items) && s.items?.format === 'uuid');
@@ -398,6 +400,8 @@ export async function idsOfOrg(db: Db, orgId: string): Promise<Ids> {
   ids.trackingLink = await q(`select id as v from transport_tracking_links where org_id = $A`);
   ids.jt808Model = await q(`select id as v from jt808_models where org_id = $A`);
   ids.hold = await q(`select id as v from legal_holds where org_id = $A`);
+  ids.productProfile = await q(`select id as v from product_profiles where org_id = $A`);
+  ids.productBatch = await q(`select id as v from product_batches where org_id = $A`);
   return ids;
 }
 
