@@ -265,9 +265,10 @@ export function commandService(
 
     /** Approve (the command goes to the device at once) or reject with a reason; never one's own request. */
     async review(caller: Caller, id: string, body: CommandReview, meta: ClientMeta): Promise<CommandRow> {
+      // Another organisation's command is not found, whatever the body says.
+      const row = await visible(caller, id);
       const meaning = body.meaning ?? (body.approve ? DEFAULT_MEANING.approve : DEFAULT_MEANING.reject);
       if (body.approve ? meaning !== 'approved' : meaning !== 'rejected') throw new AppError(400, 'SIGNATURE_MEANING_INVALID');
-      const row = await visible(caller, id);
       if (row.requester.id === caller.userId) throw new AppError(403, 'COMMAND_SELF_REVIEW');
       if (row.status !== 'pending_review') throw new AppError(409, 'COMMAND_NOT_PENDING');
       const signer = await opts.signatures.prove(caller, body.password, meta);

@@ -250,9 +250,10 @@ export function warehouseService(db: Db, deps: { audit: AuditWriter; signatures:
   /** Approves or rejects, signed: the password is checked first, the signature written with the change. */
   async function review(caller: Caller, id: string, to: 'approved' | 'rejected', body: SignatureFields & { reason: string }, meta: ClientMeta): Promise<RecordRow> {
     const scope = caller.scope.orgs;
+    // Another organisation's record is not found, whatever the body says.
+    await visible(caller, id);
     const meaning = body.meaning ?? (to === 'approved' ? DEFAULT_MEANING.approve : DEFAULT_MEANING.reject);
     if (to === 'approved' ? meaning !== 'approved' && meaning !== 'reviewed' : meaning !== 'rejected') throw new AppError(400, 'SIGNATURE_MEANING_INVALID');
-    await visible(caller, id);
     const signer = await deps.signatures.prove(caller, body.password, meta);
     const reason = body.reason;
     await db.transaction(async (tx) => {
