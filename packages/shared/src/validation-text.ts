@@ -255,6 +255,10 @@ export const FIELD_LABELS: Record<string, I18nText> = {
   webhooks: { en: 'Webhooks', zh: 'Webhook' },
   yawM: { en: 'Off-route distance (m)', zh: '偏航距离（米）' },
   zip: { en: 'Zip code', zh: '邮编' },
+  document: { en: 'Document', zh: '单据' },
+  meaning: { en: 'Meaning of the signature', zh: '签名含义' },
+  recordId: { en: 'Record', zh: '记录' },
+  recordType: { en: 'Record type', zh: '记录类型' },
 };
 
 /** Where a refused value was: the request body, its query or its path. */
