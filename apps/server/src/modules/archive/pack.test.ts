@@ -130,6 +130,17 @@ describe('readings packs', () => {
     );
   });
 
+  it('gives back a large number followed by one that needs decimals (fast-check seed 708015211)', () => {
+    const base = { orgId: '8f2c1b9e-0d7a-4c55-9a51-2b6f0e7d1c01', lat: null, lon: null, positioning: null, network: null, course: null, sensors: 'null', raw: '' };
+    const rows: PackRow[] = [
+      { ...base, speed: 571854710788933, timeUs: 1_500_000_000_000_001, receivedUs: 1_500_000_000_000_001 },
+      { ...base, speed: 0.1, timeUs: 1_500_000_000_000_002, receivedUs: 1_500_000_000_000_002 },
+    ];
+    const { data, raw } = encodePack(rows);
+    const back = decodePack(data, raw);
+    rows.forEach((row, i) => expect(packRow(back, i)).toStrictEqual(row));
+  });
+
   it('read positions without unpacking the sensors or the raw reports', () => {
     const rows: PackRow[] = Array.from({ length: 3 }, (_, i) => ({
       orgId: '8f2c1b9e-0d7a-4c55-9a51-2b6f0e7d1c01',

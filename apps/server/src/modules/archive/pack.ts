@@ -113,6 +113,13 @@ function scaleOf(values: number[]): number | null {
     }
     if (scale > 9) return null;
   }
+  // A value that fitted a smaller scale may not fit the one a later value needed (a large speed
+  // then a 0.1): every value must fit the common scale, or their differences pass 2^52.
+  const p = 10 ** scale;
+  for (const v of values) {
+    const m = Math.round(v * p);
+    if (!(Number.isSafeInteger(m) && Math.abs(m) < 2 ** 51 && Object.is(m / p, v))) return null;
+  }
   return scale;
 }
 
