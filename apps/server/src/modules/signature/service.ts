@@ -5,19 +5,17 @@
 // is now still hashes the same. Accounts signed in through the external sign-in have a password
 // too (an external identity is bound to an account with its password), so they sign with it; the
 // provider offers no re-authentication round trip here, so method 'sso' is not produced.
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { LOGIN_FAILURE_WINDOW_MS, LOGIN_MAX_FAILURES } from '@iotc/shared/constants';
 import type { SignatureMeaning, SignatureRecordType, SignatureRow, TaskSignBody } from '@iotc/shared/signature';
 import type { Db, Tx } from '../../db/client.ts';
-import { loginFailures, signatures, transportTasks, users } from '../../db/schema.ts';
+import { signatures, transportTasks, users } from '../../db/schema.ts';
 import type { Caller, ClientMeta } from '../../lib/caller.ts';
 import { AppError } from '../../lib/errors.ts';
 import { verifyPassword } from '../../lib/password.ts';
-import type { AuditEntry } from '../audit/repo.ts';
+import type { AuditWriter } from '../audit/repo.ts';
+import { authRepo } from '../auth/repo.ts';
 import { contentHash, recordContent } from './content.ts';
-
-/** Writes an audit row through the executor of the change it records. */
-export type SignatureAudit = (q: Db | Tx, entry: AuditEntry) => Promise<void>;
 
 /** A caller who has just proven who they are: what a signature is made from. */
 export interface Signer {
@@ -44,40 +42,37 @@ const toRow = (s: SignatureRecord, current: string | null): SignatureRow => ({
   matches: current !== null && current === s.recordHash,
 });
 
-/** The signatures of a record, oldest first, each with whether the record as it is now still matches (for documents such as the PDFs; no scope check). */
-export async function signaturesOfRecord(db: Db, type: SignatureRecordType, id: string): Promise<SignatureRow[]> {
-  const c = await recordContent(db, type, id);
-  if (!c) return [];
-  const current = contentHash(c.content);
-  const rows = await db
+/** The signatures of one record of an organisation, oldest first. */
+function rowsOf(q: Db | Tx, orgId: string, type: SignatureRecordType, id: string): Promise<SignatureRecord[]> {
+  return q
     .select()
     .from(signatures)
-    .where(and(eq(signatures.orgId, c.orgId), eq(signatures.recordType, type), eq(signatures.recordId, id)))
+    .where(and(eq(signatures.orgId, orgId), eq(signatures.recordType, type), eq(signatures.recordId, id)))
     .orderBy(asc(signatures.signedAt), asc(signatures.id));
-  return rows.map((s) => toRow(s, current));
+}
+
+/** The signatures of a record, oldest first, each with whether the record as it is now still matches; null when the record is gone. */
+async function withMatches(db: Db, type: SignatureRecordType, id: string): Promise<{ orgId: string; rows: SignatureRow[] } | null> {
+  const c = await recordContent(db, type, id);
+  if (!c) return null;
+  const current = contentHash(c.content);
+  return { orgId: c.orgId, rows: (await rowsOf(db, c.orgId, type, id)).map((s) => toRow(s, current)) };
+}
+
+/** The signatures of a record, oldest first, each with whether the record as it is now still matches (for documents such as the PDFs; no scope check). */
+export async function signaturesOfRecord(db: Db, type: SignatureRecordType, id: string): Promise<SignatureRow[]> {
+  return (await withMatches(db, type, id))?.rows ?? [];
 }
 
 export interface SignatureOptions {
-  audit: SignatureAudit;
+  audit: AuditWriter;
   now?: () => Date;
 }
 
 export function signatureService(db: Db, opts: SignatureOptions) {
   const now = opts.now ?? (() => new Date());
-
-  /** The record's current hash, or null when the record is gone. */
-  async function currentHash(q: Db | Tx, type: SignatureRecordType, id: string): Promise<string | null> {
-    const c = await recordContent(q, type, id);
-    return c ? contentHash(c.content) : null;
-  }
-
-  async function rowsOf(q: Db | Tx, orgId: string, type: SignatureRecordType, id: string): Promise<SignatureRecord[]> {
-    return q
-      .select()
-      .from(signatures)
-      .where(and(eq(signatures.orgId, orgId), eq(signatures.recordType, type), eq(signatures.recordId, id)))
-      .orderBy(asc(signatures.signedAt), asc(signatures.id));
-  }
+  // The sign-in's failure count: a wrong signing password counts toward the same lock-out.
+  const failures = authRepo(db);
 
   const service = {
     /**
@@ -87,18 +82,13 @@ export function signatureService(db: Db, opts: SignatureOptions) {
     async prove(caller: Caller, password: string, meta: ClientMeta): Promise<Signer> {
       const [u] = await db.select({ id: users.id, account: users.account, name: users.name, passwordHash: users.passwordHash }).from(users).where(eq(users.id, caller.userId));
       if (!u) throw new AppError(401, 'TOKEN_INVALID');
-      const key = u.account.toLowerCase();
-      const [f] = await db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(loginFailures)
-        .where(and(eq(loginFailures.account, key), gt(loginFailures.at, new Date(now().getTime() - LOGIN_FAILURE_WINDOW_MS))));
       const refuse = async (status: number, code: 'TOO_MANY_ATTEMPTS' | 'SIGNATURE_PASSWORD_WRONG'): Promise<never> => {
         await opts.audit(db, { orgId: caller.orgId, userId: caller.userId, account: caller.account, action: 'signature', result: 'failure', detail: code, ...meta });
         throw new AppError(status, code);
       };
-      if ((f?.n ?? 0) >= LOGIN_MAX_FAILURES) return refuse(429, 'TOO_MANY_ATTEMPTS');
+      if ((await failures.recentFailures(u.account, new Date(now().getTime() - LOGIN_FAILURE_WINDOW_MS))) >= LOGIN_MAX_FAILURES) return refuse(429, 'TOO_MANY_ATTEMPTS');
       if (!(await verifyPassword(u.passwordHash, password))) {
-        await db.insert(loginFailures).values({ account: key, ip: meta.ip });
+        await failures.recordFailure(u.account, meta.ip);
         // 400, not 401: the session stands, only this signature is refused.
         return refuse(400, 'SIGNATURE_PASSWORD_WRONG');
       }
@@ -142,10 +132,9 @@ export function signatureService(db: Db, opts: SignatureOptions) {
 
     /** The record's signatures, oldest first, each with whether the record still matches it; 404 outside the caller's tree. */
     async list(caller: Caller, type: SignatureRecordType, id: string): Promise<SignatureRow[]> {
-      const c = await recordContent(db, type, id);
-      if (!c || !caller.scope.has(c.orgId)) throw new AppError(404, 'NOT_FOUND');
-      const current = contentHash(c.content);
-      return (await rowsOf(db, c.orgId, type, id)).map((s) => toRow(s, current));
+      const found = await withMatches(db, type, id);
+      if (!found || !caller.scope.has(found.orgId)) throw new AppError(404, 'NOT_FOUND');
+      return found.rows;
     },
 
     /** The signatures of a record as it is now, for the PDFs (no scope check: the caller already read the record). */
@@ -170,7 +159,6 @@ export function signatureService(db: Db, opts: SignatureOptions) {
       });
     },
 
-    currentHash,
   };
   return service;
 }
