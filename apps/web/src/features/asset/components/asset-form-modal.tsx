@@ -138,13 +138,7 @@ export function AssetFormModal({ kind, target, open, onClose, afterClose }: Asse
     if (!values) return;
     setFailure(null);
     const parentId = target.mode === 'create' ? (target.parent?.id ?? null) : target.row.parentId;
-    const parsed = assetBodySchema(kind).safeParse({
-      ...values,
-      attrs: values.attrs ?? {},
-      parentId,
-      orgId: creating ? values.orgId : undefined,
-      placeId: kind === 'warehouse' ? (form.getFieldValue('placeId') ?? null) : undefined,
-    });
+    const parsed = assetBodySchema(kind).safeParse({ ...values, attrs: values.attrs ?? {}, parentId, orgId: creating ? values.orgId : undefined });
     if (!parsed.success) {
       // Cross-field rules the field rules could not see; each issue lands on its field.
       form.setFields(
