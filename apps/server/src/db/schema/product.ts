@@ -70,3 +70,21 @@ export const productBatchTasks = pgTable(
   },
   (t) => [primaryKey({ name: 'product_batch_tasks_pk', columns: [t.batchId, t.taskId] }), index('product_batch_tasks_task_idx').on(t.taskId)],
 );
+
+/**
+ * The product profile a transport task is judged against (at most one per task): the shipment
+ * report shows the trip's time out of range against it, and batches on the task without a
+ * profile of their own take it. A profile in use by a task is not deleted (no cascade).
+ */
+export const productTaskProfiles = pgTable(
+  'product_task_profiles',
+  {
+    taskId: uuid('task_id')
+      .primaryKey()
+      .references(() => transportTasks.id, { onDelete: 'cascade' }),
+    profileId: uuid('profile_id')
+      .notNull()
+      .references(() => productProfiles.id),
+  },
+  (t) => [index('product_task_profiles_profile_idx').on(t.profileId)],
+);
