@@ -45,6 +45,7 @@ import { workOrderPlugin } from './modules/work-order/plugin.ts';
 import { telemetryPlugin } from './modules/telemetry/plugin.ts';
 import { homePlugin } from './modules/home/plugin.ts';
 import { inboxPlugin } from './modules/inbox/plugin.ts';
+import { noticePlugin } from './modules/notice/plugin.ts';
 import { placePlugin } from './modules/place/plugin.ts';
 import { cockpitPlugin } from './modules/cockpit/plugin.ts';
 import { trackPlugin } from './modules/track/plugin.ts';
@@ -174,7 +175,7 @@ export async function buildApp(
   await app.register(telemetryPlugin, modules);
   // Before the reports: the shipment report reads a task's batches through it.
   await app.register(productPlugin, modules);
-  for (const plugin of [homePlugin, inboxPlugin, cockpitPlugin, trackPlugin, storagePlugin, retentionPlugin, reportPlugin, comparePlugin, warehousePlugin, placePlugin, signaturePlugin]) await app.register(plugin, modules);
+  for (const plugin of [homePlugin, inboxPlugin, noticePlugin, cockpitPlugin, trackPlugin, storagePlugin, retentionPlugin, reportPlugin, comparePlugin, warehousePlugin, placePlugin, signaturePlugin]) await app.register(plugin, modules);
   await app.register(reportSchedulePlugin, { ...modules, reports: app.reports });
   await app.register(ledgerPlugin, modules);
   // The intake after those that hear it: on close its store is flushed before they settle.

@@ -354,6 +354,9 @@ export const ERRORS = {
     zh: '此跟踪链接不存在，请检查地址或向发货方索取新链接',
   },
   TRACKING_LINK_EXPIRED: { en: 'This tracking link has expired: please ask the sender for a new link', zh: '此跟踪链接已过期，请向发货方索取新链接' },
+  NOTICE_TITLE_ZH_REQUIRED: { en: 'Please give the title in Chinese', zh: '请填写中文标题' },
+  NOTICE_TITLE_EN_REQUIRED: { en: 'Please give the title in English', zh: '请填写英文标题' },
+  NOTICE_ORG_UNKNOWN: { en: 'The organisation of the audience does not exist', zh: '所选受众组织不存在' },
   TRACKING_LINK_REVOKED: {
     en: 'This tracking link was revoked by its sender: please ask the sender for a new link',
     zh: '此跟踪链接已被发货方撤销，请向发货方索取新链接',

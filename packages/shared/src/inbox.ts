@@ -9,8 +9,8 @@ import { listQuerySchema } from './list.ts';
 export const INBOX_KINDS = ['alarm', 'notice'] as const;
 export type InboxKind = (typeof INBOX_KINDS)[number];
 
-/** All items, or only those the user has not read yet. */
-export const INBOX_FILTERS = ['all', 'unread'] as const;
+/** All items, only those the user has not read yet, only alarms or only notices. */
+export const INBOX_FILTERS = ['all', 'unread', 'alarms', 'notices'] as const;
 export type InboxFilter = (typeof INBOX_FILTERS)[number];
 
 /** Most items one "mark read" call names. */

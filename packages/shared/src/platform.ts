@@ -44,10 +44,11 @@ const optionalFilter = <T extends z.ZodType>(s: T) => z.preprocess(blankAsUndefi
 /**
  * Screens of the platform administrator alone, whatever a role grants: the outbox holds every
  * organisation's verification codes and addresses, the storage figures every organisation's
- * volumes, the map settings the whole platform's base map (their APIs refuse everyone else too).
+ * volumes, the map settings the whole platform's base map, the notices go to every organisation
+ * (their APIs refuse everyone else too).
  * The menu hides them from everyone else and the seed grants them to no organisation's role.
  */
-export const PLATFORM_ADMIN_SCREENS: ReadonlySet<string> = new Set(['view/system/outbox', 'view/system/storage', 'view/system/map']);
+export const PLATFORM_ADMIN_SCREENS: ReadonlySet<string> = new Set(['view/system/outbox', 'view/system/storage', 'view/system/map', 'view/system/notices']);
 
 /** Organisation and role codes: 2-32 letters, digits, `_` or `-`. */
 export const CODE_KEY_PATTERN = /^[A-Za-z0-9_-]{2,32}$/;

@@ -192,6 +192,7 @@ const common: MenuNode[] = [
       { code: 'platform-retention', zh: '数据保留', en: 'Data retention', url: 'view/system/retention', platformOnly: true, grantWith: 'platform-orgs' },
       { code: 'platform-storage', zh: '存储', en: 'Storage', url: 'view/system/storage', platformOnly: true },
       { code: 'platform-map', zh: '地图设置', en: 'Map settings', url: 'view/system/map', platformOnly: true },
+      { code: 'platform-notices', zh: '平台公告', en: 'Platform notices', url: 'view/system/notices', platformOnly: true },
     ],
   },
 ];
@@ -360,6 +361,8 @@ export const DICTS: DictSeed[] = [
       ['legal_hold_place', '设置法律保全', 'Legal hold placed'],
       ['legal_hold_release', '解除法律保全', 'Legal hold released'],
       ['map_tiles_update', '修改地图来源', 'Map source changed'],
+      ['notice_publish', '发布平台公告', 'Notice published'],
+      ['notice_withdraw', '撤回平台公告', 'Notice withdrawn'],
       ['place_create', '新建地点', 'Place created'],
       ['place_update', '修改地点', 'Place changed'],
       ['place_delete', '删除地点', 'Place deleted'],

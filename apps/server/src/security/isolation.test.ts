@@ -189,6 +189,9 @@ beforeAll(async () => {
   // A product profile and a batch on A's task (issue 27 item 3).
   const probeProfile = await must<{ id: string }>('POST', '/api/iot/v2/product-profiles', { name: 'Isolation probe profile', lowC: 2, highC: 8, aboveBudgetMin: 60, belowBudgetMin: 0, absoluteMaxC: 25 });
   await must('PUT', `/api/iot/v2/transport-tasks/${ids.task![0]}/batches`, { batches: [{ batchNo: 'PROBE-1', profileId: probeProfile.id }] });
+  // A platform notice for A's tree (issue 26 item 5): the platform administrator publishes it.
+  const notice = await api('POST', '/api/iot/v2/platform/notices', admin, { titleZh: '隔离探针公告', titleEn: 'Isolation probe notice', orgId: orgA });
+  expect(notice.status, JSON.stringify(notice.body)).toBe(200);
 
   // B: an unrelated top-level organisation with an administrator holding every permission and screen.
   const madeOrg = await api<{ id: string }>('POST', '/api/iot/v2/orgs', admin, { parentId: platformOrg, code: 'rival', name: 'Rival Logistics' });

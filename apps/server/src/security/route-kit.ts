@@ -329,6 +329,7 @@ export const PARAM_KINDS: Record<string, string> = {
   '/api/iot/v2/legal-holds/:id': 'hold',
   '/api/iot/v2/product-profiles/:id': 'productProfile',
   '/api/iot/v2/product-batches/:id': 'productBatch',
+  '/api/iot/v2/platform/notices/:id': 'notice',
 };
 
 const uuidField = (s: JsonSchema): boolean => s.format === 'uuid' || (!Array.isArray(s.items) && s.items?.format === 'uuid');
@@ -398,6 +399,7 @@ export async function idsOfOrg(db: Db, orgId: string): Promise<Ids> {
   ids.leafIndex = await q(`select idx as v from ledger_leaves where org_id = $A order by idx limit 5`);
   ids.share = await q(`select id as v from ledger_shares where org_id = $A`);
   ids.trackingLink = await q(`select id as v from transport_tracking_links where org_id = $A`);
+  ids.notice = await q(`select id as v from notices where org_id = $A`);
   ids.jt808Model = await q(`select id as v from jt808_models where org_id = $A`);
   ids.hold = await q(`select id as v from legal_holds where org_id = $A`);
   ids.productProfile = await q(`select id as v from product_profiles where org_id = $A`);

@@ -122,6 +122,16 @@ describe('inbox', () => {
     expect((await list(admin)).rows.slice(1).every((i) => i.taskId === null && i.taskCode === null)).toBe(true);
   });
 
+  it('filters alarms or notices alone, with their own totals', async () => {
+    const alarmsOnly = await list(admin, '?filter=alarms');
+    expect(alarmsOnly.rows.map((i) => i.kind)).toEqual(['alarm']);
+    expect(alarmsOnly.total).toBe(1);
+    const noticesOnly = await list(admin, '?filter=notices');
+    expect(noticesOnly.rows.map((i) => i.title)).toEqual(['To Inbox Cold Chain', 'To everyone']);
+    expect(noticesOnly.total).toBe(2);
+    expect((await list(mate, '?filter=alarms')).total).toBe(0);
+  });
+
   it('marks one read, then all; the unread filter and the count follow', async () => {
     const [item] = (await list(admin)).rows;
     events.length = 0;

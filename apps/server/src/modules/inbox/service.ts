@@ -19,7 +19,7 @@ export function inboxService(repo: InboxRepo, opts: { notify: (userIds: string[]
   return {
     async list(caller: Caller, lang: Lang, q: InboxQuery): Promise<Page<InboxItem>> {
       const { limit, offset } = limitOffset(q);
-      const { rows, total } = await repo.page(readerOf(caller), lang, q.filter === 'unread', limit, offset);
+      const { rows, total } = await repo.page(readerOf(caller), lang, q.filter, limit, offset);
       return toPage(rows, total, q);
     },
     async unreadCount(caller: Caller): Promise<InboxCount> {

@@ -83,7 +83,7 @@ describe('loadMenu', () => {
   it('the platform administrator also sees platform management', async () => {
     const r = await call<MenuItem[]>(t.app, { method: 'POST', url: MENU, token: admin, body: { type: 102 } });
     const platform = r.body.data!.find((m) => m.name === 'Platform management');
-    expect(platform?.children.map((c) => c.url)).toEqual(['view/system/orgs', 'view/system/users', 'view/system/roles', 'view/system/auditLogs', 'view/system/outbox', 'view/system/retention', 'view/system/storage', 'view/system/map']);
+    expect(platform?.children.map((c) => c.url)).toEqual(['view/system/orgs', 'view/system/users', 'view/system/roles', 'view/system/auditLogs', 'view/system/outbox', 'view/system/retention', 'view/system/storage', 'view/system/map', 'view/system/notices']);
   });
 
   it('a role granted one leaf sees that leaf with its parents only', async () => {
