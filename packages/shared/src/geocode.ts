@@ -59,3 +59,13 @@ export function roundCoord(value: number): string {
 export function normaliseQuery(text: string): string {
   return text.trim().replace(/\s+/g, ' ').toLowerCase();
 }
+
+/** A position as the reports write its coordinates: "31.2304, 121.4737" (4 decimals, about 11 m). */
+export function coordText(lat: number, lon: number): string {
+  return `${roundCoord(lat)}, ${roundCoord(lon)}`;
+}
+
+/** A position as the reports name it: the address with the coordinates after it, or the coordinates alone. */
+export function placeText(p: { lat: number; lon: number; address?: string | null }): string {
+  return p.address ? `${p.address} (${coordText(p.lat, p.lon)})` : coordText(p.lat, p.lon);
+}

@@ -308,6 +308,16 @@ export const gspReportSchema = z.object({
   /** A month: one summary per local day; a day: empty. */
   days: z.array(z.object({ date: z.string(), summary: gspSummarySchema })),
   summary: gspSummarySchema,
+  /**
+   * The warehouse the record is of (the asset, or the warehouse its cold room or refrigerator is
+   * in; null for a vehicle or container, or a room in no warehouse), with its address (issue 26
+   * item 3): the one stored with the warehouse, else the geocoder's for its place (files only; the
+   * screen asks the geocoder itself), else none and its coordinates stand alone.
+   */
+  warehouse: z
+    .object({ id: z.string(), code: z.string(), name: z.string(), address: z.string().nullable(), lat: z.number().nullable(), lon: z.number().nullable() })
+    .nullable()
+    .optional(),
   generatedAt: z.string(),
 });
 export type GspReport = z.infer<typeof gspReportSchema>;

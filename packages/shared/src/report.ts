@@ -15,6 +15,14 @@ export const shipmentQuerySchema = z.object({ format: z.enum(SHIPMENT_FORMATS).d
 /** Most readings one shipment report reads (a month at one every 10 s is 260,000). */
 export const MAX_SHIPMENT_READINGS = 1_000_000;
 
+/**
+ * A position the shipment report names (issue 26 item 3): its coordinates and, where known, its
+ * address (the task's own for the origin and destination; the files add the geocoder's; the
+ * screen asks the geocoder itself). Without an address the coordinates stand alone.
+ */
+export const shipmentPositionSchema = z.object({ lat: z.number(), lon: z.number(), address: z.string().nullable() });
+export type ShipmentPosition = z.infer<typeof shipmentPositionSchema>;
+
 export const shipmentAlarmSchema = z.object({
   id: z.string(),
   type: z.string(),
@@ -27,6 +35,8 @@ export const shipmentAlarmSchema = z.object({
   peak: z.number().nullable(),
   threshold: z.number(),
   deviceId: z.string(),
+  /** Where it began: the alarm's own position, else the task device's fix nearest its start; null when neither is known. */
+  position: shipmentPositionSchema.nullable().optional(),
 });
 export type ShipmentAlarm = z.infer<typeof shipmentAlarmSchema>;
 
@@ -67,6 +77,10 @@ export const shipmentReportSchema = z.object({
   alarms: z.array(shipmentAlarmSchema),
   /** The batches the task carries, each with its profile and excursion budget over its whole life (product.ts). */
   batches: z.array(taskBatchSchema).optional(),
+  /** The origin's and destination's positions with the task's own addresses. */
+  places: z.object({ origin: shipmentPositionSchema, destination: shipmentPositionSchema }).optional(),
+  /** Where the longest excursion began (the fix nearest its start); null without one or without fixes. */
+  longestExcursionAt: shipmentPositionSchema.nullable().optional(),
   generatedAt: z.string(),
 });
 export type ShipmentReport = z.infer<typeof shipmentReportSchema>;

@@ -11,7 +11,6 @@ import { errorText } from '@iotc/shared/errors';
 import { GEOCODE_API, type GeocodeConfig, type GeocodeReverse, type GeocodeSearch } from '@iotc/shared/geocode';
 import { ADMIN_PASSWORD, call, DEMO_PASSWORD, login, testApp, type TestApp } from '../../test/harness.ts';
 import { HAS_PDFTOTEXT, pdfText } from '../../test/pdf-text.ts';
-import { withAddresses } from '../report/shipment.ts';
 import { CACHE_REFRESH_MS, GEOCODER_USER_AGENT, geocoder } from './service.ts';
 
 interface Seen {
@@ -215,8 +214,6 @@ describe('geocoder', { timeout: 60_000 }, () => {
   });
 
   it('puts the addresses of the origin and destination under the route in the shipment PDF', async () => {
-    expect(withAddresses([['Route', 'A → B'], ['Driver', 'Li']], 'en', ['Origin St', null])).toEqual([['Route', 'A → B'], ['Origin address', 'Origin St'], ['Driver', 'Li']]);
-    expect(withAddresses([['线路', 'A → B']], 'zh', [])).toEqual([['线路', 'A → B']]);
     const admin = await login(app.app, 'admin', ADMIN_PASSWORD);
     const api = async <T>(method: 'GET' | 'POST', url: string, body?: unknown) => {
       const res = await call<T>(app.app, { method, url, token: admin, body });
@@ -243,8 +240,8 @@ describe('geocoder', { timeout: 60_000 }, () => {
     expect(seen.filter((s) => s.path === '/reverse').map((s) => s.params.get('lat'))).toEqual(['31.0300', '31.1500']);
     if (HAS_PDFTOTEXT) {
       const text = (await pdfText(res.rawPayload)).replace(/\s+/g, ' ');
-      expect(text).toContain('Origin address Zhongshan East 1st Road, Shanghai (31.03)');
-      expect(text).toContain('Destination address Zhongshan East 1st Road, Shanghai (31.15)');
+      expect(text).toContain('Origin location Zhongshan East 1st Road, Shanghai (31.03) (31.0300, 121.2200)');
+      expect(text).toContain('Destination location Zhongshan East 1st Road, Shanghai (31.15) (31.1500, 121.1000)');
     }
   });
 });

@@ -53,8 +53,8 @@ export interface Geocoder {
   reverse(at: Position, lang: Lang): Promise<string | null>;
   /**
    * The addresses of many positions, in order (reports): cached ones read at once, at most
-   * BATCH_MAX_LOOKUPS others asked; a position not known, not asked or failed is null. Never throws
-   * for the geocoder's failures; all null without a geocoder.
+   * BATCH_MAX_LOOKUPS others asked, none after the first failure; a position not known, not asked
+   * or failed is null. Never throws for the geocoder's failures; all null without a geocoder.
    */
   reverseMany(points: readonly (Position | null | undefined)[], lang: Lang): Promise<(string | null)[]>;
 }
@@ -158,6 +158,11 @@ export function geocoder(opts: GeocoderOptions = {}): Geocoder {
   async function through<T>(key: string, fetchIt: () => Promise<T>): Promise<T> {
     const hit = (await cached([key])).get(key);
     if (hit !== undefined) return hit as T;
+    return fresh(key, fetchIt);
+  }
+
+  /** `fetch`'s answer under `key` (stored), the cache already read; the same key asked meanwhile shares it. */
+  function fresh<T>(key: string, fetchIt: () => Promise<T>): Promise<T> {
     const running = inFlight.get(key);
     if (running) return running as Promise<T>;
     const p = fetchIt()
@@ -170,10 +175,9 @@ export function geocoder(opts: GeocoderOptions = {}): Geocoder {
     return p;
   }
 
-  const reverse = (at: Position, lang: Lang) =>
-    through(reverseKey(at, lang), () =>
-      ask('/reverse', { lat: roundCoord(at.lat), lon: roundCoord(at.lon) }, lang, (body) => ({ address: readAddress(body) })),
-    ).then((v) => v.address);
+  const askReverse = (at: Position, lang: Lang) => () =>
+    ask('/reverse', { lat: roundCoord(at.lat), lon: roundCoord(at.lon) }, lang, (body) => ({ address: readAddress(body) }));
+  const reverse = (at: Position, lang: Lang) => through(reverseKey(at, lang), askReverse(at, lang)).then((v) => v.address);
 
   return {
     enabled: !!base,
@@ -190,6 +194,9 @@ export function geocoder(opts: GeocoderOptions = {}): Geocoder {
       const found = new Map<string, string | null>();
       for (const [k, v] of hits) found.set(k, (v as { address: string | null }).address);
       let lookups = 0;
+      // After one failure (time-out, error, busy) the rest of the batch is not asked: a geocoder
+      // that is down costs a report one time-out, not one per position.
+      let failed = false;
       const out: (string | null)[] = [];
       for (let i = 0; i < points.length; i += 1) {
         const key = keys[i];
@@ -198,12 +205,24 @@ export function geocoder(opts: GeocoderOptions = {}): Geocoder {
           continue;
         }
         if (!found.has(key)) {
-          if (lookups >= BATCH_MAX_LOOKUPS) {
+          if (failed || lookups >= BATCH_MAX_LOOKUPS) {
             out.push(null);
             continue;
           }
           lookups += 1;
-          found.set(key, await reverse(points[i]!, lang).catch(() => null));
+          // The cache was read for the whole batch above; a miss goes straight to the geocoder.
+          const answer = await fresh(key, askReverse(points[i]!, lang)).then(
+            (v) => v.address,
+            () => {
+              failed = true;
+              return undefined;
+            },
+          );
+          if (answer === undefined) {
+            out.push(null);
+            continue;
+          }
+          found.set(key, answer);
         }
         out.push(found.get(key) ?? null);
       }

@@ -4,11 +4,18 @@ import type { Lang } from '@iotc/shared/i18n';
 import type { GspReport, GspSummaryJson } from '@iotc/shared/gsp-report';
 import { formatInstant } from '../../lib/export.ts';
 import { durationText } from '@iotc/shared/format';
+import { placeText } from '@iotc/shared/geocode';
 import { GSP_TEXTS } from './gsp-texts.ts';
 
 const num = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '—' : v.toFixed(digits));
 const range = (min: number | null, max: number | null, unit: string, none: string) => (min === null && max === null ? none : `${num(min)} ~ ${num(max)} ${unit}`);
 export const percent = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)} %`);
+
+/** The warehouse's address with its coordinates, or the coordinates alone, or the address alone (no position), or '—'. */
+export function warehousePlace(w: NonNullable<GspReport['warehouse']>): string {
+  if (w.lat !== null && w.lon !== null) return placeText({ lat: w.lat, lon: w.lon, address: w.address });
+  return w.address ?? '—';
+}
 
 /** The record's header block as label and text. */
 export function gspHeaderLines(r: GspReport, lang: Lang): [string, string][] {
@@ -16,6 +23,9 @@ export function gspHeaderLines(r: GspReport, lang: Lang): [string, string][] {
   return [
     [x.org, r.orgName],
     [x.asset, `${r.asset.name} / ${r.asset.code}`],
+    // A cold room's or refrigerator's warehouse, and where it is (the address, with or else its coordinates).
+    ...(r.warehouse && r.warehouse.id !== r.asset.id ? ([[x.warehouse, `${r.warehouse.name} / ${r.warehouse.code}`]] as [string, string][]) : []),
+    ...(r.warehouse ? ([[x.warehouseAddress, warehousePlace(r.warehouse)]] as [string, string][]) : []),
     [x.kind, `${x.kinds[r.asset.kind] ?? r.asset.kind} (${r.mode === 'storage' ? x.storage : x.transport})`],
     [x.devices, r.devices.map((d) => (d.name && d.name !== d.deviceId ? `${d.name} (${d.deviceId})` : d.deviceId)).join(', ') || '—'],
     [x.period, `${formatInstant(new Date(r.from), r.timezone)} ~ ${formatInstant(new Date(r.to), r.timezone)}`],

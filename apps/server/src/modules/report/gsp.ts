@@ -28,6 +28,8 @@ import type { Caller } from '../../lib/caller.ts';
 import { gspDayCells, gspDayHeaders, gspHeaderLines, gspRowCells, gspSummaryLines } from './gsp-lines.ts';
 import { gspPdf } from './gsp-pdf.ts';
 import { GSP_TEXTS } from './gsp-texts.ts';
+import { gspWarehouse, withWarehouseAddress } from './gsp-place.ts';
+import type { Geocoder } from '../geocode/service.ts';
 import { readPackRows, sensorNumber, sensorsOf } from '../archive/reader.ts';
 
 const isoRow = (r: GspSlotRow) => ({
@@ -39,7 +41,12 @@ const isoRow = (r: GspSlotRow) => ({
   fine: r.fine,
 });
 
-export function gspService(db: Db) {
+/** The geocoder's batch helper (modules/geocode): the warehouse's address in the files where none is stored. */
+export interface GspOptions {
+  geocoder?: Pick<Geocoder, 'reverseMany'>;
+}
+
+export function gspService(db: Db, opts: GspOptions = {}) {
   async function readingsOf(deviceRef: string, from: Date, to: Date): Promise<GspReading[]> {
     const out: GspReading[] = [];
     for (const p of await readPackRows(db, deviceRef, { from: from.getTime(), to: to.getTime() }, { fields: ['temperature', 'humidity'] })) {
@@ -100,6 +107,7 @@ export function gspService(db: Db) {
       rowsTruncated: shown.length > MAX_GSP_ROWS,
       days: q.period === 'month' ? perDay.map((d) => ({ date: d.date, summary: gspSummary(d.rows) })) : [],
       summary: gspSummary(all),
+      warehouse: await gspWarehouse(db, a.id),
       generatedAt: new Date(now).toISOString(),
     };
   }
@@ -107,7 +115,7 @@ export function gspService(db: Db) {
   return {
     report,
     async file(caller: Caller, q: GspReportQuery, format: 'pdf' | 'xlsx', lang: Lang, tz: string): Promise<ExportFile> {
-      const r = await report(caller, q, tz);
+      const r = await withWarehouseAddress(await report(caller, q, tz), lang, opts.geocoder);
       const name = `${GSP_TEXTS[lang].fileName}-${r.asset.code}-${r.date}`;
       if (format === 'xlsx') return { contentType: XLSX_TYPE, filename: `${name}.xlsx`, body: await gspXlsx(r, lang) };
       return { contentType: 'application/pdf', filename: `${name}.pdf`, body: await gspPdf(r, lang) };

@@ -29,7 +29,7 @@ declare module 'fastify' {
 export const reportPlugin = fp(async (app: FastifyInstance, ctx: ModuleContext) => {
   const db = ctx.database.db;
   const reports: ReportServices = {
-    gsp: gspService(db),
+    gsp: gspService(db, { geocoder: app.geocoder }),
     alarm: alarmReportService(db),
     online: onlineReportService(db, { offlineAfterMs: ctx.config.offlineAfterMs }),
     mileage: mileageReportService(db),

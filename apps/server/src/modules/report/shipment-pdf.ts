@@ -6,6 +6,7 @@
 import * as echarts from 'echarts';
 import type { Lang } from '@iotc/shared/i18n';
 import { alarmValueText } from '@iotc/shared/format';
+import { placeText } from '@iotc/shared/geocode';
 import type { SignatureRow } from '@iotc/shared/signature';
 import { formatInstant } from '../../lib/export.ts';
 import { COLORS, CONTENT_W, drawSvg, ensureSpace, facts, heading, note, openDocument, PAGE, table, titleBlock, type Doc } from '../../lib/pdf-kit.ts';
@@ -181,14 +182,16 @@ function alarmTable(doc: Doc, d: ShipmentData, lang: Lang, tz: string) {
     note(doc, x.noAlarms);
     return;
   }
+  // Where each alarm began (issue 26 item 3): the address with its coordinates, or the coordinates.
   const columns = [
-    { title: x.alarmStarted, width: 98 },
-    { title: x.alarmEnded, width: 98 },
-    { title: x.alarmType, width: 95 },
-    { title: x.alarmLevel, width: 55 },
-    { title: x.alarmValue, width: 55 },
-    { title: x.alarmThreshold, width: 55 },
-    { title: x.alarmStatus, width: CONTENT_W - 456 },
+    { title: x.alarmStarted, width: 62 },
+    { title: x.alarmEnded, width: 62 },
+    { title: x.alarmType, width: 66 },
+    { title: x.alarmLevel, width: 50 },
+    { title: x.alarmValue, width: 44 },
+    { title: x.alarmThreshold, width: 48 },
+    { title: x.alarmStatus, width: 42 },
+    { title: x.position, width: CONTENT_W - 374 },
   ];
   const rows = d.report.alarms.map((a) => ({
     cells: [
@@ -200,6 +203,7 @@ function alarmTable(doc: Doc, d: ShipmentData, lang: Lang, tz: string) {
       a.peak !== null || a.value !== null ? alarmValueText(a.type, a.peak ?? a.value, lang) : '—',
       alarmValueText(a.type, a.threshold, lang),
       x.alarmStatuses[a.status] ?? a.status,
+      a.position ? placeText(a.position) : '—',
     ],
   }));
   table(doc, columns, rows, { repeatHeader: false });

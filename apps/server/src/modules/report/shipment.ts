@@ -7,7 +7,8 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { Lang } from '@iotc/shared/i18n';
-import { MAX_SHIPMENT_READINGS, type ShipmentReport } from '@iotc/shared/report';
+import { placeText } from '@iotc/shared/geocode';
+import { MAX_SHIPMENT_READINGS, type ShipmentPosition, type ShipmentReport } from '@iotc/shared/report';
 import type { TaskBatch } from '@iotc/shared/product';
 import { temperatureStats } from '@iotc/shared/shipment';
 import { plannedPath } from '@iotc/shared/transport-progress';
@@ -29,30 +30,60 @@ import { readPackRows, sensorNumber, sensorsOf, sensorText } from '../archive/re
 
 interface TaskSettings {
   route?: [number, number][];
+  /** The addresses typed or picked with the origin and destination (empty when none). */
+  originAddress?: string;
+  destinationAddress?: string;
   tempMin?: number | null;
   tempMax?: number | null;
   humidityMin?: number | null;
   humidityMax?: number | null;
 }
 
-/** The geocoder's batch helper (modules/geocode): the addresses of the origin and destination in the PDF. */
+/** The geocoder's batch helper (modules/geocode): the addresses of the places in the PDF and Excel files. */
 export interface ShipmentOptions {
   geocoder?: Pick<Geocoder, 'reverseMany'>;
   /** The batches the task carries with their budgets (modules/product); none without it. */
   batches?: (taskId: string) => Promise<TaskBatch[]>;
 }
 
+/** Fixes further than this from an alarm's start do not stand for its position. */
+const NEAREST_FIX_MS = 15 * 60_000;
+
+/** The reading with a position nearest to `t` (within NEAREST_FIX_MS), as a position without address. */
+function fixNear(fixes: readonly ShipmentReading[], t: number): ShipmentPosition | null {
+  let best: ShipmentReading | null = null;
+  for (const r of fixes) if (!best || Math.abs(r.t - t) < Math.abs(best.t - t)) best = r;
+  return best && Math.abs(best.t - t) <= NEAREST_FIX_MS ? { lat: best.lat!, lon: best.lon!, address: null } : null;
+}
+
+const usable = (lat: number | null, lon: number | null) => lat !== null && lon !== null && Number.isFinite(lat) && Number.isFinite(lon) && !(lat === 0 && lon === 0);
+
 /**
- * The summary lines with the addresses of the origin and destination after the route, where the
- * geocoder knows them (none without one: the lines as before).
+ * The report with the geocoder's addresses where it has none (issue 26 item 3): the origin and
+ * destination without one of the task's own first, then the alarms, then the longest excursion,
+ * in one batch (reverseMany: cached answers, a few asked, none after a failure). A position it
+ * does not name keeps its coordinates alone; the geocoder's failures never fail the report.
  */
-export function withAddresses(lines: [string, string][], lang: Lang, [origin, destination]: (string | null)[]): [string, string][] {
-  const x = REPORT_TEXTS[lang];
-  const at = lines.findIndex(([label]) => label === x.route);
-  const added: [string, string][] = [];
-  if (origin) added.push([x.originAddress, origin]);
-  if (destination) added.push([x.destinationAddress, destination]);
-  return at < 0 ? [...lines, ...added] : [...lines.slice(0, at + 1), ...added, ...lines.slice(at + 1)];
+export async function withAddresses(r: ShipmentReport, lang: Lang, geocoder?: Pick<Geocoder, 'reverseMany'>): Promise<ShipmentReport> {
+  if (!geocoder) return r;
+  const slots: ShipmentPosition[] = [];
+  const want = (p: ShipmentPosition | null | undefined) => {
+    if (p && !p.address) slots.push(p);
+  };
+  want(r.places?.origin);
+  want(r.places?.destination);
+  for (const a of r.alarms) want(a.position);
+  want(r.longestExcursionAt);
+  if (slots.length === 0) return r;
+  const names = await geocoder.reverseMany(slots, lang).catch(() => slots.map(() => null));
+  const named = new Map(slots.map((p, i) => [p, names[i] ?? null]));
+  const fill = (p: ShipmentPosition | null | undefined) => (p ? { ...p, address: p.address ?? named.get(p) ?? null } : p);
+  return {
+    ...r,
+    places: r.places && { origin: fill(r.places.origin)!, destination: fill(r.places.destination)! },
+    alarms: r.alarms.map((a) => ({ ...a, position: fill(a.position) })),
+    longestExcursionAt: fill(r.longestExcursionAt),
+  };
 }
 
 export function shipmentService(db: Db, opts: ShipmentOptions = {}) {
@@ -117,6 +148,8 @@ export function shipmentService(db: Db, opts: ShipmentOptions = {}) {
       .orderBy(asc(alarms.startedAt))
       .limit(1000);
     const finished = t.arrivedAt ?? t.completedAt;
+    const place = (lat: number, lon: number, address: string | undefined): ShipmentPosition => ({ lat, lon, address: address?.trim() || null });
+    const longest = temperature.outOfRange.longest;
     return {
       report: {
         task: {
@@ -161,8 +194,11 @@ export function shipmentService(db: Db, opts: ShipmentOptions = {}) {
           peak: a.peak,
           threshold: a.threshold,
           deviceId,
+          position: usable(a.lat, a.lon) ? { lat: a.lat!, lon: a.lon!, address: null } : fixNear(fixes, a.startedAt.getTime()),
         })),
         batches: opts.batches ? await opts.batches(t.id) : [],
+        places: { origin: place(t.originLat, t.originLon, settings.originAddress), destination: place(t.destinationLat, t.destinationLon, settings.destinationAddress) },
+        longestExcursionAt: longest ? fixNear(fixes, longest.start) : null,
         generatedAt: new Date().toISOString(),
       },
       readings,
@@ -206,10 +242,21 @@ export function shipmentService(db: Db, opts: ShipmentOptions = {}) {
       { header: x.alarmThreshold, width: 10 },
       { header: x.alarmStatus, width: 10 },
       { header: x.device, width: 18 },
+      { header: x.position, width: 48 },
     ];
     al.getRow(1).font = { bold: true };
     for (const a of d.report.alarms) {
-      al.addRow([formatInstant(new Date(a.startedAt), tz), a.endedAt ? formatInstant(new Date(a.endedAt), tz) : '', x.alarmTypes[a.type] ?? a.type, a.levelName, alarmValueNumber(a.type, a.peak ?? a.value), alarmValueNumber(a.type, a.threshold), x.alarmStatuses[a.status] ?? a.status, a.deviceId]);
+      al.addRow([
+        formatInstant(new Date(a.startedAt), tz),
+        a.endedAt ? formatInstant(new Date(a.endedAt), tz) : '',
+        x.alarmTypes[a.type] ?? a.type,
+        a.levelName,
+        alarmValueNumber(a.type, a.peak ?? a.value),
+        alarmValueNumber(a.type, a.threshold),
+        x.alarmStatuses[a.status] ?? a.status,
+        a.deviceId,
+        a.position ? placeText(a.position) : '',
+      ]);
     }
     return Buffer.from(await book.xlsx.writeBuffer());
   }
@@ -219,11 +266,11 @@ export function shipmentService(db: Db, opts: ShipmentOptions = {}) {
       return (await data(caller, taskId, lang)).report;
     },
     async file(caller: Caller, taskId: string, format: 'pdf' | 'xlsx', lang: Lang, tz: string): Promise<ExportFile> {
-      const d = await data(caller, taskId, lang);
+      const read = await data(caller, taskId, lang);
+      const d = { ...read, report: await withAddresses(read.report, lang, opts.geocoder) };
       const name = `${REPORT_TEXTS[lang].fileName}-${d.report.task.code}`;
       if (format === 'xlsx') return { contentType: XLSX_TYPE, filename: `${name}.xlsx`, body: await xlsx(d, lang, tz) };
-      const addresses = opts.geocoder ? await opts.geocoder.reverseMany([d.origin, d.destination], lang) : [];
-      return { contentType: 'application/pdf', filename: `${name}.pdf`, body: await shipmentPdf(d, withAddresses(summaryLines(d.report, lang, tz), lang, addresses), lang, tz, await signaturesOfRecord(db, 'shipment_report', taskId)) };
+      return { contentType: 'application/pdf', filename: `${name}.pdf`, body: await shipmentPdf(d, summaryLines(d.report, lang, tz), lang, tz, await signaturesOfRecord(db, 'shipment_report', taskId)) };
     },
   };
 }
@@ -246,6 +293,12 @@ export function summaryLines(r: ShipmentReport, lang: Lang, tz: string): [string
     [x.carrier, r.task.asset ?? '—'],
     [x.devices, r.task.devices.map((d) => `${d.name} (${d.deviceId})`).join(', ') || '—'],
     [x.route, `${r.task.originName} → ${r.task.destinationName}`],
+    ...(r.places
+      ? ([
+          [x.originAddress, placeText(r.places.origin)],
+          [x.destinationAddress, placeText(r.places.destination)],
+        ] as [string, string][])
+      : []),
     [x.driver, r.task.driverName || '—'],
     [x.status, x.statuses[r.task.status]],
     [x.plannedStart, at(r.task.plannedStart)],
@@ -265,6 +318,7 @@ export function summaryLines(r: ShipmentReport, lang: Lang, tz: string): [string
     [x.mkt, temp.mkt === null ? '—' : `${fmt(temp.mkt, 2)} °C`],
     [x.outOfRangeTotal, durationText(temp.outOfRange.totalS, lang)],
     [x.outOfRangeLongest, longest ? `${durationText(longest.durationS, lang)} (${at(new Date(longest.start).toISOString())} ~ ${at(new Date(longest.end).toISOString())}, ${x.peak} ${fmt(longest.peak.value)} °C)` : '—'],
+    ...(longest && r.longestExcursionAt ? ([[x.longestAt, placeText(r.longestExcursionAt)]] as [string, string][]) : []),
     [x.excursions, String(temp.excursions.length)],
     [x.inRangeShare, temp.inRangeShare === null ? '—' : `${(temp.inRangeShare * 100).toFixed(1)} %`],
     [x.noData, durationText(temp.noDataS, lang)],
