@@ -317,6 +317,7 @@ export const ERRORS = {
   SIGNATURE_SAME_PERSON: { en: 'A second signature must be by another person', zh: '第二个签名须由另一人完成' },
   SIGNATURE_MEANING_INVALID: { en: 'This meaning does not fit this signature', zh: '该签名含义不适用于此操作' },
   SIGNATURE_ALREADY_SIGNED: { en: 'You have already signed this record with this meaning', zh: '您已以此含义签署过该记录' },
+  SIGNATURE_RECORD_OPEN: { en: 'The record can be signed once its day or month is over', zh: '记录期间尚未结束，结束后方可签名' },
   REPORT_SCHEDULE_ASSET_UNKNOWN: { en: 'An asset of the scheduled report does not exist in your organisation', zh: '定时报表的资产在您的组织下不存在' },
   REPORT_SCHEDULE_DEVICE_UNKNOWN: { en: 'A device of the scheduled report does not exist in your organisation', zh: '定时报表的设备在您的组织下不存在' },
   REPORT_SCHEDULE_CREATOR_INACTIVE: {

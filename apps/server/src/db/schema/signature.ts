@@ -13,8 +13,8 @@ export const signatures = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     orgId: uuid('org_id').notNull(),
-    recordType: text('record_type', { enum: ['warehouse_record', 'command', 'work_order', 'gsp_record', 'shipment_report'] }).notNull(),
-    /** The record's id (a task's id for its GSP record and shipment report). */
+    recordType: text('record_type', { enum: ['warehouse_record', 'command', 'work_order', 'gsp_record', 'shipment_report', 'asset_gsp_record'] }).notNull(),
+    /** The record's id (a task's id for its GSP record and shipment report; `<assetId>/<period>/<date>/<time zone>` for an asset's GSP record). */
     recordId: text('record_id').notNull(),
     meaning: text('meaning', { enum: ['approved', 'rejected', 'reviewed', 'responsible'] }).notNull(),
     // The signer's account and name are kept beside the id: the signature reads the same after a user is removed.

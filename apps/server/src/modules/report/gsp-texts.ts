@@ -1,6 +1,7 @@
 // The words of the GSP temperature and humidity record (PDF and Excel) in both languages, as a
 // Chinese inspector expects them on a 温湿度记录表.
 import type { Lang } from '@iotc/shared/i18n';
+import type { SignatureMeaning } from '@iotc/shared/signature';
 
 const en = {
   fileName: 'Temperature and humidity record',
@@ -59,6 +60,12 @@ const en = {
   recordedBy: 'Recorded by',
   reviewedBy: 'Reviewed by',
   signDate: 'Date',
+  sectionSignatures: 'Signatures',
+  meanings: { approved: 'Approved', rejected: 'Rejected', reviewed: 'Reviewed', responsible: 'Responsible' } as Record<SignatureMeaning, string>,
+  hash: 'record SHA-256',
+  signatureMatches: 'matches the record',
+  signatureMismatch: 'DOES NOT MATCH the record',
+  signatureMismatchNote: 'A signature that does not match: a reading or a warehouse record of the period changed after it was signed.',
   generatedAt: 'Generated',
   page: (n: number, of: number) => `Page ${n} of ${of}`,
 };
@@ -122,6 +129,12 @@ const zh: GspTexts = {
   recordedBy: '记录人',
   reviewedBy: '审核人',
   signDate: '日期',
+  sectionSignatures: '签名',
+  meanings: { approved: '批准', rejected: '驳回', reviewed: '复核', responsible: '负责' },
+  hash: '记录 SHA-256',
+  signatureMatches: '与记录一致',
+  signatureMismatch: '与记录不符',
+  signatureMismatchNote: '签名与记录不符：签名后该期间的温湿度读数或出入库记录已被修改。',
   generatedAt: '生成时间',
   page: (n: number, of: number) => `第 ${n} 页，共 ${of} 页`,
 };

@@ -2,7 +2,7 @@
 // container for a local day or month (issue 8, item 3): the readings of the devices bound to the
 // asset during the period, recorded by the slot rule of packages/shared/src/gsp-report.ts. As JSON
 // for the screen, a PDF (gsp-pdf.ts) and Excel, in the request's language and time zone.
-import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { Lang } from '@iotc/shared/i18n';
 import {
@@ -14,14 +14,13 @@ import {
   gspSummary,
   MAX_GSP_ROWS,
   type GspAssetKind,
-  type GspReading,
   type GspReport,
   type GspReportQuery,
   type GspSlotRow,
 } from '@iotc/shared/gsp-report';
 import type { Db } from '../../db/client.ts';
-import { assets, deviceBindings, devices, orgs } from '../../db/schema.ts';
-import type { ExportFile } from '../../lib/export.ts';
+import { assets, orgs } from '../../db/schema.ts';
+import { formatInstant, type ExportFile } from '../../lib/export.ts';
 import { XLSX_TYPE } from '../../lib/sheet.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Caller } from '../../lib/caller.ts';
@@ -30,7 +29,9 @@ import { gspPdf } from './gsp-pdf.ts';
 import { GSP_TEXTS } from './gsp-texts.ts';
 import { gspWarehouse, withWarehouseAddress } from './gsp-place.ts';
 import type { Geocoder } from '../geocode/service.ts';
-import { readPackRows, sensorNumber, sensorsOf } from '../archive/reader.ts';
+import { gspReadings } from './gsp-data.ts';
+import { gspRecordId, type SignatureRow } from '@iotc/shared/signature';
+import { signaturesOfRecord } from '../signature/service.ts';
 
 const isoRow = (r: GspSlotRow) => ({
   time: new Date(r.start).toISOString(),
@@ -47,16 +48,6 @@ export interface GspOptions {
 }
 
 export function gspService(db: Db, opts: GspOptions = {}) {
-  async function readingsOf(deviceRef: string, from: Date, to: Date): Promise<GspReading[]> {
-    const out: GspReading[] = [];
-    for (const p of await readPackRows(db, deviceRef, { from: from.getTime(), to: to.getTime() }, { fields: ['temperature', 'humidity'] })) {
-      const s = sensorsOf(p);
-      if (!('temperature' in s) && !('humidity' in s)) continue;
-      out.push({ t: Math.floor(p.timeUs / 1000), temp: sensorNumber(s, 'temperature'), humidity: sensorNumber(s, 'humidity') });
-    }
-    return out;
-  }
-
   async function report(caller: Caller, q: GspReportQuery, tz: string): Promise<GspReport> {
     const [row] = await db.select({ a: assets, orgName: orgs.name }).from(assets).innerJoin(orgs, eq(orgs.id, assets.orgId)).where(eq(assets.id, q.assetId));
     if (!row || !caller.scope.has(row.a.orgId)) throw new AppError(404, 'NOT_FOUND');
@@ -68,23 +59,7 @@ export function gspService(db: Db, opts: GspOptions = {}) {
     const to = days[days.length - 1]!.to;
     const now = Date.now();
 
-    // Every binding of the asset that overlaps the period; each device's readings only while bound.
-    const bindings = await db
-      .select({ deviceRef: deviceBindings.deviceRef, deviceId: deviceBindings.deviceId, name: devices.name, boundAt: deviceBindings.boundAt, unboundAt: deviceBindings.unboundAt })
-      .from(deviceBindings)
-      .leftJoin(devices, eq(devices.id, deviceBindings.deviceRef))
-      .where(and(eq(deviceBindings.assetRef, a.id), lt(deviceBindings.boundAt, new Date(to)), or(isNull(deviceBindings.unboundAt), gt(deviceBindings.unboundAt, new Date(from)))))
-      .orderBy(deviceBindings.boundAt);
-    const readings: GspReading[] = [];
-    const deviceList = new Map<string, string>();
-    for (const b of bindings) {
-      deviceList.set(b.deviceId, b.name ?? b.deviceId);
-      if (!b.deviceRef) continue;
-      const start = Math.max(from, b.boundAt.getTime());
-      const end = Math.min(to, b.unboundAt?.getTime() ?? to);
-      if (end > start) readings.push(...(await readingsOf(b.deviceRef, new Date(start), new Date(end))));
-    }
-    readings.sort((x, y) => x.t - y.t);
+    const { readings, devices: deviceList } = await gspReadings(db, a.id, from, to);
 
     const limits = { tempMin: a.tempMin, tempMax: a.tempMax, humidityMin: a.humidityMin, humidityMax: a.humidityMax };
     const baseMin = GSP_INTERVAL_MIN[mode];
@@ -117,8 +92,10 @@ export function gspService(db: Db, opts: GspOptions = {}) {
     async file(caller: Caller, q: GspReportQuery, format: 'pdf' | 'xlsx', lang: Lang, tz: string): Promise<ExportFile> {
       const r = await withWarehouseAddress(await report(caller, q, tz), lang, opts.geocoder);
       const name = `${GSP_TEXTS[lang].fileName}-${r.asset.code}-${r.date}`;
-      if (format === 'xlsx') return { contentType: XLSX_TYPE, filename: `${name}.xlsx`, body: await gspXlsx(r, lang) };
-      return { contentType: 'application/pdf', filename: `${name}.pdf`, body: await gspPdf(r, lang) };
+      // The record's electronic signatures in place of the blank lines (those of this day cut in this time zone).
+      const signed = await signaturesOfRecord(db, 'asset_gsp_record', gspRecordId(q, tz));
+      if (format === 'xlsx') return { contentType: XLSX_TYPE, filename: `${name}.xlsx`, body: await gspXlsx(r, lang, signed) };
+      return { contentType: 'application/pdf', filename: `${name}.pdf`, body: await gspPdf(r, lang, signed) };
     },
   };
 }
@@ -127,7 +104,7 @@ export type GspService = ReturnType<typeof gspService>;
 
 const OUT_FILL: ExcelJS.Fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFF1F0' } };
 
-async function gspXlsx(r: GspReport, lang: Lang): Promise<Buffer> {
+async function gspXlsx(r: GspReport, lang: Lang, signed: readonly SignatureRow[]): Promise<Buffer> {
   const x = GSP_TEXTS[lang];
   const book = new ExcelJS.Workbook();
   const sheet = book.addWorksheet(x.sheetRecord);
@@ -147,8 +124,16 @@ async function gspXlsx(r: GspReport, lang: Lang): Promise<Buffer> {
   sheet.addRow([x.sectionSummary]).font = { bold: true };
   for (const [k, v] of gspSummaryLines(r.summary, lang, r.intervals.baseMin)) sheet.addRow([k, v]).getCell(1).font = { bold: true };
   sheet.addRow([]);
-  sheet.addRow([`${x.recordedBy}:`, '', `${x.signDate}:`, '']);
-  sheet.addRow([`${x.reviewedBy}:`, '', `${x.signDate}:`, '']);
+  for (const [meaning, who] of [
+    ['responsible', x.recordedBy],
+    ['reviewed', x.reviewedBy],
+  ] as const) {
+    const mine = signed.filter((s) => s.meaning === meaning);
+    if (mine.length === 0) sheet.addRow([`${who}:`, '', `${x.signDate}:`, '']);
+    for (const s of mine) {
+      sheet.addRow([`${who}:`, `${s.signerName} (${s.signerAccount})`, formatInstant(new Date(s.signedAt), r.timezone), `${x.meanings[s.meaning]} · ${x.hash} ${s.recordHash.slice(0, 16)}… · ${s.matches ? x.signatureMatches : x.signatureMismatch}`]);
+    }
+  }
   if (r.period === 'month') {
     const days = book.addWorksheet(x.sheetDays);
     days.columns = gspDayHeaders(lang).map((header, i) => ({ header, width: i === 0 ? 14 : i >= 7 ? 18 : 10 }));

@@ -1,12 +1,25 @@
 // Signatures: GET /signatures?recordType&recordId (any signed record, each with `matches`), and a
 // transport task's GSP record and shipment report: GET and POST /transport-tasks/:id/signatures.
 // Reading needs the read permission of the record's area; signing a task document transport:write.
+// An asset's GSP record (a cold room's day, in the request's time zone): GET and POST
+// /reports/temperature/signatures, for whoever reads the record (device:read); signing also needs
+// the write permission of its area (the service checks: warehouse:write or transport:write).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelopeSchema } from '@iotc/shared/envelope';
 import type { Permission } from '@iotc/shared/platform';
 import { idParamsSchema } from '@iotc/shared/platform';
-import { SIGNATURE_API, signatureQuerySchema, signatureRowSchema, taskSignBodySchema, taskSignatureQuerySchema, type SignatureRecordType } from '@iotc/shared/signature';
+import {
+  gspRecordKeySchema,
+  gspSignBodySchema,
+  SIGNATURE_API,
+  signatureQuerySchema,
+  signatureRowSchema,
+  taskSignBodySchema,
+  taskSignatureQuerySchema,
+  type SignatureRecordType,
+} from '@iotc/shared/signature';
+import { requestTimezone } from '../../lib/export.ts';
 import { callerOf, clientOf } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/errors.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -19,6 +32,7 @@ const READ: Record<SignatureRecordType, Permission[]> = {
   work_order: ['alarm:read'],
   gsp_record: ['transport:read'],
   shipment_report: ['transport:read'],
+  asset_gsp_record: ['device:read'],
 };
 
 export const signatureRoutes: FastifyPluginAsyncZod<{ signatures: SignatureService }> = async (app, { signatures }) => {
@@ -53,5 +67,26 @@ export const signatureRoutes: FastifyPluginAsyncZod<{ signatures: SignatureServi
       preHandler: app.requirePermission('transport:write'),
     },
     async (req) => ok(await signatures.signTask(callerOf(req), req.params.id, req.body, clientOf(req))),
+  );
+  app.get(
+    SIGNATURE_API.gspSignatures,
+    {
+      schema: { tags, summary: "The signatures of an asset's GSP temperature and humidity record (its day or month in the request's time zone), each with whether the record still matches", querystring: gspRecordKeySchema, response: rows },
+      preHandler: app.requirePermission('device:read'),
+    },
+    async (req) => ok(await signatures.listGspRecord(callerOf(req), req.query, requestTimezone(req))),
+  );
+  app.post(
+    SIGNATURE_API.gspSignatures,
+    {
+      schema: {
+        tags,
+        summary: "Sign an asset's GSP record of a past day or month (request time zone) as recorded (responsible) or reviewed: password again; the reviewer is not the person who recorded it",
+        body: gspSignBodySchema,
+        response: { 200: envelopeSchema(signatureRowSchema) },
+      },
+      preHandler: app.requirePermission('device:read'),
+    },
+    async (req) => ok(await signatures.signGspRecord(callerOf(req), req.body, requestTimezone(req), clientOf(req))),
   );
 };

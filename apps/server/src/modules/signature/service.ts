@@ -7,9 +7,10 @@
 // provider offers no re-authentication round trip here, so method 'sso' is not produced.
 import { and, asc, eq } from 'drizzle-orm';
 import { LOGIN_FAILURE_WINDOW_MS, LOGIN_MAX_FAILURES } from '@iotc/shared/constants';
-import type { SignatureMeaning, SignatureRecordType, SignatureRow, TaskSignBody } from '@iotc/shared/signature';
+import { GSP_ASSET_KINDS, gspDays, gspMode } from '@iotc/shared/gsp-report';
+import { gspRecordId, type GspRecordKey, type GspSignBody, type SignatureMeaning, type SignatureRecordType, type SignatureRow, type TaskSignBody } from '@iotc/shared/signature';
 import type { Db, Tx } from '../../db/client.ts';
-import { signatures, transportTasks, users } from '../../db/schema.ts';
+import { assets, signatures, transportTasks, users } from '../../db/schema.ts';
 import type { Caller, ClientMeta } from '../../lib/caller.ts';
 import { AppError } from '../../lib/errors.ts';
 import { verifyPassword } from '../../lib/password.ts';
@@ -64,6 +65,16 @@ export async function signaturesOfRecord(db: Db, type: SignatureRecordType, id: 
   return (await withMatches(db, type, id))?.rows ?? [];
 }
 
+/**
+ * The two-person rule of a document: nobody signs it twice with one meaning, and whoever signed
+ * it with one meaning (responsible) does not sign it with the other (reviewed).
+ */
+async function twoPeople(tx: Tx, orgId: string, type: SignatureRecordType, id: string, signer: Signer, meaning: SignatureMeaning): Promise<void> {
+  const mine = (await rowsOf(tx, orgId, type, id)).filter((s) => s.signerId === signer.userId);
+  if (mine.some((s) => s.meaning === meaning)) throw new AppError(409, 'SIGNATURE_ALREADY_SIGNED');
+  if (mine.some((s) => s.meaning !== meaning)) throw new AppError(403, 'SIGNATURE_SAME_PERSON');
+}
+
 export interface SignatureOptions {
   audit: AuditWriter;
   now?: () => Date;
@@ -73,6 +84,14 @@ export function signatureService(db: Db, opts: SignatureOptions) {
   const now = opts.now ?? (() => new Date());
   // The sign-in's failure count: a wrong signing password counts toward the same lock-out.
   const failures = authRepo(db);
+
+  /** The asset of a GSP record, in the caller's tree (404 otherwise) and of a kind with a GSP record. */
+  async function gspAsset(caller: Caller, key: GspRecordKey): Promise<{ id: string; orgId: string; kind: string }> {
+    const [a] = await db.select({ id: assets.id, orgId: assets.orgId, kind: assets.kind }).from(assets).where(eq(assets.id, key.assetId));
+    if (!a || !caller.scope.has(a.orgId)) throw new AppError(404, 'NOT_FOUND');
+    if (!(GSP_ASSET_KINDS as readonly string[]).includes(a.kind)) throw new AppError(400, 'GSP_ASSET_KIND');
+    return a;
+  }
 
   const service = {
     /**
@@ -151,12 +170,36 @@ export function signatureService(db: Db, opts: SignatureOptions) {
       return db.transaction(async (tx) => {
         // One signing of a task at a time: the two-person check reads what the other wrote.
         await tx.select({ id: transportTasks.id }).from(transportTasks).where(eq(transportTasks.id, taskId)).for('update');
-        const before = await rowsOf(tx, task.orgId, body.document, taskId);
-        const mine = before.filter((s) => s.signerId === signer.userId);
-        if (mine.some((s) => s.meaning === body.meaning)) throw new AppError(409, 'SIGNATURE_ALREADY_SIGNED');
-        if (mine.some((s) => s.meaning !== body.meaning)) throw new AppError(403, 'SIGNATURE_SAME_PERSON');
+        await twoPeople(tx, task.orgId, body.document, taskId, signer, body.meaning);
         return service.sign(tx, signer, { recordType: body.document, recordId: taskId, meaning: body.meaning });
       });
+    },
+
+    /**
+     * Signs an asset's GSP record (its day or month, cut in `tz`) as recorded (responsible) or
+     * reviewed, once the period is over: the reader of the record (device:read, checked by the
+     * route) who may also write in its area (storage: warehouse:write; transport:
+     * transport:write, as a task's GSP record); the reviewer is not the person who recorded it.
+     */
+    async signGspRecord(caller: Caller, body: GspSignBody, tz: string, meta: ClientMeta): Promise<SignatureRow> {
+      const a = await gspAsset(caller, body);
+      if (!caller.permissions.includes(gspMode(a.kind) === 'storage' ? 'warehouse:write' : 'transport:write')) throw new AppError(403, 'NO_PERMISSION');
+      const days = gspDays(body.period, body.date, tz);
+      if (days[days.length - 1]!.to > now().getTime()) throw new AppError(409, 'SIGNATURE_RECORD_OPEN');
+      const signer = await service.prove(caller, body.password, meta);
+      const recordId = gspRecordId(body, tz);
+      return db.transaction(async (tx) => {
+        // One signing of the asset's records at a time: the two-person check reads what the other wrote.
+        await tx.select({ id: assets.id }).from(assets).where(eq(assets.id, a.id)).for('update');
+        await twoPeople(tx, a.orgId, 'asset_gsp_record', recordId, signer, body.meaning);
+        return service.sign(tx, signer, { recordType: 'asset_gsp_record', recordId, meaning: body.meaning });
+      });
+    },
+
+    /** The signatures of an asset's GSP record (its day or month cut in `tz`), oldest first, each with whether the record still matches. */
+    async listGspRecord(caller: Caller, key: GspRecordKey, tz: string): Promise<SignatureRow[]> {
+      await gspAsset(caller, key);
+      return service.list(caller, 'asset_gsp_record', gspRecordId(key, tz));
     },
 
   };

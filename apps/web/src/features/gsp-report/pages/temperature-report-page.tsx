@@ -2,7 +2,8 @@
 // warehouse, vehicle or container for a day or a month. Pick the kind and the asset, day or month
 // and the date; the screen shows the record's header, its summary (for a month also one row per
 // day) and the recorded values with out-of-range rows highlighted, and downloads the PDF or Excel
-// file the server makes. Address: `kind`, `assetId`, `period`, `date`, so a record can be shared.
+// file the server makes, and the record's electronic signatures (recorded and reviewed) where
+// the paper record has its lines to sign. Address: `kind`, `assetId`, `period`, `date`, so a record can be shared.
 import { useCallback, useMemo } from 'react';
 import { Alert, Button, Card, DatePicker, Descriptions, Empty, Segmented, Skeleton, Space, Table, Typography } from 'antd';
 import { FileExcelOutlined, FilePdfOutlined } from '@ant-design/icons';
@@ -19,6 +20,7 @@ import type { ScreenProps } from '../../../lib/screen.ts';
 import { useExport } from '../../../lib/use-export.ts';
 import { downloadGspReport, useGspReport } from '../api/temperature-report.ts';
 import { fixed, gspRequest, hms, parseGspFilters, percent, switchPeriod, writeGspFilters, type GspFilters } from '../components/gsp-model.ts';
+import { GspSignatures } from '../components/gsp-signatures.tsx';
 import '../components/gsp-report.css';
 import { usePagination } from '../../../components/data-table/pagination.ts';
 
@@ -197,10 +199,7 @@ export default function TemperatureReportPage(_props: ScreenProps) {
           data-testid="gsp-rows"
         />
         {data.rowsTruncated ? <Typography.Text type="secondary">{t('gspReport.truncated', { n: data.rows.length })}</Typography.Text> : null}
-        <div className="gsp-sign">
-          <span>{t('gspReport.recordedBy')}: ______________</span>
-          <span>{t('gspReport.reviewedBy')}: ______________</span>
-        </div>
+        <GspSignatures report={data} query={query} />
       </>
     );
 
