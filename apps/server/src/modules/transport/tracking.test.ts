@@ -231,4 +231,40 @@ describe('a tracking link', () => {
     const [row] = await db().select().from(transportTrackingLinks).where(eq(transportTrackingLinks.id, link.id));
     expect(row!.revokedAt).toBeNull();
   });
+
+  it("the organisation-wide list holds the caller's organisation's links only, and another organisation's link cannot be revoked", async () => {
+    // A second organisation with its own task and link.
+    await createTenantUser(db(), { code: 'tl-other-org', account: 'tl-other', password: DEMO_PASSWORD, permissions: ['device:read', 'device:write', 'transport:read', 'transport:write'], orgName: 'Other Freight' });
+    const theirs = await login(t.app, 'tl-other', DEMO_PASSWORD);
+    const dev = await api<{ id: string }>('POST', '/api/iot/v2/devices', theirs, { deviceId: 'TL00000099', name: 'Other org probe' });
+    expect(dev.status, JSON.stringify(dev.body)).toBe(200);
+    const theirTask = await api<TaskDetail>('POST', TASKS, theirs, {
+      goodsName: 'Their goods',
+      deviceIds: [dev.body.data!.id],
+      origin: { name: 'North DC', lat: 31.0, lon: 110.0, radiusM: 500 },
+      destination: { name: 'South Store', lat: 30.5, lon: 110.0, radiusM: 500 },
+    });
+    expect(theirTask.status, JSON.stringify(theirTask.body)).toBe(200);
+    const theirLink = await make({}, theirs, theirTask.body.data!.id);
+    const mineLink = await make();
+
+    const all = async (token: string) => {
+      const rows: TrackingLinkRow[] = [];
+      for (let page = 1; ; page++) {
+        const res = await api<Page<TrackingLinkRow>>('GET', `${TRACKING_API.links}?page=${page}&size=100`, token);
+        expect(res.status).toBe(200);
+        rows.push(...res.body.data!.rows);
+        if (rows.length >= res.body.data!.total) return rows;
+      }
+    };
+    const ours = await all(admin);
+    expect(ours.map((r) => r.id)).toContain(mineLink.id);
+    expect(ours.map((r) => r.id)).not.toContain(theirLink.id);
+    expect(ours.every((r) => r.taskId !== theirTask.body.data!.id)).toBe(true);
+    expect((await all(theirs)).map((r) => [r.id, r.taskCode, r.createdBy, r.status])).toEqual([[theirLink.id, theirTask.body.data!.code, 'tl-other', 'active']]);
+    // Revoking the other organisation's link is not found, and it stays active.
+    expect((await api('POST', TRACKING_API.revoke(theirLink.id), admin)).status).toBe(404);
+    expect((await all(theirs))[0]!.status).toBe('active');
+    expect((await view(theirLink.token)).status).toBe(200);
+  });
 });

@@ -3,7 +3,8 @@
 // browser (lib/verify.ts): the summary of the signed tree head and the overall result, then each
 // record with its result. "Share and certificate" publishes the same scope as a public link that
 // ends when the maker chose; the "Share links" tab (`view=shares`) lists the organisation's links
-// and revokes one. Address: `scope` and the picked ids / range (components/scope-model.ts), the
+// and revokes one; the "Tracking links" tab (`view=tracking`, for those who may read transport
+// tasks) lists the consignee tracking links of the organisation's tasks the same way. Address: `scope` and the picked ids / range (components/scope-model.ts), the
 // tab, and the link list's page and filters.
 import { useCallback, useMemo, useState } from 'react';
 import { Alert, Button, Card, DatePicker, Empty, Progress, Segmented, Skeleton, Space, Typography } from 'antd';
@@ -23,6 +24,7 @@ import { RecordsTable } from '../components/records-table.tsx';
 import { defaultRange, parseScope, scopeOf, writeScope, type ScopeChoice } from '../components/scope-model.ts';
 import { ShareDialog } from '../components/share-dialog.tsx';
 import { ShareList } from '../components/share-list.tsx';
+import { TrackingLinkList } from '../../../components/tracking-links/tracking-link-list.tsx';
 import { useVerification } from '../components/use-verification.ts';
 import { VerifySummary } from '../components/verify-summary.tsx';
 import '../components/ledger.css';
@@ -30,7 +32,7 @@ import '../components/ledger.css';
 const PERMISSION = { task: 'transport:read', device: 'device:read', warehouse: 'warehouse:read' } as const;
 
 /** The screen's tabs: checking records, and the share links made of them. */
-type View = 'verify' | 'shares';
+type View = 'verify' | 'shares' | 'tracking';
 
 /** The id whose label is looked up: a task, a device, or a single warehouse record while no batch is picked. */
 function pickedId(choice: ScopeChoice): string | undefined {
@@ -107,7 +109,9 @@ export default function VerifyPage(_props: ScreenProps) {
   const { t } = useTranslation();
   const can = usePermission();
   const [params, setParams] = useSearchParams();
-  const view: View = params.get('view') === 'shares' ? 'shares' : 'verify';
+  const mayTrack = can('transport:read');
+  const asked = params.get('view');
+  const view: View = asked === 'shares' ? 'shares' : asked === 'tracking' && mayTrack ? 'tracking' : 'verify';
   const choice = useMemo(() => parseScope(params), [params]);
   const scope = useMemo(() => scopeOf(choice), [choice]);
   const set = useCallback((next: ScopeChoice) => setParams((prev) => writeScope(prev, next)), [setParams]);
@@ -170,7 +174,7 @@ export default function VerifyPage(_props: ScreenProps) {
   const switchView = (next: string) =>
     setParams((prev) => {
       const out = new URLSearchParams(prev);
-      if (next === 'shares') out.set('view', 'shares');
+      if (next === 'shares' || next === 'tracking') out.set('view', next);
       else out.delete('view');
       return out;
     });
@@ -183,10 +187,14 @@ export default function VerifyPage(_props: ScreenProps) {
         items={[
           { key: 'verify', name: 'ledger.tab.verify', testId: 'ledger-tab-verify' },
           { key: 'shares', name: 'ledger.tab.shares', testId: 'ledger-tab-shares' },
+          // The consignee tracking links of the organisation's tasks, for those who may read tasks.
+          ...(mayTrack ? [{ key: 'tracking', name: 'ledger.tab.tracking', testId: 'ledger-tab-tracking' }] : []),
         ]}
       />
       {view === 'shares' ? (
         <ShareList />
+      ) : view === 'tracking' ? (
+        <TrackingLinkList />
       ) : (
         <>
           <Typography.Paragraph type="secondary">{t('ledger.verify.intro')}</Typography.Paragraph>
