@@ -10,6 +10,8 @@ export function BreadcrumbBar({ trail, extra }: { trail: MenuItem[]; extra: stri
   const { pathname } = useLocation();
   // The Index screen is not a menu entry, so it names itself.
   const atIndex = trail.length === 0 && /^\/view\/home\/?$/i.test(pathname);
+  // Nor is the inbox (the header's bell leads to it).
+  const atInbox = trail.length === 0 && /^\/view\/inbox\/?$/i.test(pathname);
   return (
     <div className="breadcrumb-bar">
       <Breadcrumb
@@ -18,6 +20,7 @@ export function BreadcrumbBar({ trail, extra }: { trail: MenuItem[]; extra: stri
         items={[
           { key: 'home', title: <Link to="/view/home">{t('app.title')}</Link> },
           ...(atIndex ? [{ key: 'index', title: t('layout.home') }] : []),
+          ...(atInbox ? [{ key: 'inbox', title: t('inbox.title') }] : []),
           ...trail.map((item) => ({ key: item.id, title: item.name })),
         ]}
       />

@@ -8,8 +8,11 @@ import type { ScenarioType } from '@iotc/shared/constants';
 import { findTrail, menuLeaves } from '../../lib/menu.ts';
 import { resolveScreen } from './screens.ts';
 
-/** Screens everyone may land on: the index, the home (no menu item leads to it) and the default landing after login. */
-export const OPEN_SCREENS: ReadonlySet<string> = new Set(['home', 'home/home', 'deviceManage/realTimeMonitoring']);
+/**
+ * Screens everyone may land on: the index, the home (no menu item leads to it), the default
+ * landing after login, and the user's own inbox (the header's bell leads to it, not the menu).
+ */
+export const OPEN_SCREENS: ReadonlySet<string> = new Set(['home', 'home/home', 'deviceManage/realTimeMonitoring', 'inbox']);
 
 /** The screen names the menu's items open, resolved as the view host resolves addresses. */
 export function menuScreenNames(menu: MenuItem[]): Set<string> {

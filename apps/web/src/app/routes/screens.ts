@@ -40,6 +40,9 @@ export const SCREENS: Record<string, ScreenImporter> = {
   'system/retention': () => import('../../features/retention/pages/retention-page.tsx'),
   'system/storage': () => import('../../features/system/pages/storage-page.tsx'),
   'system/map': () => import('../../features/system/pages/map-settings-page.tsx'),
+  'system/notices': () => import('../../features/system/pages/notices-page.tsx'),
+  // The full inbox, open to every signed-in user (the header's drawer leads to it).
+  inbox: () => import('../../features/inbox/pages/inbox-page.tsx'),
   'alarm/query': () => import('../../features/alarm/pages/alarm-query-page.tsx'),
   'alarm/realtime': () => import('../../features/alarm/pages/alarm-realtime-page.tsx'),
   // The transport scenario's 'Abnormal-alarm monitoring and push' shows the real-time alarms of tasks.

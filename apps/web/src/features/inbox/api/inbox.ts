@@ -27,15 +27,16 @@ export function useUnreadCount() {
   return useQuery(unreadCountQueryOptions());
 }
 
-export function inboxPageQueryOptions(lang: Lang, filter: InboxFilter, page: number) {
+export function inboxPageQueryOptions(lang: Lang, filter: InboxFilter, page: number, size = INBOX_PAGE_SIZE) {
   return queryOptions({
-    queryKey: [...INBOX_KEY, 'list', lang, filter, page] as const,
-    queryFn: ({ signal }) => request<Page<InboxItem>>(INBOX_API.list, { query: { filter, page, size: INBOX_PAGE_SIZE }, signal }),
+    queryKey: [...INBOX_KEY, 'list', lang, filter, page, size] as const,
+    queryFn: ({ signal }) => request<Page<InboxItem>>(INBOX_API.list, { query: { filter, page, size }, signal }),
   });
 }
 
-export function useInboxPage(lang: Lang, filter: InboxFilter, page: number, enabled: boolean) {
-  return useQuery({ ...inboxPageQueryOptions(lang, filter, page), enabled, placeholderData: (prev) => prev });
+/** A page of the drawer (INBOX_PAGE_SIZE) or of the full inbox page (`size`). */
+export function useInboxPage(lang: Lang, filter: InboxFilter, page: number, enabled: boolean, size = INBOX_PAGE_SIZE) {
+  return useQuery({ ...inboxPageQueryOptions(lang, filter, page, size), enabled, placeholderData: (prev) => prev });
 }
 
 export function useMarkRead() {

@@ -1,7 +1,7 @@
 // The header's inbox: a bell with the unread count (a button named with it), opening a drawer
 // of the user's in-app alarm messages and platform notices, newest first, all or only unread,
 // a page at a time. Opening an item marks it read: an alarm goes to its details (the alarm
-// query screen), a notice shows its text. The count follows the live channel's inbox news and
+// query screen), a notice shows its text; "View all" opens the full inbox page. The count follows the live channel's inbox news and
 // reads again after each reconnection.
 import { useState } from 'react';
 import { Badge, Button, Drawer, Empty, Pagination, Segmented, Space, Spin, Tooltip } from 'antd';
@@ -20,6 +20,9 @@ import './inbox.css';
 export function alarmHref(alarmId: string): string {
   return `/view/alarm/query?alarm=${encodeURIComponent(alarmId)}`;
 }
+
+/** The full inbox page. */
+export const INBOX_PAGE_HREF = '/view/inbox';
 
 /** Where a task's alarm message also leads: the task's details. */
 export function taskHref(taskId: string): string {
@@ -114,6 +117,17 @@ export function InboxBell() {
           {total > INBOX_PAGE_SIZE ? (
             <Pagination size="small" current={page} pageSize={INBOX_PAGE_SIZE} total={total} showSizeChanger={false} onChange={setPage} data-testid="inbox-pages" />
           ) : null}
+          <Button
+            type="link"
+            className="inbox-view-all"
+            data-testid="inbox-view-all"
+            onClick={() => {
+              setOpen(false);
+              void navigate(INBOX_PAGE_HREF);
+            }}
+          >
+            {t('inbox.viewAll')}
+          </Button>
         </Space>
       </Drawer>
     </>

@@ -1,6 +1,7 @@
 // One inbox item: a button with its kind's icon, the title (bold while unread, with a dot and
 // "Unread" for screen readers), the time; a notice opened shows its text below. An alarm of a
-// transport task has a second way out, to the task.
+// transport task has a second way out, to the task. On the full inbox page an unread item also
+// has its own "Mark as read" button.
 import { Button, Tag } from 'antd';
 import { AlertOutlined, NotificationOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +11,19 @@ import type { InboxItem } from '@iotc/shared/inbox';
 
 const LEVEL_COLOR = { info: 'blue', warning: 'orange', important: 'red' } as const;
 
-export function InboxEntry({ item, expanded, onOpen, onOpenTask }: { item: InboxItem; expanded: boolean; onOpen: (item: InboxItem) => void; onOpenTask: (item: InboxItem) => void }) {
+export function InboxEntry({
+  item,
+  expanded,
+  onOpen,
+  onOpenTask,
+  onMarkRead,
+}: {
+  item: InboxItem;
+  expanded: boolean;
+  onOpen: (item: InboxItem) => void;
+  onOpenTask: (item: InboxItem) => void;
+  onMarkRead?: (item: InboxItem) => void;
+}) {
   const { t } = useTranslation();
   const body = item.body.trim();
   return (
@@ -36,6 +49,11 @@ export function InboxEntry({ item, expanded, onOpen, onOpenTask }: { item: Inbox
       {item.taskId && item.taskCode ? (
         <Button type="link" size="small" className="inbox-entry-task" onClick={() => onOpenTask(item)} data-testid="inbox-item-task">
           {t('inbox.viewTask', { code: item.taskCode })}
+        </Button>
+      ) : null}
+      {onMarkRead && !item.read ? (
+        <Button type="link" size="small" className="inbox-entry-mark" onClick={() => onMarkRead(item)} data-testid="inbox-item-mark">
+          {t('inbox.markRead')}
         </Button>
       ) : null}
       {expanded ? (
