@@ -6,6 +6,7 @@
 // the write permission of the area; another organisation neither signs nor reads.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
 import type { DeviceWithSecret } from '@iotc/shared/device';
 import type { AssetRow } from '@iotc/shared/asset';
 import { decodeLeaf } from '@iotc/shared/ledger/leaf';
@@ -159,6 +160,20 @@ describe("a cold room's GSP record", () => {
       expect(zh).toContain('与记录一致');
       expect(zh).not.toContain('与记录不符');
     }
+    // The Excel file carries them too, in place of its blank lines.
+    const xlsx = await t.app.inject({
+      method: 'GET',
+      url: `/api/iot/v2/reports/temperature?assetId=${room.id}&period=day&date=2026-11-02&format=xlsx`,
+      headers: { access_token: recorder, language: 'en-US', timezone: 'Asia/Shanghai' },
+    });
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+    const cells: string[] = [];
+    book.worksheets[0]!.eachRow((row) => cells.push((row.values as unknown[]).filter((v) => typeof v === 'string').join(' | ')));
+    expect(cells.find((c) => c.startsWith('Recorded by:'))).toMatch(
+      new RegExp(`^Recorded by: \\| User gsp-rec \\(gsp-rec\\) \\| 2026-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d \\| Responsible · record SHA-256 ${rows[0]!.recordHash.slice(0, 16)}… · matches the record$`),
+    );
+    expect(cells.some((c) => c.startsWith('Reviewed by: | User gsp-rev (gsp-rev)'))).toBe(true);
   });
 
   it('no longer matches once a reading or a warehouse record of the day changes', async () => {
