@@ -114,6 +114,35 @@ describe('excursionBudget: one batch through a task and a storage stay', () => {
   });
 });
 
+describe('excursionBudget: a batch in two places at once', () => {
+  // Worked by hand. Task A 10:00-11:00 (minutes 120..180), its logger every 10 minutes:
+  //   10:00 5, 10:10 5, 10:20 9, 10:30 9, 10:40 9, 10:50 5 → above 10:20-10:50 = 30 min.
+  // Storage 10:40-12:00 (minutes 160..240; the 'in' record was dated before the truck arrived),
+  //   the room logger every 10 minutes: 10:40 9, 10:50 9, 11:00 9, 11:10 5, ... → above 10:40-11:10 = 30 min.
+  // The batch cannot be out of range twice over in the 10:40-10:50 both saw: the union
+  //   10:20-11:10 = 50 min, not 30 + 30 = 60. Each period still shows its own 30.
+  const taskA = { from: at(120), to: at(180), series: [{ device: 'LA', readings: rs([120, 5], [130, 5], [140, 9], [150, 9], [160, 9], [170, 5]) }] };
+  const storage = { from: at(160), to: at(240), series: [{ device: 'R', readings: rs([160, 9], [170, 9], [180, 9], [190, 5], [200, 5], [210, 5], [220, 5], [230, 5]) }] };
+
+  it('counts the overlapping minutes once: 50 min, not 60', () => {
+    const u = excursionBudget(VACCINE, [taskA, storage]);
+    expect(u.periods.map((p) => p.aboveMin)).toEqual([30, 30]);
+    expect(u.above).toMatchObject({ usedMin: 50, leftMin: 10, state: 'alert' });
+  });
+
+  it('two tasks overlapping in time: the same, and periods apart still add up', () => {
+    // Task B 10:30-11:30 (minutes 150..210) on another truck, 2 °C budget of 0: 10:30 1, 10:45 1, 11:00 5
+    //   → below 10:30-11:00 = 30 min. Task C the same batch 10:40-11:00 (160..180): 10:40 0.5, 10:50 5
+    //   → below 10:40-10:50 = 10 min, inside B's: union 30 min, not 40.
+    const taskB = { from: at(150), to: at(210), series: [{ device: 'LB', readings: rs([150, 1], [165, 1], [180, 5], [195, 5]) }] };
+    const taskC = { from: at(160), to: at(180), series: [{ device: 'LC', readings: rs([160, 0.5], [170, 5]) }] };
+    expect(excursionBudget(VACCINE, [taskB, taskC]).below.usedMin).toBe(30);
+    // Apart (C moved to 12:40-13:00): 30 + 10 = 40.
+    const later = { from: at(280), to: at(300), series: [{ device: 'LC', readings: rs([280, 0.5], [290, 5]) }] };
+    expect(excursionBudget(VACCINE, [taskB, later]).below.usedMin).toBe(40);
+  });
+});
+
 describe('budgetState', () => {
   it('alert at the share, exhausted at the budget', () => {
     // 60-minute budget, alert at 80 %: 48 minutes is the alert line.

@@ -15,8 +15,11 @@
 // - A reading is above when its value is > high, below when < low; a value equal to a limit is in
 //   range (as in the GSP record).
 // - Within one period, a minute counts once however many devices saw it out of range (the union
-//   of the devices' intervals). Across periods the minutes are summed, as the budget is written
-//   ("over its life").
+//   of the devices' intervals). Across periods too: the budget is spent "over its life", and a
+//   batch in two places at once (two tasks overlapping in time, or a task and a storage stay
+//   that overlap, e.g. a record's time set before the truck arrived) lives each minute once, so
+//   its time out of range is the union of every period's out-of-range intervals, not their sum.
+//   Each period still shows its own minutes (which may then add up to more than the total).
 // - The absolute limits are checked on every reading: crossed when a value is > absoluteMax (or
 //   < absoluteMin); one reading is enough.
 // - A budget is in alert when used > 0 and used >= budget × alertPercent / 100, and exhausted when
@@ -70,6 +73,9 @@ export interface PeriodUse {
   /** The device whose readings gave the most minutes above (below); null when none. */
   aboveDevice: string | null;
   belowDevice: string | null;
+  /** The out-of-range intervals [from, to) in epoch ms, for the union across periods. */
+  aboveIntervals: [number, number][];
+  belowIntervals: [number, number][];
 }
 
 export type BudgetState = 'ok' | 'alert' | 'exhausted';
@@ -163,6 +169,8 @@ export function periodUse(period: BudgetPeriodInput, profile: Pick<BudgetProfile
     min,
     aboveDevice: topDevice(aboveBy),
     belowDevice: topDevice(belowBy),
+    aboveIntervals: above,
+    belowIntervals: below,
   };
 }
 
@@ -199,16 +207,15 @@ export function excursionBudget(profile: BudgetProfile, periods: readonly Budget
   const belowBy = new Map<string, number>();
   let max: Extreme | null = null;
   let min: Extreme | null = null;
-  let aboveMin = 0;
-  let belowMin = 0;
   for (const u of uses) {
-    aboveMin += u.aboveMin;
-    belowMin += u.belowMin;
     if (u.aboveDevice) aboveBy.set(u.aboveDevice, (aboveBy.get(u.aboveDevice) ?? 0) + u.aboveMin);
     if (u.belowDevice) belowBy.set(u.belowDevice, (belowBy.get(u.belowDevice) ?? 0) + u.belowMin);
     if (u.max && (!max || u.max.value > max.value)) max = u.max;
     if (u.min && (!min || u.min.value < min.value)) min = u.min;
   }
+  // A minute out of range in two overlapping periods counts once (the rule at the top).
+  const aboveMin = unionLength(uses.flatMap((u) => u.aboveIntervals)) / MINUTE_MS;
+  const belowMin = unionLength(uses.flatMap((u) => u.belowIntervals)) / MINUTE_MS;
   return {
     periods: uses,
     above: kindUse(aboveMin, profile.aboveBudgetMin, profile.alertPercent, topDevice(aboveBy)),
