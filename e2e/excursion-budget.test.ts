@@ -2,7 +2,9 @@
 // on its screen (2-8 °C, 60 minutes above), a batch added to a transport task on the batches
 // screen with that profile, and the batch's budget seen on the batch screens, in the task's
 // shipment report and in the task's form: the task's logger read 9 °C and 10.5 °C
-// for 10 minutes each, so 20 of 60 minutes above are used and 40 left.
+// for 10 minutes each, so 20 of 60 minutes above are used and 40 left. Then the profile is
+// picked in the task's form: the task's details name it and the shipment report judges the trip
+// against it (the same 20 of 60 minutes, this trip alone).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import type { DeviceWithSecret } from '@iotc/shared/device';
@@ -88,6 +90,14 @@ describe.each(['en-US', 'zh-CN'] as const)('excursion budgets in %s', (locale) =
       await detail.locator('[data-testid=batch-used-above]').waitFor();
       expect(await detail.locator('[data-testid=batch-used-above]').textContent()).toContain(usedLeft);
       expect(await detail.locator('[data-testid=batch-periods]').textContent()).toContain(task.code);
+      // The drawer's title names the batch, and the periods table fits the drawer (no column cut off).
+      expect(await page.locator('[data-testid=batch-detail-title]').textContent()).toContain(batchNo);
+      const fits = await detail.locator('[data-testid=batch-periods] table').evaluate((t) => {
+        const holder = t.closest('.ant-drawer-body')!.getBoundingClientRect();
+        return t.getBoundingClientRect().right <= holder.right + 1;
+      });
+      expect(fits).toBe(true);
+      await page.locator('.ant-message-notice').waitFor({ state: 'detached' });
       await screenshot(page, `budget-batch-detail-${locale}`);
 
       // The task's shipment report lists the batch with its budget; the task's form shows its batches.
@@ -106,6 +116,25 @@ describe.each(['en-US', 'zh-CN'] as const)('excursion budgets in %s', (locale) =
       await expect.poll(async () => (await field.count()) > 0 && ((await field.first().textContent()) ?? '').includes(batchNo), { timeout: 20_000 }).toBe(true);
       await field.first().scrollIntoViewIfNeeded();
       await screenshot(page, `budget-task-form-${locale}`);
+
+      // The task's own profile, picked in its form.
+      const editDrawer = page.locator('.ant-drawer').filter({ has: page.locator('[data-testid=ttEdit-profile]') });
+      await editDrawer.locator('[data-testid=ttEdit-profile]').click();
+      await page.keyboard.type(profileName);
+      await page.locator('.ant-select-item-option').filter({ hasText: profileName }).first().click();
+      await editDrawer.locator('[data-testid=ttEdit-profile]').scrollIntoViewIfNeeded();
+      await screenshot(page, `budget-task-form-profile-${locale}`);
+      await editDrawer.locator('[data-testid=ttEdit-submit]').click();
+      await expect.poll(async () => (await api<TaskDetail>('GET', `/api/iot/v2/transport-tasks/${task.id}`)).profile?.name, { timeout: 20_000 }).toBe(profileName);
+      await expect.poll(async () => page.locator('[data-testid=tt-detail-profile]').first().textContent(), { timeout: 20_000 }).toBe(profileName);
+      await page.locator('[data-testid=tt-detail-report]').click();
+      const trip = page.locator('[data-testid=sr-trip-budget]');
+      await trip.waitFor({ timeout: 20_000 });
+      expect(await trip.locator('[data-testid=sr-trip-profile]').textContent()).toContain(profileName);
+      expect(await trip.locator('[data-testid=sr-trip-above]').textContent()).toContain(usedLeft);
+      expect(await trip.locator('[data-testid=sr-trip-max]').textContent()).toContain('10.5 °C');
+      await trip.scrollIntoViewIfNeeded();
+      await screenshot(page, `budget-shipment-trip-${locale}`);
     });
-  });
+  }, 300_000);
 });

@@ -293,7 +293,7 @@ export const ERRORS = {
   PRODUCT_ABS_MAX_BELOW_HIGH: { en: 'The absolute maximum must not be below the upper limit', zh: '绝对最高温度不得低于温度上限' },
   PRODUCT_ABS_MIN_ABOVE_LOW: { en: 'The absolute minimum must not be above the lower limit', zh: '绝对最低温度不得高于温度下限' },
   PRODUCT_PROFILE_NOT_FOUND: { en: 'The product profile does not exist in your organisation', zh: '该产品档案在您的组织下不存在' },
-  PRODUCT_PROFILE_IN_USE: { en: 'Batches still carry this profile: change their profile first', zh: '仍有批次使用此产品档案，请先更换这些批次的档案' },
+  PRODUCT_PROFILE_IN_USE: { en: 'The product profile is in use and cannot be deleted', zh: '产品档案正在使用中，不能删除' },
   PRODUCT_BATCH_NO_INVALID: { en: 'Please enter a batch number (at most 64 characters, no spaces or commas)', zh: '请输入批号（最多 64 个字符，不含空格和逗号）' },
   PRODUCT_BATCH_TAKEN: { en: 'A batch with this number already exists', zh: '该批号已存在' },
   COMMAND_DEVICE_REQUIRED: { en: 'Please pick a device', zh: '请选择设备' },

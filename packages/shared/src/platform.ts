@@ -30,6 +30,8 @@ export const PERMISSIONS = {
   'warehouse:read': { en: 'View inbound and outbound records and stock', zh: '查看出入库记录与库存' },
   'warehouse:write': { en: 'Record inbound and outbound goods', zh: '登记出入库' },
   'warehouse:audit': { en: 'Approve or reject inbound and outbound records', zh: '审核出入库记录' },
+  'product:read': { en: 'View product profiles, batches and their excursion budgets', zh: '查看产品档案、批次及其温度预算' },
+  'product:write': { en: 'Manage product profiles and batches, and the batches a transport task carries', zh: '管理产品档案与批次，以及运输任务承运的批次' },
   'command:request': { en: 'Request remote commands to devices', zh: '申请远程控制指令' },
   'command:review': { en: 'Approve or reject remote commands', zh: '审核远程控制指令' },
   'report:schedule': { en: 'Manage scheduled reports mailed to recipients', zh: '管理定时邮件报表' },
@@ -49,6 +51,15 @@ const optionalFilter = <T extends z.ZodType>(s: T) => z.preprocess(blankAsUndefi
  * The menu hides them from everyone else and the seed grants them to no organisation's role.
  */
 export const PLATFORM_ADMIN_SCREENS: ReadonlySet<string> = new Set(['view/system/outbox', 'view/system/storage', 'view/system/map', 'view/system/notices']);
+
+/**
+ * Screens that need an action besides their menu grant: the menu shows them only to callers
+ * holding it (the API refuses everyone else with 403 anyway).
+ */
+export const SCREEN_PERMISSIONS: Readonly<Record<string, Permission>> = {
+  'view/warehouse/batches': 'product:read',
+  'view/warehouse/profiles': 'product:read',
+};
 
 /** Organisation and role codes: 2-32 letters, digits, `_` or `-`. */
 export const CODE_KEY_PATTERN = /^[A-Za-z0-9_-]{2,32}$/;

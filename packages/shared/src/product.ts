@@ -118,8 +118,12 @@ export const batchRowSchema = z.object({
   batchNo: z.string(),
   goodsName: z.string(),
   profile: profileBriefSchema.nullable(),
+  /** Where the profile comes from: the batch's own, or (without one) the latest task carrying it that has one. */
+  profileFrom: z.enum(['batch', 'task']).nullable(),
   /** Null without a profile. */
   budget: budgetSchema.nullable(),
+  /** When the budget was computed (a list shows the stored computation; see the service for when it is computed again). */
+  computedAt: z.string().nullable(),
   tasks: z.number().int(),
   /** Budget alarms raised so far (key → ISO time). */
   raised: z.record(z.string(), z.string()),
@@ -155,6 +159,14 @@ export const batchQuerySchema = listQuerySchema.extend({
   profileId: z.preprocess(blankAsUndefined, z.uuid().optional()),
 });
 export type BatchQuery = z.infer<typeof batchQuerySchema>;
+
+/**
+ * The trip alone against the task's product profile (the shipment report's section): the time
+ * above and below range of this task's period and its extremes, as used and left of the profile's
+ * budgets as if the trip were the whole life.
+ */
+export const tripBudgetSchema = z.object({ profile: profileBriefSchema, budget: budgetSchema });
+export type TripBudget = z.infer<typeof tripBudgetSchema>;
 
 /** A task's batches with their budgets (the shipment report's section). */
 export const taskBatchSchema = batchRowSchema.pick({ id: true, batchNo: true, goodsName: true, profile: true, budget: true });

@@ -3,7 +3,7 @@
 // the screen, a PDF in the user's language and an Excel file with the raw readings) and the
 // production reports (tasks per period, on-time rate, alarm rate, by customer, route or vehicle).
 import { z } from 'zod';
-import { taskBatchSchema } from './product.ts';
+import { taskBatchSchema, tripBudgetSchema } from './product.ts';
 import { blankAsUndefined, isoInstant } from './list.ts';
 import { shipmentTempStatsSchema } from './shipment.ts';
 import { TASK_STATUSES } from './transport.ts';
@@ -77,6 +77,8 @@ export const shipmentReportSchema = z.object({
   alarms: z.array(shipmentAlarmSchema),
   /** The batches the task carries, each with its profile and excursion budget over its whole life (product.ts). */
   batches: z.array(taskBatchSchema).optional(),
+  /** This trip against the task's product profile (none without one). */
+  tripBudget: tripBudgetSchema.nullable().optional(),
   /** The origin's and destination's positions with the task's own addresses. */
   places: z.object({ origin: shipmentPositionSchema, destination: shipmentPositionSchema }).optional(),
   /** Where the longest excursion began (the fix nearest its start); null without one or without fixes. */

@@ -218,6 +218,8 @@ export const taskBodySchema = z
     driverPhone: optionalText(30),
     contacts: z.array(contactSchema).max(MAX_TASK_CONTACTS).default([]),
     remark: optionalText(500),
+    /** The product profile the trip is judged against (issue 27 item 3; product_task_profiles); its batches without their own take it. */
+    profileId: optionalUuid,
     ...settingsFields,
   })
   .superRefine((t, ctx) => {
@@ -323,6 +325,8 @@ export const taskRowSchema = z.object({
   driverPhone: z.string(),
   contacts: z.array(contactSchema),
   remark: z.string(),
+  /** The product profile the trip is judged against, or none. */
+  profile: z.object({ id: z.string(), name: z.string() }).nullable(),
   tempMin: z.number().nullable(),
   tempMax: z.number().nullable(),
   humidityMin: z.number().nullable(),

@@ -3,7 +3,7 @@
 // Menus and dictionaries are upserted so corrected texts reach existing databases.
 import { and, eq, sql } from 'drizzle-orm';
 import { SCENARIO_TYPES } from '@iotc/shared/constants';
-import { LOCKS, xactLock, type Db, type Tx } from './client.ts';
+import { LOCKS, rowsOf, xactLock, type Db, type Tx } from './client.ts';
 import { PERMISSION_CODES, PLATFORM_ADMIN_SCREENS } from '@iotc/shared/platform';
 import { dictItems, dictTypes, menus, orgs, roleMenus, rolePermissions, roles, userRoles, users } from './schema.ts';
 import { DICTS, menuTree, type MenuNode } from './seed-data.ts';
@@ -108,6 +108,16 @@ export async function seed(db: Db, opts: SeedOptions): Promise<SeedResult> {
       await tx.execute(sql`insert into role_permissions (role_id, permission) select role_id, 'place:write' from role_permissions where permission = 'alarm:write' on conflict do nothing`);
     }
 
+    // The product actions, new to an existing database (the product routes needed transport:read
+    // and transport:write before): the roles holding those get them once. Any role holding a
+    // product action means this ran (the platform administrator's role holds every action), so a
+    // later revoke stays.
+    const [productGranted] = rowsOf<{ n: number }>(await tx.execute(sql`select count(*)::int as n from role_permissions where permission like 'product:%'`));
+    if (Number(productGranted?.n ?? 0) === 0) {
+      await tx.execute(sql`insert into role_permissions (role_id, permission) select role_id, 'product:read' from role_permissions where permission = 'transport:read' on conflict do nothing`);
+      await tx.execute(sql`insert into role_permissions (role_id, permission) select role_id, 'product:write' from role_permissions where permission = 'transport:write' on conflict do nothing`);
+    }
+
     const platformOrg = await upsertOrg(tx, { code: PLATFORM_ORG, name: 'IoT Cloud Platform', kind: 'platform', parentId: null });
     const adminRole = await upsertRole(tx, platformOrg, 'platform_admin', '平台管理员', 'Platform administrator');
     await grant(tx, adminRole, menuRows.map((m) => m.id!));
@@ -128,7 +138,7 @@ export async function seed(db: Db, opts: SeedOptions): Promise<SeedResult> {
       const demoOrg = await upsertOrg(tx, { code: DEMO_ORG, name: 'Demo Cold Chain Co.', kind: 'tenant', parentId: platformOrg });
       const operatorRole = await upsertRole(tx, demoOrg, 'operator', '运营人员', 'Operator');
       await grant(tx, operatorRole, menuRows.filter((m) => !m.platformOnly).map((m) => m.id!));
-      await grantActions(tx, operatorRole, ['device:read', 'alarm:read', 'alarm:handle', 'place:read', 'place:write', 'fault:handle', 'transport:read', 'transport:write', 'warehouse:read', 'warehouse:write', 'command:request', 'report:schedule']);
+      await grantActions(tx, operatorRole, ['device:read', 'alarm:read', 'alarm:handle', 'place:read', 'place:write', 'fault:handle', 'transport:read', 'transport:write', 'warehouse:read', 'warehouse:write', 'product:read', 'product:write', 'command:request', 'report:schedule']);
       // The organisation's own administrator role: every screen and action within the organisation.
       const orgAdminRole = await upsertRole(tx, demoOrg, ORG_ADMIN_ROLE.code, ORG_ADMIN_ROLE.zh, ORG_ADMIN_ROLE.en);
       // Every screen but the platform administrator's own.

@@ -2,7 +2,7 @@
 // request's language. Management items (platformOnly) show to whoever's roles grant them.
 import type { MenuItem, MyServices, ServiceKey } from '@iotc/shared/auth';
 import type { Lang } from '@iotc/shared/i18n';
-import { PLATFORM_ADMIN_SCREENS } from '@iotc/shared/platform';
+import { PLATFORM_ADMIN_SCREENS, SCREEN_PERMISSIONS } from '@iotc/shared/platform';
 import type { Caller } from '../../lib/caller.ts';
 import type { MenuRepo, MenuRow } from './repo.ts';
 
@@ -57,6 +57,11 @@ const SCENARIO_SERVICES: { key: ServiceKey; type: number }[] = [
 const WAREHOUSE_URL = 'view/warehouse/manage';
 const PLATFORM_URL = 'view/system/auditLogs';
 const forAnyone = (r: MenuRow) => !r.url || !PLATFORM_ADMIN_SCREENS.has(r.url);
+/** A screen needing an action the caller lacks is not shown (SCREEN_PERMISSIONS). */
+const permitted = (caller: Caller) => (r: MenuRow) => {
+  const needs = r.url ? SCREEN_PERMISSIONS[r.url] : undefined;
+  return !needs || caller.isPlatformAdmin || caller.permissions.includes(needs);
+};
 
 export function menuService(repo: MenuRepo) {
   return {
@@ -65,7 +70,7 @@ export function menuService(repo: MenuRepo) {
       const granted = caller.isPlatformAdmin ? null : await repo.grantedIds(caller.userId);
       const services: MyServices['services'] = [];
       const leavesOf = async (type: number) =>
-        (await repo.ofType(type)).filter((r) => r.url && !r.platformOnly && (granted === null || granted.has(r.id)));
+        (await repo.ofType(type)).filter((r) => r.url && !r.platformOnly && (granted === null || granted.has(r.id)) && permitted(caller)(r));
       const byType = new Map<number, Awaited<ReturnType<typeof leavesOf>>>();
       for (const s of SCENARIO_SERVICES) byType.set(s.type, await leavesOf(s.type));
       if (byType.get(102)!.some((r) => r.url === WAREHOUSE_URL)) services.push({ key: 'warehouse', type: 102, url: WAREHOUSE_URL });
@@ -84,7 +89,7 @@ export function menuService(repo: MenuRepo) {
       const rows = await repo.ofType(type);
       if (caller.isPlatformAdmin) return buildTree(rows, () => true, lang);
       const granted = await repo.grantedIds(caller.userId);
-      return buildTree(rows, (r) => granted.has(r.id) && forAnyone(r), lang);
+      return buildTree(rows, (r) => granted.has(r.id) && forAnyone(r) && permitted(caller)(r), lang);
     },
   };
 }

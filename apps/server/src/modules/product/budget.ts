@@ -9,8 +9,9 @@
 //   a stay opens when the batch's quantity there goes above zero (an 'in' record) and closes when
 //   an 'out' record brings it back to zero or below (still open: until now). The devices are those
 //   bound to that place (device_bindings) during the stay, each read while it was bound.
+// Everything still going on (a task not arrived, a stay not closed) runs until the `now` given.
 // A reading's temperature is the decoded `temperature` sensor value.
-import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
 import { excursionBudget, type BudgetProfile, type BudgetSeries, type BudgetUse, type Extreme } from '@iotc/shared/excursion-budget';
 import type { Budget, BudgetPeriod } from '@iotc/shared/product';
 import type { Db, Tx } from '../../db/client.ts';
@@ -38,13 +39,15 @@ export interface BatchKey {
   batchNo: string;
 }
 
-export async function taskPeriods(q: Executor, batchId: string): Promise<PeriodSource[]> {
-  const tasks = await q
+/** The periods of the tasks carrying the batch (`batchId`), or of one task (`taskId`), that have started. */
+export async function taskPeriods(q: Executor, of: { batchId: string } | { taskId: string }): Promise<PeriodSource[]> {
+  const base = q
     .select({ id: transportTasks.id, code: transportTasks.code, startedAt: transportTasks.startedAt, arrivedAt: transportTasks.arrivedAt, completedAt: transportTasks.completedAt, cancelledAt: transportTasks.cancelledAt })
-    .from(productBatchTasks)
-    .innerJoin(transportTasks, eq(transportTasks.id, productBatchTasks.taskId))
-    .where(and(eq(productBatchTasks.batchId, batchId), isNotNull(transportTasks.startedAt)))
-    .orderBy(asc(transportTasks.startedAt));
+    .from(transportTasks);
+  const tasks = await ('batchId' in of
+    ? base.innerJoin(productBatchTasks, eq(transportTasks.id, productBatchTasks.taskId)).where(and(eq(productBatchTasks.batchId, of.batchId), isNotNull(transportTasks.startedAt)))
+    : base.where(and(eq(transportTasks.id, of.taskId), isNotNull(transportTasks.startedAt)))
+  ).orderBy(asc(transportTasks.startedAt));
   if (tasks.length === 0) return [];
   const devs = await q
     .select({ taskId: transportTaskDevices.taskId, ref: devices.id, deviceId: devices.deviceId })
@@ -59,7 +62,8 @@ export async function taskPeriods(q: Executor, batchId: string): Promise<PeriodS
   });
 }
 
-export async function storagePeriods(q: Executor, batch: BatchKey): Promise<PeriodSource[]> {
+/** The batch's storage stays; a stay still open runs until `now` (epoch ms). */
+export async function storagePeriods(q: Executor, batch: BatchKey, now: number): Promise<PeriodSource[]> {
   const records = await q
     .select({
       id: warehouseRecords.id,
@@ -92,28 +96,32 @@ export async function storagePeriods(q: Executor, batch: BatchKey): Promise<Peri
     }
     open.set(key, at);
   }
-  // The devices bound to each stay's place while it lasted.
+  // The devices bound to each stay's place while it lasted: the bindings of every place read once.
+  const places = [...new Set(placeOf.values())];
+  if (places.length === 0) return periods;
+  const bindings = await q
+    .select({ assetRef: deviceBindings.assetRef, ref: deviceBindings.deviceRef, deviceId: deviceBindings.deviceId, boundAt: deviceBindings.boundAt, unboundAt: deviceBindings.unboundAt })
+    .from(deviceBindings)
+    .where(and(inArray(deviceBindings.assetRef, places), isNotNull(deviceBindings.deviceRef)))
+    .orderBy(asc(deviceBindings.boundAt));
   for (const p of periods) {
     const place = placeOf.get(p);
     if (!place) continue;
-    const end = p.to ?? new Date();
-    const bound = await q
-      .select({ ref: deviceBindings.deviceRef, deviceId: deviceBindings.deviceId, boundAt: deviceBindings.boundAt, unboundAt: deviceBindings.unboundAt })
-      .from(deviceBindings)
-      .where(and(eq(deviceBindings.assetRef, place), isNotNull(deviceBindings.deviceRef), lt(deviceBindings.boundAt, end), or(isNull(deviceBindings.unboundAt), gt(deviceBindings.unboundAt, p.from))))
-      .orderBy(asc(deviceBindings.boundAt));
-    p.devices = bound.map((b) => ({
-      ref: b.ref!,
-      deviceId: b.deviceId,
-      from: b.boundAt > p.from ? b.boundAt : p.from,
-      to: b.unboundAt && (!p.to || b.unboundAt < p.to) ? b.unboundAt : p.to,
-    }));
+    const end = p.to?.getTime() ?? now;
+    p.devices = bindings
+      .filter((b) => b.assetRef === place && b.boundAt.getTime() < end && (!b.unboundAt || b.unboundAt > p.from))
+      .map((b) => ({
+        ref: b.ref!,
+        deviceId: b.deviceId,
+        from: b.boundAt > p.from ? b.boundAt : p.from,
+        to: b.unboundAt && (!p.to || b.unboundAt < p.to) ? b.unboundAt : p.to,
+      }));
   }
   return periods;
 }
 
-export async function periodsOf(q: Executor, batch: BatchKey): Promise<PeriodSource[]> {
-  const all = [...(await taskPeriods(q, batch.id)), ...(await storagePeriods(q, batch))];
+export async function periodsOf(q: Executor, batch: BatchKey, now: number): Promise<PeriodSource[]> {
+  const all = [...(await taskPeriods(q, { batchId: batch.id })), ...(await storagePeriods(q, batch, now))];
   return all.sort((a, b) => a.from.getTime() - b.from.getTime());
 }
 
@@ -133,9 +141,17 @@ export interface Computed {
 
 const extreme = (e: Extreme | null) => (e ? { value: e.value, at: new Date(e.t).toISOString(), device: e.device } : null);
 
-/** The budget of a batch under a profile, now. */
+/** The budget of a batch under a profile at `now` (epoch ms): every open period runs until then. */
 export async function computeBudget(q: Executor, batch: BatchKey, profile: BudgetProfile, now = Date.now()): Promise<Computed> {
-  const sources = await periodsOf(q, batch);
+  return budgetOf(q, await periodsOf(q, batch, now), profile, now);
+}
+
+/** One task's trip alone under a profile (the shipment report's section): its period as if it were the whole life. */
+export async function tripBudget(q: Executor, taskId: string, profile: BudgetProfile, now = Date.now()): Promise<Computed> {
+  return budgetOf(q, await taskPeriods(q, { taskId }), profile, now);
+}
+
+async function budgetOf(q: Executor, sources: PeriodSource[], profile: BudgetProfile, now: number): Promise<Computed> {
   const inputs = [];
   const deviceRefs = new Map<string, string>();
   for (const s of sources) {

@@ -13,14 +13,14 @@
 // as its policy name, the rule id naming the budget key, the limit as its threshold and the
 // extreme reading as its value. It has no policy: it stays active until someone closes it.
 //
-// A batch is live when it has a profile and a task of it is under way or ended within a day, or
+// A batch is live when it has a profile (its own, or a task's that carries it: service.ts) and a task of it is under way or ended within a day, or
 // some of it is in stock (approved in − out > 0), or a warehouse record of it is from the last day.
 import { sql } from 'drizzle-orm';
 import { budgetAlarmKeys, type BudgetAlarmKey } from '@iotc/shared/excursion-budget';
 import { rowsOf, type Tx } from '../../db/client.ts';
 import { alarmEvents, alarmLevels, alarms, productBatches, productProfiles } from '../../db/schema.ts';
 import { and, asc, eq } from 'drizzle-orm';
-import { budgetProfileOf } from './service.ts';
+import { budgetProfileOf, taskProfilesOf } from './service.ts';
 import { computeBudget } from './budget.ts';
 
 const DAY_MS = 86_400_000;
@@ -35,7 +35,7 @@ async function liveBatches(tx: Tx, now: number): Promise<LiveBatch[]> {
   const since = new Date(now - DAY_MS).toISOString();
   return rowsOf<LiveBatch>(
     await tx.execute(sql`select b.id, b.org_id, b.batch_no from product_batches b
-      where b.profile_id is not null and (
+      where (b.profile_id is not null or exists (select 1 from product_batch_tasks bt join product_task_profiles tp on tp.task_id = bt.task_id where bt.batch_id = b.id)) and (
         exists (select 1 from product_batch_tasks bt join transport_tasks t on t.id = bt.task_id
           where bt.batch_id = b.id and t.started_at is not null
             and (t.status in ('in_transit', 'arrived') or coalesce(t.completed_at, t.arrived_at, t.cancelled_at) > ${since}::timestamptz))
@@ -50,10 +50,13 @@ async function liveBatches(tx: Tx, now: number): Promise<LiveBatch[]> {
 /** One round: answers the ids of the alarms raised (the caller publishes them once the round commits). */
 export async function budgetAlarmTick(tx: Tx, now = Date.now()): Promise<string[]> {
   const raisedIds: string[] = [];
-  for (const live of await liveBatches(tx, now)) {
-    const [row] = await tx.select({ b: productBatches, p: productProfiles }).from(productBatches).innerJoin(productProfiles, eq(productProfiles.id, productBatches.profileId)).where(eq(productBatches.id, live.id));
-    if (!row) continue;
-    const { b, p } = row;
+  const live = await liveBatches(tx, now);
+  const fromTasks = await taskProfilesOf(tx, live.map((l) => l.id));
+  for (const l of live) {
+    const [row] = await tx.select({ b: productBatches, p: productProfiles }).from(productBatches).leftJoin(productProfiles, eq(productProfiles.id, productBatches.profileId)).where(eq(productBatches.id, l.id));
+    const p = row?.p ?? fromTasks.get(l.id);
+    if (!row || !p) continue;
+    const { b } = row;
     const profile = budgetProfileOf(p);
     const c = await computeBudget(tx, b, profile, now);
     const raised = { ...(b.raised ?? {}) };

@@ -1,9 +1,9 @@
 // GET /api/iot/v2/product-profiles (paged, keyword), POST; /:id GET, PUT, DELETE (refused while a
-// batch carries it). GET /api/iot/v2/product-batches (paged, keyword, profileId, each with its
+// batch or a task carries it). GET /api/iot/v2/product-batches (paged, keyword, profileId, each with its
 // budget), POST; /:id GET (with its periods), PUT, DELETE. GET and PUT
 // /api/iot/v2/transport-tasks/:id/batches (the batches a task carries). Reading needs
-// transport:read, every change transport:write: profiles and batches are the goods the transport
-// tasks carry (warehouse records name the same batch numbers).
+// product:read, every change product:write (a task's own profile is a field of the task, set with
+// transport:write through the task's form).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelopeSchema } from '@iotc/shared/envelope';
@@ -15,8 +15,8 @@ import { ok } from '../../plugins/errors.ts';
 import type { ProductService } from './service.ts';
 
 export const productRoutes: FastifyPluginAsyncZod<{ service: ProductService }> = async (app, { service }) => {
-  const read = { preHandler: app.requirePermission('transport:read') };
-  const write = { preHandler: app.requirePermission('transport:write') };
+  const read = { preHandler: app.requirePermission('product:read') };
+  const write = { preHandler: app.requirePermission('product:write') };
   const tags = ['product'];
   const profiles = PRODUCT_API.profiles;
   const profile = `${profiles}/:id`;
@@ -36,7 +36,7 @@ export const productRoutes: FastifyPluginAsyncZod<{ service: ProductService }> =
   app.put(profile, { schema: { tags, summary: 'Change a product profile', params: idParamsSchema, body: profileBodySchema, response: { 200: envelopeSchema(profileRowSchema) } }, ...write }, async (req) =>
     ok(await service.updateProfile(callerOf(req), req.params.id, req.body, clientOf(req))),
   );
-  app.delete(profile, { schema: { tags, summary: 'Delete a product profile no batch carries', params: idParamsSchema, response: none }, ...write }, async (req) => {
+  app.delete(profile, { schema: { tags, summary: 'Delete a product profile no batch or task carries', params: idParamsSchema, response: none }, ...write }, async (req) => {
     await service.removeProfile(callerOf(req), req.params.id, clientOf(req));
     return ok(null);
   });

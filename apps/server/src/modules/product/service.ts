@@ -1,19 +1,30 @@
 // Product profiles and batches (issue 27 item 3): profiles of the caller's organisations (name
 // unique in one), batches by batch number within an organisation, the batches a transport task
-// carries, and each batch's excursion budget (budget.ts) computed when read. Changes are audited in
-// their own transaction.
-import { and, asc, count, eq, ilike, inArray, or } from 'drizzle-orm';
+// carries, and each batch's excursion budget (budget.ts). Changes are audited in their own
+// transaction.
+//
+// A batch's profile is its own, else the profile of the latest task carrying it that has one
+// (product_task_profiles; latest by start, else creation).
+//
+// Where a budget is computed: the list shows the stored computation (product_batches.used and
+// computed_at, which the alarm job keeps current for live batches every PRODUCT_BUDGET_SECONDS)
+// and computes only the stale ones; one batch's page and the shipment report compute afresh (and
+// store it). A stored computation is stale when there is none, when a change since may alter it
+// (the batch's number, profile or tasks, the profile of a task carrying it: these clear
+// computed_at), or when it is older than the batch's or its profile's last change (updated_at).
+import { and, asc, count, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { Page } from '@iotc/shared/envelope';
 import type { BudgetProfile } from '@iotc/shared/excursion-budget';
-import type { BatchBody, BatchDetail, BatchQuery, BatchRow, ProfileBody, ProfileBrief, ProfileQuery, ProfileRow, TaskBatch, TaskBatchesBody } from '@iotc/shared/product';
-import type { Db, Tx } from '../../db/client.ts';
+import type { BatchBody, BatchDetail, BatchQuery, BatchRow, Budget, ProfileBody, ProfileBrief, ProfileQuery, ProfileRow, TaskBatch, TaskBatchesBody, TripBudget } from '@iotc/shared/product';
+import type { I18nText } from '@iotc/shared/i18n';
+import { rowsOf, type Db, type Tx } from '../../db/client.ts';
 import { containsPattern, inOrgs, limitOffset, orderBy, toPage, type Sortable } from '../../db/list.ts';
-import { orgs, productBatches, productBatchTasks, productProfiles, transportTasks } from '../../db/schema.ts';
+import { orgs, productBatches, productBatchTasks, productProfiles, productTaskProfiles, transportTasks } from '../../db/schema.ts';
 import type { Caller, ClientMeta } from '../../lib/caller.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { AuditWriter } from '../audit/repo.ts';
 import { successRecorder } from '../audit/service.ts';
-import { computeBudget } from './budget.ts';
+import { computeBudget, tripBudget } from './budget.ts';
 
 type ProfileRecord = typeof productProfiles.$inferSelect;
 type BatchRecord = typeof productBatches.$inferSelect;
@@ -37,6 +48,48 @@ export const budgetProfileOf = (p: ProfileRecord): BudgetProfile & ProfileBrief 
   absoluteMinC: p.absoluteMinC,
   alertPercent: p.alertPercent,
 });
+
+/** For each batch without a profile of its own, the profile of the latest task carrying it that has one. */
+export async function taskProfilesOf(q: Db | Tx, batchIds: string[]): Promise<Map<string, ProfileRecord>> {
+  const out = new Map<string, ProfileRecord>();
+  if (batchIds.length === 0) return out;
+  const rows = rowsOf<{ batch_id: string; profile_id: string }>(
+    await q.execute(sql`select distinct on (bt.batch_id) bt.batch_id, tp.profile_id
+      from product_batch_tasks bt
+      join transport_tasks t on t.id = bt.task_id
+      join product_task_profiles tp on tp.task_id = t.id
+      where bt.batch_id in (${sql.join(batchIds.map((id) => sql`${id}::uuid`), sql`, `)})
+      order by bt.batch_id, coalesce(t.started_at, t.created_at) desc, t.id desc`),
+  );
+  if (rows.length === 0) return out;
+  const profiles = await q.select().from(productProfiles).where(inArray(productProfiles.id, [...new Set(rows.map((r) => r.profile_id))]));
+  const byId = new Map(profiles.map((p) => [p.id, p]));
+  for (const r of rows) {
+    const p = byId.get(r.profile_id);
+    if (p) out.set(r.batch_id, p);
+  }
+  return out;
+}
+
+/** What uses a profile: batch numbers and task codes (the first 10 of each). */
+async function profileUsage(q: Db, id: string): Promise<{ batches: string[]; tasks: string[] }> {
+  const batches = await q.select({ v: productBatches.batchNo }).from(productBatches).where(eq(productBatches.profileId, id)).orderBy(asc(productBatches.batchNo)).limit(11);
+  const tasks = await q.select({ v: transportTasks.code }).from(productTaskProfiles).innerJoin(transportTasks, eq(transportTasks.id, productTaskProfiles.taskId)).where(eq(productTaskProfiles.profileId, id)).orderBy(asc(transportTasks.code)).limit(11);
+  return { batches: batches.map((r) => r.v), tasks: tasks.map((r) => r.v) };
+}
+
+/** "used by batches: A, B; transport tasks: TT-…" in both languages. */
+export function profileUsageText(u: { batches: string[]; tasks: string[] }): I18nText {
+  const list = (v: string[], sep: string, more: string) => `${v.slice(0, 10).join(sep)}${v.length > 10 ? more : ''}`;
+  const en = [u.batches.length ? `batches ${list(u.batches, ', ', ' and more')}` : '', u.tasks.length ? `transport tasks ${list(u.tasks, ', ', ' and more')}` : ''].filter(Boolean);
+  const zh = [u.batches.length ? `批次 ${list(u.batches, '、', ' 等')}` : '', u.tasks.length ? `运输任务 ${list(u.tasks, '、', ' 等')}` : ''].filter(Boolean);
+  return { en: `used by ${en.join('; ')}`, zh: `正在使用它的有${zh.join('；')}` };
+}
+
+const isForeignKeyViolation = (err: unknown) => {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e.code === '23503' || e.cause?.code === '23503';
+};
 
 export function productService(db: Db, opts: { audit: AuditWriter }) {
   const record = successRecorder(opts.audit);
@@ -89,21 +142,57 @@ export function productService(db: Db, opts: { audit: AuditWriter }) {
     return id;
   }
 
-  async function batchRow(b: BatchRecord, orgName: string, profile: ProfileRecord | null, tasks: number, withPeriods: boolean): Promise<BatchDetail> {
-    const computed = profile ? await computeBudget(db, b, budgetProfileOf(profile)) : null;
+  type Listed = Awaited<ReturnType<typeof batchRecords>>[number];
+
+  /** The rows with each batch's profile: its own, else its latest task's (see the top). */
+  async function withProfiles(rows: Listed[]) {
+    const fromTasks = await taskProfilesOf(
+      db,
+      rows.filter((r) => !r.p).map((r) => r.b.id),
+    );
+    return rows.map((r) => {
+      const own = r.p;
+      const profile = own ?? fromTasks.get(r.b.id) ?? null;
+      return { ...r, profile, profileFrom: own ? ('batch' as const) : profile ? ('task' as const) : null };
+    });
+  }
+  type WithProfile = Awaited<ReturnType<typeof withProfiles>>[number];
+
+  /** The stored computation may no longer hold (the rule at the top). */
+  const isStale = (r: WithProfile) =>
+    !!r.profile && (!r.b.computedAt || !r.b.used || r.b.computedAt < r.b.updatedAt || r.b.computedAt < r.profile.updatedAt);
+
+  /** Computes the batch's budget now and stores it (as the job does). */
+  async function computeAndStore(r: WithProfile, now = Date.now()) {
+    if (!r.profile) return null;
+    const c = await computeBudget(db, r.b, budgetProfileOf(r.profile), now);
+    const at = new Date(now);
+    await db.update(productBatches).set({ used: c.budget as unknown as Record<string, unknown>, computedAt: at }).where(eq(productBatches.id, r.b.id));
+    return { ...c, computedAt: at };
+  }
+
+  function batchRow(r: WithProfile, budget: Budget | null, computedAt: Date | null): BatchRow {
+    const { b } = r;
     return {
       id: b.id,
       orgId: b.orgId,
-      orgName,
+      orgName: r.orgName,
       batchNo: b.batchNo,
       goodsName: b.goodsName,
-      profile: profile ? budgetProfileOf(profile) : null,
-      budget: computed?.budget ?? null,
-      tasks,
+      profile: r.profile ? budgetProfileOf(r.profile) : null,
+      profileFrom: r.profileFrom,
+      budget: r.profile ? budget : null,
+      computedAt: r.profile && computedAt ? computedAt.toISOString() : null,
+      tasks: Number(r.n ?? 0),
       raised: b.raised ?? {},
       createdAt: b.createdAt.toISOString(),
-      periods: withPeriods ? (computed?.periods ?? []) : [],
     };
+  }
+
+  /** One batch with its budget computed afresh and its periods. */
+  async function batchDetail(r: WithProfile): Promise<BatchDetail> {
+    const c = await computeAndStore(r);
+    return { ...batchRow(r, c?.budget ?? null, c?.computedAt ?? null), periods: c?.periods ?? [] };
   }
 
   async function batchRecords(where: ReturnType<typeof eq> | undefined, order: ReturnType<typeof orderBy>, limit: number, offset: number) {
@@ -147,18 +236,28 @@ export function productService(db: Db, opts: { audit: AuditWriter }) {
   }
 
   async function getBatch(caller: Caller, id: string): Promise<BatchDetail> {
-    const r = await visibleBatch(caller, id);
-    return batchRow(r.b, r.orgName, r.p, Number(r.n ?? 0), true);
+    const [r] = await withProfiles([await visibleBatch(caller, id)]);
+    return batchDetail(r!);
   }
 
+  /** The task's batches, each budget computed afresh (the shipment report's section). */
   async function taskBatches(taskId: string): Promise<TaskBatch[]> {
-    const rows = await batchRecords(inArray(productBatches.id, db.select({ id: productBatchTasks.batchId }).from(productBatchTasks).where(eq(productBatchTasks.taskId, taskId))), [asc(productBatches.batchNo)], 50, 0);
+    const rows = await withProfiles(await batchRecords(inArray(productBatches.id, db.select({ id: productBatchTasks.batchId }).from(productBatchTasks).where(eq(productBatchTasks.taskId, taskId))), [asc(productBatches.batchNo)], 50, 0));
     const out: TaskBatch[] = [];
     for (const r of rows) {
-      const d = await batchRow(r.b, r.orgName, r.p, Number(r.n ?? 0), false);
+      const c = await computeAndStore(r);
+      const d = batchRow(r, c?.budget ?? null, c?.computedAt ?? null);
       out.push({ id: d.id, batchNo: d.batchNo, goodsName: d.goodsName, profile: d.profile, budget: d.budget });
     }
     return out;
+  }
+
+  /** The task's trip alone against the task's profile; null without one. */
+  async function taskTripBudget(taskId: string): Promise<TripBudget | null> {
+    const [p] = await db.select({ p: productProfiles }).from(productTaskProfiles).innerJoin(productProfiles, eq(productProfiles.id, productTaskProfiles.profileId)).where(eq(productTaskProfiles.taskId, taskId));
+    if (!p) return null;
+    const profile = budgetProfileOf(p.p);
+    return { profile, budget: (await tripBudget(db, taskId, profile)).budget };
   }
 
   return {
@@ -194,14 +293,25 @@ export function productService(db: Db, opts: { audit: AuditWriter }) {
       }
       return visibleProfile(caller, id);
     },
-    /** Refused while a batch carries it. */
+    /** Refused while a batch or a transport task carries it, naming them. */
     async removeProfile(caller: Caller, id: string, meta: ClientMeta): Promise<void> {
       const before = await visibleProfile(caller, id);
-      if (before.batches > 0) throw new AppError(409, 'PRODUCT_PROFILE_IN_USE');
-      await db.transaction(async (tx) => {
-        await tx.delete(productProfiles).where(eq(productProfiles.id, id));
-        await record(tx, caller, before.orgId, 'product_profile_delete', before.name, meta);
-      });
+      const inUse = async () => {
+        const u = await profileUsage(db, id);
+        return u.batches.length + u.tasks.length > 0 ? new AppError(409, 'PRODUCT_PROFILE_IN_USE', profileUsageText(u)) : null;
+      };
+      const refused = await inUse();
+      if (refused) throw refused;
+      try {
+        await db.transaction(async (tx) => {
+          await tx.delete(productProfiles).where(eq(productProfiles.id, id));
+          await record(tx, caller, before.orgId, 'product_profile_delete', before.name, meta);
+        });
+      } catch (err) {
+        // A task took it up meanwhile (its reference has no cascade).
+        if (isForeignKeyViolation(err)) throw (await inUse()) ?? err;
+        throw err;
+      }
     },
 
     // ---- batches
@@ -212,12 +322,15 @@ export function productService(db: Db, opts: { audit: AuditWriter }) {
         q.keyword ? or(ilike(productBatches.batchNo, containsPattern(q.keyword)), ilike(productBatches.goodsName, containsPattern(q.keyword))) : undefined,
         q.profileId ? eq(productBatches.profileId, q.profileId) : undefined,
       );
-      const rows = await batchRecords(where as ReturnType<typeof eq>, orderBy(q.sort, BATCH_SORT, 'createdAt,desc', productBatches.id), limit, offset);
+      const rows = await withProfiles(await batchRecords(where as ReturnType<typeof eq>, orderBy(q.sort, BATCH_SORT, 'createdAt,desc', productBatches.id), limit, offset));
       const [total] = await db.select({ n: count() }).from(productBatches).where(where);
       const out: BatchRow[] = [];
       for (const r of rows) {
-        const { periods: _periods, ...row } = await batchRow(r.b, r.orgName, r.p, Number(r.n ?? 0), false);
-        out.push(row);
+        // The stored computation unless it is stale (the rule at the top).
+        if (isStale(r)) {
+          const c = await computeAndStore(r);
+          out.push(batchRow(r, c?.budget ?? null, c?.computedAt ?? null));
+        } else out.push(batchRow(r, (r.b.used as Budget | null) ?? null, r.b.computedAt));
       }
       return toPage(out, total?.n ?? 0, q);
     },
@@ -269,14 +382,19 @@ export function productService(db: Db, opts: { audit: AuditWriter }) {
       await db.transaction(async (tx) => {
         const ids: string[] = [];
         for (const b of body.batches) ids.push(await batchIn(tx, task.orgId, b));
+        // The batches leaving or joining the task: their stored budgets no longer hold.
+        const was = await tx.select({ id: productBatchTasks.batchId }).from(productBatchTasks).where(eq(productBatchTasks.taskId, taskId));
+        const touched = [...new Set([...ids, ...was.map((w) => w.id)])];
+        if (touched.length) await tx.update(productBatches).set({ computedAt: null }).where(inArray(productBatches.id, touched));
         await tx.delete(productBatchTasks).where(eq(productBatchTasks.taskId, taskId));
         if (ids.length) await tx.insert(productBatchTasks).values([...new Set(ids)].map((batchId) => ({ batchId, taskId }))).onConflictDoNothing();
         await record(tx, caller, task.orgId, 'product_task_batches', `${task.code}: ${body.batches.map((b) => b.batchNo).join(', ')}`, meta);
       });
       return taskBatches(taskId);
     },
-    /** The shipment report's section (no caller check: the report checked the task). */
+    /** The shipment report's sections (no caller check: the report checked the task). */
     taskBatches,
+    tripBudget: taskTripBudget,
   };
 }
 export type ProductService = ReturnType<typeof productService>;

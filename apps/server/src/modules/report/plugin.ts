@@ -36,7 +36,7 @@ export const reportPlugin = fp(async (app: FastifyInstance, ctx: ModuleContext) 
   };
   app.decorate('reports', reports);
   await app.register(reportRoutes, {
-    shipments: shipmentService(db, { geocoder: app.geocoder, batches: (taskId) => app.products.taskBatches(taskId) }),
+    shipments: shipmentService(db, { geocoder: app.geocoder, batches: (taskId) => app.products.taskBatches(taskId), tripBudget: (taskId) => app.products.tripBudget(taskId) }),
     production: productionService(db),
     gsp: reports.gsp,
     alarmReports: reports.alarm,

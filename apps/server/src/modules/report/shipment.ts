@@ -9,7 +9,7 @@ import ExcelJS from 'exceljs';
 import type { Lang } from '@iotc/shared/i18n';
 import { placeText } from '@iotc/shared/geocode';
 import { MAX_SHIPMENT_READINGS, type ShipmentPosition, type ShipmentReport } from '@iotc/shared/report';
-import type { TaskBatch } from '@iotc/shared/product';
+import type { TaskBatch, TripBudget } from '@iotc/shared/product';
 import { temperatureStats } from '@iotc/shared/shipment';
 import { plannedPath } from '@iotc/shared/transport-progress';
 import { detectTrips } from '@iotc/shared/trips';
@@ -44,6 +44,8 @@ export interface ShipmentOptions {
   geocoder?: Pick<Geocoder, 'reverseMany'>;
   /** The batches the task carries with their budgets (modules/product); none without it. */
   batches?: (taskId: string) => Promise<TaskBatch[]>;
+  /** The trip alone against the task's product profile (modules/product); none without it. */
+  tripBudget?: (taskId: string) => Promise<TripBudget | null>;
 }
 
 /** Fixes further than this from an alarm's start do not stand for its position. */
@@ -197,6 +199,7 @@ export function shipmentService(db: Db, opts: ShipmentOptions = {}) {
           position: usable(a.lat, a.lon) ? { lat: a.lat!, lon: a.lon!, address: null } : fixNear(fixes, a.startedAt.getTime()),
         })),
         batches: opts.batches ? await opts.batches(t.id) : [],
+        tripBudget: opts.tripBudget ? await opts.tripBudget(t.id) : null,
         places: { origin: place(t.originLat, t.originLon, settings.originAddress), destination: place(t.destinationLat, t.destinationLon, settings.destinationAddress) },
         longestExcursionAt: longest ? fixNear(fixes, longest.start) : null,
         generatedAt: new Date().toISOString(),
@@ -324,12 +327,33 @@ export function summaryLines(r: ShipmentReport, lang: Lang, tz: string): [string
     [x.noData, durationText(temp.noDataS, lang)],
     [x.humidityRange, r.humidity ? `${fmt(r.humidity.min)} ~ ${fmt(r.humidity.max)} % (${x.average} ${fmt(r.humidity.average)} %)` : '—'],
     [x.alarmCount, String(r.alarms.length)],
+    ...(r.tripBudget ? [[x.tripLabel, tripBudgetText(r.tripBudget, lang)] as [string, string]] : []),
     ...(r.batches ?? []).map((b): [string, string] => [x.batchLabel(b.batchNo), batchBudgetText(b, lang)]),
     [x.generatedAt, at(r.generatedAt)],
   ];
 }
 
 export type ShipmentService = ReturnType<typeof shipmentService>;
+
+/**
+ * The trip's line of the summary: the task's profile, the trip's minutes above and below its range
+ * as used and left of the profile's budgets, and its absolute limits (issue 27 item 3).
+ */
+export function tripBudgetText(trip: TripBudget, lang: Lang): string {
+  const x = REPORT_TEXTS[lang];
+  const m = (v: number) => String(Math.round(v * 10) / 10);
+  const u = trip.budget;
+  const p = trip.profile;
+  const max = u.absoluteMax.crossed ? x.absCrossed(u.absoluteMax.limit, u.absoluteMax.extreme?.value ?? null) : x.absKept(u.absoluteMax.limit);
+  const min = u.absoluteMin.limit === null ? null : u.absoluteMin.crossed ? x.absMinCrossed(u.absoluteMin.limit, u.absoluteMin.extreme?.value ?? null) : x.absMinKept(u.absoluteMin.limit);
+  return [
+    `${p.name} (${fmt(p.lowC)} ~ ${fmt(p.highC)} °C)`,
+    x.budgetAbove(m(u.above.usedMin), u.above.budgetMin, m(u.above.leftMin), x.budgetStates[u.above.state]),
+    x.budgetBelow(m(u.below.usedMin), u.below.budgetMin, m(u.below.leftMin), x.budgetStates[u.below.state]),
+    max,
+    ...(min ? [min] : []),
+  ].join(lang === 'zh' ? '；' : '; ');
+}
 
 /** One batch's line of the summary: its profile and budget used and left (issue 27 item 3). */
 export function batchBudgetText(b: TaskBatch, lang: Lang): string {

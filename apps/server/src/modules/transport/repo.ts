@@ -5,7 +5,7 @@ import { and, asc, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { TaskAbnormalReason, TaskAlarm, TaskDetection, TaskEventKind, TaskEventRow, TaskRow, Contact, RouteSource } from '@iotc/shared/transport';
 import { LOCKS, xactLockKeys, type Db, type Tx } from '../../db/client.ts';
 import { anyUuid, isoOrNull } from '../../db/list.ts';
-import { assets, deviceStates, devices, orgs, transportTaskDevices, transportTaskEvents, transportTasks } from '../../db/schema.ts';
+import { assets, deviceStates, devices, orgs, productProfiles, productTaskProfiles, transportTaskDevices, transportTaskEvents, transportTasks } from '../../db/schema.ts';
 
 type Q = Db | Tx;
 
@@ -44,10 +44,15 @@ export function selectTasks(q: Q) {
       activeAlarms: activeAlarmsSql,
       late: lateSql,
       alarmed: alarmedSql,
+      profileId: productTaskProfiles.profileId,
+      profileName: productProfiles.name,
     })
     .from(transportTasks)
     .innerJoin(orgs, eq(orgs.id, transportTasks.orgId))
-    .leftJoin(assets, eq(assets.id, transportTasks.assetRef));
+    .leftJoin(assets, eq(assets.id, transportTasks.assetRef))
+    // The product profile the trip is judged against (issue 27 item 3).
+    .leftJoin(productTaskProfiles, eq(productTaskProfiles.taskId, transportTasks.id))
+    .leftJoin(productProfiles, eq(productProfiles.id, productTaskProfiles.profileId));
 }
 
 type Selected = Awaited<ReturnType<ReturnType<typeof selectTasks>['execute']>>[number];
@@ -111,6 +116,7 @@ export function toTaskRow(r: Selected, devs: { id: string; deviceId: string; nam
     driverPhone: t.driverPhone,
     contacts: s.contacts,
     remark: s.remark,
+    profile: r.profileId && r.profileName !== null ? { id: r.profileId, name: r.profileName } : null,
     tempMin: s.tempMin,
     tempMax: s.tempMax,
     humidityMin: s.humidityMin,
@@ -176,6 +182,18 @@ export async function eventsOf(q: Q, taskId: string): Promise<TaskEventRow[]> {
 export async function setDevices(tx: Tx, taskId: string, deviceRefs: string[]) {
   await tx.delete(transportTaskDevices).where(eq(transportTaskDevices.taskId, taskId));
   if (deviceRefs.length) await tx.insert(transportTaskDevices).values(deviceRefs.map((deviceRef, position) => ({ taskId, deviceRef, position })));
+}
+
+/**
+ * The product profile the task is judged against: one or none (product_task_profiles). A change
+ * makes the stored budgets of the task's batches stale (they may take the task's profile).
+ */
+export async function setTaskProfile(tx: Tx, taskId: string, profileId: string | null) {
+  const [was] = await tx.select({ profileId: productTaskProfiles.profileId }).from(productTaskProfiles).where(eq(productTaskProfiles.taskId, taskId));
+  if ((was?.profileId ?? null) === profileId) return;
+  await tx.delete(productTaskProfiles).where(eq(productTaskProfiles.taskId, taskId));
+  if (profileId) await tx.insert(productTaskProfiles).values({ taskId, profileId });
+  await tx.execute(sql`update product_batches set computed_at = null where id in (select batch_id from product_batch_tasks where task_id = ${taskId})`);
 }
 
 export async function deviceRefsOf(q: Q, taskId: string): Promise<string[]> {

@@ -34,7 +34,7 @@ import {
 import { liveProgress, plannedLengthM } from '@iotc/shared/transport-progress';
 import { LOCKS, xactLockKeys, type Db, type Tx } from '../../db/client.ts';
 import { containsPattern, inOrgs, limitOffset, orderBy, toPage, type Sortable } from '../../db/list.ts';
-import { alarmLevels, assets, devices, transportTasks, transportTemplates } from '../../db/schema.ts';
+import { alarmLevels, assets, devices, productProfiles, transportTasks, transportTemplates } from '../../db/schema.ts';
 import { exportRows, type ExportFile } from '../../lib/export.ts';
 import { readWorkbook, templateWorkbook, type SheetColumn } from '../../lib/sheet.ts';
 import type { ClientMeta } from '../../lib/caller.ts';
@@ -52,6 +52,7 @@ import {
   nextCode,
   selectTasks,
   setDevices,
+  setTaskProfile,
   statesOf,
   taskById,
   taskRows,
@@ -162,7 +163,7 @@ function columnsOf(b: TaskBody) {
 
 /** A task as the body that would make it again. */
 function bodyOf(r: TaskRow): TaskBody {
-  return taskBodySchema.parse({ ...r, orgId: undefined, assetId: r.asset?.id ?? null, deviceIds: r.devices.map((d) => d.id) });
+  return taskBodySchema.parse({ ...r, orgId: undefined, assetId: r.asset?.id ?? null, deviceIds: r.devices.map((d) => d.id), profileId: r.profile?.id ?? null });
 }
 
 /** Fields compared to tell what an edit changed (instants as instants). */
@@ -268,6 +269,11 @@ export function transportTaskService(
       if (Number(tp?.n ?? 0) === 0) throw new AppError(400, 'TASK_TEMPLATE_UNKNOWN');
     }
     if (!(await levelOfOrg(db, orgId, b.alarm.levelId))) throw new AppError(400, 'ALARM_LEVEL_UNKNOWN');
+    // A product profile of one of the caller's organisations (as a batch's).
+    if (b.profileId) {
+      const [p] = await db.select({ orgId: productProfiles.orgId }).from(productProfiles).where(eq(productProfiles.id, b.profileId));
+      if (!p || !caller.scope.has(p.orgId)) throw new AppError(400, 'PRODUCT_PROFILE_NOT_FOUND');
+    }
     await checkPlaceRefs(db, caller, [b.origin.placeId, b.destination.placeId]);
   }
 
@@ -280,6 +286,7 @@ export function transportTaskService(
       .values({ orgId, code, ...columnsOf(b), createdBy: actor, createdAt: now, updatedAt: now })
       .returning({ id: transportTasks.id });
     await setDevices(tx, made!.id, b.deviceIds);
+    await setTaskProfile(tx, made!.id, b.profileId);
     await addEvent(tx, made!.id, actor, 'created', { templateId: b.templateId, ...detail });
     return { id: made!.id, code };
   }
@@ -486,6 +493,7 @@ export function transportTaskService(
           .set({ ...columnsOf(body), updatedAt: new Date() })
           .where(eq(transportTasks.id, id));
         await setDevices(tx, id, body.deviceIds);
+        await setTaskProfile(tx, id, body.profileId);
         await addEvent(tx, id, caller.account, 'updated', { changed });
         await record(tx, caller, before.orgId, 'transport_task_update', before.code, meta);
         return running ? syncPolicy(tx, id, caller.account) : null;

@@ -51,6 +51,7 @@ export function task(n: number, over: Partial<TaskRow> = {}): TaskRow {
     driverPhone: '13800000000',
     contacts: [],
     remark: '',
+    profile: null,
     tempMin: 2,
     tempMax: 8,
     humidityMin: null,

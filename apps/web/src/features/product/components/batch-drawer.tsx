@@ -26,22 +26,47 @@ function Gauge({ kind, use }: { kind: 'above' | 'below'; use: Budget['above'] })
   );
 }
 
-export function BatchDrawer({ id, onClose }: { id: string | null; onClose: () => void }) {
+/** The periods' columns: fixed widths that fit the drawer (about 820 px); the table scrolls within it when narrower. */
+const PERIODS_WIDTH = 820;
+
+export function BatchDrawer({ id, batchNo, onClose }: { id: string | null; /** Known from the list: the title shows before the detail loads. */ batchNo?: string | null; onClose: () => void }) {
   const { t } = useTranslation();
   const query = useBatch(id);
   const b = query.data;
+  const title = b?.batchNo ?? batchNo ?? null;
+  const ellipsis = { showTitle: true };
   const columns = [
-    { title: t('product.period.kind'), dataIndex: 'kind', width: 90, render: (k: BudgetPeriod['kind']) => t(`product.period.${k}`) },
-    { title: t('product.period.label'), dataIndex: 'label', width: 180 },
-    { title: t('product.period.from'), dataIndex: 'from', width: 160, render: time },
-    { title: t('product.period.to'), dataIndex: 'to', width: 160, render: (v: string | null) => (v ? time(v) : t('product.period.ongoing')) },
-    { title: t('product.period.devices'), dataIndex: 'devices', render: (d: string[]) => d.join(', ') || '-' },
-    { title: t('product.batch.above'), dataIndex: 'aboveMin', width: 100, render: (m: number) => `${minutesText(m)} ${t('product.minutes')}` },
-    { title: t('product.batch.below'), dataIndex: 'belowMin', width: 100, render: (m: number) => `${minutesText(m)} ${t('product.minutes')}` },
-    { title: t('product.period.maxC'), dataIndex: 'maxC', width: 90, render: (v: number | null) => (v === null ? '-' : `${v} °C`) },
+    { title: t('product.period.kind'), dataIndex: 'kind', width: 70, render: (k: BudgetPeriod['kind']) => t(`product.period.${k}`) },
+    { title: t('product.period.label'), dataIndex: 'label', width: 150, ellipsis },
+    {
+      title: t('product.period.time'),
+      key: 'time',
+      width: 170,
+      render: (_: unknown, p: BudgetPeriod) => (
+        <>
+          <div>{time(p.from)}</div>
+          <div>{p.to ? time(p.to) : t('product.period.ongoing')}</div>
+        </>
+      ),
+    },
+    { title: t('product.period.devices'), dataIndex: 'devices', width: 140, ellipsis, render: (d: string[]) => d.join(', ') || '-' },
+    { title: t('product.batch.above'), dataIndex: 'aboveMin', width: 95, align: 'right' as const, render: (m: number) => `${minutesText(m)} ${t('product.minutes')}` },
+    { title: t('product.batch.below'), dataIndex: 'belowMin', width: 95, align: 'right' as const, render: (m: number) => `${minutesText(m)} ${t('product.minutes')}` },
+    { title: t('product.period.maxC'), dataIndex: 'maxC', width: 90, align: 'right' as const, render: (v: number | null) => (v === null ? '-' : `${v} °C`) },
   ];
   return (
-    <Drawer open={!!id} onClose={onClose} size={900} title={b ? t('product.batch.detailTitle', { batchNo: b.batchNo }) : t('product.batch.detail')} destroyOnHidden data-testid="batch-detail">
+    <Drawer
+      open={!!id}
+      onClose={onClose}
+      size={900}
+      title={
+        <span data-testid="batch-detail-title">
+          {title ? t('product.batch.detailTitle', { batchNo: title }) : t('product.batch.detail')}
+        </span>
+      }
+      destroyOnHidden
+      data-testid="batch-detail"
+    >
       {query.isLoading ? <Spin /> : null}
       {b ? (
         <Space direction="vertical" size="large" style={{ width: '100%' }}>
@@ -91,7 +116,8 @@ export function BatchDrawer({ id, onClose }: { id: string | null; onClose: () =>
               columns={columns}
               dataSource={b.periods}
               pagination={false}
-              scroll={{ x: 1000 }}
+              tableLayout="fixed"
+              scroll={{ x: PERIODS_WIDTH }}
               locale={{ emptyText: <Empty description={t('product.batch.noPeriods')} /> }}
               data-testid="batch-periods"
             />

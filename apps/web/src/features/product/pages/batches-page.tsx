@@ -44,7 +44,7 @@ interface BatchView {
 export default function BatchesPage(_props: ScreenProps) {
   const { t } = useTranslation();
   const can = usePermission();
-  const canWrite = can('transport:write');
+  const canWrite = can('product:write');
   const list = useListParams('product-batches', { sort: 'createdAt,desc' });
   const state = useMemo<ListState>(() => ({ page: list.page, size: list.size, sort: list.sort, filters: keywordOnly(list.filters.keyword) }), [list.page, list.size, list.sort, list.filters.keyword]);
   const query = useBatches(state);
@@ -66,7 +66,7 @@ export default function BatchesPage(_props: ScreenProps) {
           id: r.id,
           batchNo: r.batchNo,
           goodsName: r.goodsName,
-          profile: r.profile?.name ?? '-',
+          profile: r.profile ? (r.profileFrom === 'task' ? `${r.profile.name} (${t('product.batch.fromTask')})` : r.profile.name) : '-',
           above: kind('above'),
           below: kind('below'),
           absolute: r.budget ? t(r.budget.absoluteMax.crossed || r.budget.absoluteMin.crossed ? 'product.batch.crossed' : 'product.batch.notCrossed') : '-',
@@ -130,7 +130,7 @@ export default function BatchesPage(_props: ScreenProps) {
     actionWidth: 140,
   };
 
-  if (!can('transport:read')) return <Forbidden />;
+  if (!can('product:read')) return <Forbidden />;
 
   return (
     <Card title={<span data-testid="screen-title">{t('product.batch.title')}</span>} data-testid="batches-page">
@@ -149,7 +149,7 @@ export default function BatchesPage(_props: ScreenProps) {
         emptyText={t('product.batch.none')}
       />
       <BatchFormModal target={editor.target} open={editor.open} onClose={editor.hide} afterClose={editor.afterClose} />
-      <BatchDrawer id={detail.open ? detail.target : null} onClose={detail.hide} />
+      <BatchDrawer id={detail.open ? detail.target : null} batchNo={(query.data?.rows ?? []).find((r) => r.id === detail.target)?.batchNo ?? null} onClose={detail.hide} />
     </Card>
   );
 }

@@ -42,7 +42,7 @@ interface ProfileView {
 export default function ProfilesPage(_props: ScreenProps) {
   const { t } = useTranslation();
   const can = usePermission();
-  const canWrite = can('transport:write');
+  const canWrite = can('product:write');
   const list = useListParams('product-profiles', { sort: 'updatedAt,desc' });
   const state = useMemo<ListState>(() => ({ page: list.page, size: list.size, sort: list.sort, filters: keywordOnly(list.filters.keyword) }), [list.page, list.size, list.sort, list.filters.keyword]);
   const query = useProfiles(state);
@@ -113,7 +113,7 @@ export default function ProfilesPage(_props: ScreenProps) {
     actionWidth: 100,
   };
 
-  if (!can('transport:read')) return <Forbidden />;
+  if (!can('product:read')) return <Forbidden />;
 
   return (
     <Card title={<span data-testid="screen-title">{t('product.profile.title')}</span>} data-testid="profiles-page">

@@ -51,6 +51,7 @@ function task(id: string, code: string, over: Partial<TaskDetail> = {}): TaskDet
     driverPhone: '',
     contacts: [],
     remark: '',
+    profile: null,
     tempMin: 2,
     tempMax: 8,
     humidityMin: null,

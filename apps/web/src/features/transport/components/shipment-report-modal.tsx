@@ -78,6 +78,43 @@ function BatchBudgets({ batches }: { batches: Batches }) {
   );
 }
 
+/** This trip alone against the task's product profile: its minutes out of range as used and left of the budgets, and its extremes. */
+function TripBudgetSection({ trip }: { trip: NonNullable<ShipmentReport['tripBudget']> }) {
+  const { t } = useTranslation();
+  const u = trip.budget;
+  const kind = (k: 'above' | 'below') => (
+    <span data-testid={`sr-trip-${k}`}>
+      {t('product.batch.usedLeft', { used: minutes(u[k].usedMin), left: minutes(u[k].leftMin) })} / {u[k].budgetMin} {t('product.minutes')}{' '}
+      <Tag color={u[k].state === 'ok' ? 'success' : u[k].state === 'alert' ? 'warning' : 'error'}>{t(`product.state.${u[k].state}`)}</Tag>
+    </span>
+  );
+  const limit = (l: { limit: number | null; crossed: boolean; extreme: { value: number } | null }, extremeKey: 'product.batch.highest' | 'product.batch.lowest', testId: string) => (
+    <span data-testid={testId}>
+      {`${l.limit} °C · ${t(extremeKey)} ${l.extreme ? `${l.extreme.value} °C` : '-'} `}
+      <Tag color={l.crossed ? 'error' : 'success'}>{t(l.crossed ? 'product.batch.crossed' : 'product.batch.notCrossed')}</Tag>
+    </span>
+  );
+  return (
+    <Descriptions
+      size="small"
+      column={2}
+      bordered
+      data-testid="sr-trip-budget"
+      items={[
+        { key: 'profile', label: t('product.batch.profile'), span: 2, children: <span data-testid="sr-trip-profile">{`${trip.profile.name} (${trip.profile.lowC} ~ ${trip.profile.highC} °C)`}</span> },
+        { key: 'above', label: t('product.batch.above'), children: kind('above') },
+        { key: 'below', label: t('product.batch.below'), children: kind('below') },
+        { key: 'max', label: t('product.profile.absoluteMax'), children: limit(u.absoluteMax, 'product.batch.highest', 'sr-trip-max') },
+        {
+          key: 'min',
+          label: t('product.profile.absoluteMin'),
+          children: u.absoluteMin.limit === null ? <span data-testid="sr-trip-min">{`- · ${t('product.batch.lowest')} ${u.absoluteMin.extreme ? `${u.absoluteMin.extreme.value} °C` : '-'}`}</span> : limit(u.absoluteMin, 'product.batch.lowest', 'sr-trip-min'),
+        },
+      ]}
+    />
+  );
+}
+
 function Temperature({ report }: { report: ShipmentReport }) {
   const { t } = useTranslation();
   const duration = useDurationText();
@@ -230,6 +267,15 @@ function ReportBody({ report }: { report: ShipmentReport }) {
         {t('transport.report.section.alarms')}
       </Typography.Title>
       <AlarmTable alarms={report.alarms} />
+      {report.tripBudget ? (
+        <>
+          <Typography.Title level={5} className="tt-section-title">
+            {t('transport.report.section.tripBudget')}
+          </Typography.Title>
+          <Typography.Paragraph type="secondary">{t('transport.report.tripBudgetHint')}</Typography.Paragraph>
+          <TripBudgetSection trip={report.tripBudget} />
+        </>
+      ) : null}
       {report.batches?.length ? (
         <>
           <Typography.Title level={5} className="tt-section-title">

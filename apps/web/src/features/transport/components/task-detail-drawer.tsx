@@ -115,6 +115,7 @@ function Fields({ task }: { task: TaskDetail }) {
           ),
         },
         { key: 'customer', label: t('transport.task.col.customer'), children: dash(task.customer) },
+        { key: 'profile', label: t('transport.task.profile'), children: <span data-testid="tt-detail-profile">{task.profile?.name ?? '-'}</span> },
         { key: 'carrier', label: t('transport.task.col.carrier'), children: task.asset ? `${t(task.asset.kind === 'container' ? 'transport.carrier.container' : 'transport.carrier.vehicle')} ${task.asset.code} · ${task.asset.name}` : '-' },
         { key: 'devices', label: t('transport.task.col.devices'), children: task.devices.map((d, i) => `${deviceLabel(d)}${i === 0 ? ` (${t('transport.task.mainDevice')})` : ''}`).join(', ') || '-' },
         { key: 'origin', label: t('transport.place.origin'), children: place(task.origin, 'origin') },

@@ -25,6 +25,8 @@ import { assetLabel, deviceLabel } from '../../../api/pickers.ts';
 import { useCreateTask } from '../api/task-create.ts';
 import { useUpdateTask } from '../api/task-update.ts';
 import { useSetTaskBatches, useTaskBatches } from '../api/task-batches.ts';
+import { useTaskProfileOptions } from '../api/task-profiles.ts';
+import { usePermission } from '../../../lib/permissions.ts';
 import { AlarmSection, ContactList, DetectionSection, PlacesSection, RangesSection, RecipientsSection, Section } from './settings-sections.tsx';
 import { CarrierField, DevicesSelect } from './task-pickers.tsx';
 import { newTaskValues, schemaIssues, SERVER_ERROR_FIELDS, taskInput, taskValuesFromRow, type TaskFormValues } from './task-model.ts';
@@ -65,6 +67,15 @@ export function TaskFormDrawer({ target, open, onClose, afterClose, onSaved, for
   const editing = target?.mode === 'edit' ? target.row : null;
   // The batches the task carries (not part of the task's body: written after it is saved).
   const batches = useTaskBatches(open ? (editing?.id ?? null) : null);
+  // The product profiles to pick from (issue 27 item 3); without product:read only the task's own is shown.
+  const can = usePermission();
+  const canReadProfiles = can('product:read');
+  const profiles = useTaskProfileOptions(open && canReadProfiles);
+  const profileOptions = useMemo(() => {
+    const rows = (profiles.data?.rows ?? []).map((p) => ({ value: p.id, label: `${p.name} (${p.lowC} ~ ${p.highC} °C)` }));
+    const own = editing?.profile;
+    return own && !rows.some((o) => o.value === own.id) ? [{ value: own.id, label: own.name }, ...rows] : rows;
+  }, [profiles.data, editing]);
   const guardedClose = useGuardedClose(form, onClose, open);
   const { data: me } = useInfo();
   // The organisation the task is for: the one picked, the edited task's, else the caller's.
@@ -230,9 +241,22 @@ export function TaskFormDrawer({ target, open, onClose, afterClose, onSaved, for
               <Input maxLength={100} autoComplete="off" />
             </Form.Item>
           </div>
-          <Form.Item name="batchNos" label={t('transport.task.batches')} extra={t('transport.task.batchesHint')}>
-            <Select mode="tags" tokenSeparators={[',', ' ']} open={false} suffixIcon={null} placeholder={t('transport.task.batchesPlaceholder')} data-testid={`${formName}-batches`} />
-          </Form.Item>
+          <div className="tt-grid tt-grid-2">
+            <Form.Item name="profileId" label={t('transport.task.profile')} extra={t('transport.task.profileHint')}>
+              <Select
+                allowClear
+                showSearch={{ optionFilterProp: 'label' }}
+                disabled={!canReadProfiles}
+                loading={profiles.isLoading}
+                placeholder={t('transport.task.profilePlaceholder')}
+                options={profileOptions}
+                data-testid={`${formName}-profile`}
+              />
+            </Form.Item>
+            <Form.Item name="batchNos" label={t('transport.task.batches')} extra={t('transport.task.batchesHint')}>
+              <Select mode="tags" tokenSeparators={[',', ' ']} open={false} suffixIcon={null} placeholder={t('transport.task.batchesPlaceholder')} data-testid={`${formName}-batches`} />
+            </Form.Item>
+          </div>
         </Section>
         <Section title={t('transport.section.carrier')}>
           <Form.Item name="carrierKind" hidden>

@@ -264,6 +264,8 @@ export interface TaskFormValues extends SettingsValues {
   driverPhone: string;
   contacts: ContactValues[];
   remark: string;
+  /** The product profile the trip is judged against (issue 27 item 3). */
+  profileId?: string | null;
 }
 
 export interface TemplateFormValues extends SettingsValues {
@@ -419,6 +421,7 @@ export function taskValuesFromRow(row: TaskRow): TaskFormValues {
     driverPhone: row.driverPhone,
     contacts: row.contacts.map((c) => ({ ...c })),
     remark: row.remark,
+    profileId: row.profile?.id ?? null,
   };
 }
 
@@ -441,6 +444,7 @@ export function taskInput(v: TaskFormValues): TaskInput {
     driverPhone: text(v.driverPhone),
     contacts: contacts(v.contacts),
     remark: text(v.remark),
+    profileId: v.profileId ?? null,
     ...settingsBody(v),
   };
 }
