@@ -2,7 +2,8 @@
 // stand-in for Nominatim. In English and in Chinese, the new-template form finds the origin by
 // its address (the answer in the page's language) and fills its coordinates, and a task's details
 // show the address of an origin that has none typed, under its coordinates, as an alarm's details
-// do for the alarm's position.
+// do for the alarm's position, the task's shipment report for its origin and destination, and the
+// GSP record of a cold room for its warehouse.
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -123,6 +124,18 @@ describe.each(['en-US', 'zh-CN'] as const)('addresses in %s', (locale) => {
       expect(await page.locator('[data-testid=task-destination-address]').count()).toBe(0);
       await screenshot(page, `geocoder-task-${locale}`);
 
+      // Its shipment report (a task that has started has one): the origin's address from the geocoder under its name and
+      // coordinates, the destination's own address under its.
+      await apiCall(server, token, 'POST', `/api/iot/v2/transport-tasks/${task.id}/transition`, { to: 'in_transit', note: '' });
+      await page.reload();
+      await page.locator('[data-testid=tt-detail-report]').click();
+      const reportOrigin = page.locator('[data-testid=sr-origin-address]');
+      await reportOrigin.waitFor({ timeout: 15_000 });
+      expect(await reportOrigin.textContent()).toBe(text.address);
+      expect(await page.locator('[data-testid=sr-destination-address]').textContent()).toBe('Qingpu, Shanghai');
+      await screenshot(page, `geocoder-shipment-report-${locale}`);
+      await page.locator('[data-testid=sr-close]').click();
+
       // The alarm's details: its position with the address under it.
       await page.goto(`${server.url}/view/alarm/query?alarm=${alarm.id}`);
       const alarmAddress = page.locator('[data-testid=alarm-detail-address]');
@@ -130,6 +143,17 @@ describe.each(['en-US', 'zh-CN'] as const)('addresses in %s', (locale) => {
       expect(await alarmAddress.textContent()).toBe(text.address);
       await alarmAddress.scrollIntoViewIfNeeded();
       await screenshot(page, `geocoder-alarm-${locale}`);
+
+      // The GSP record of a cold room in a warehouse on a library place: the warehouse's address
+      // from the geocoder under its coordinates, in the record's header.
+      const place = await apiCall<{ id: string }>(server, token, 'POST', '/api/iot/v2/places', { name: `Geo hub ${text.tag}${attempt}`, shape: 'circle', lat: 31.03, lon: 121.22, radiusM: 300 });
+      const wh = await apiCall<{ id: string }>(server, token, 'POST', '/api/iot/v2/warehouses', { code: `GEO-WH-${text.tag}${attempt}`, name: `Geo DC ${text.tag}`, placeId: place.id });
+      const room = await apiCall<{ id: string }>(server, token, 'POST', '/api/iot/v2/cold-rooms', { code: `GEO-CR-${text.tag}${attempt}`, name: `Geo room ${text.tag}`, parentId: wh.id, tempMin: 2, tempMax: 8 });
+      await page.goto(`${server.url}/view/report/temperature?kind=cold_room&assetId=${room.id}&period=day`);
+      const whAddress = page.locator('[data-testid=gsp-warehouse-address]');
+      await whAddress.waitFor({ timeout: 15_000 });
+      expect(await whAddress.textContent()).toBe(text.address);
+      await screenshot(page, `geocoder-gsp-${locale}`);
     });
   }, 120_000);
 });

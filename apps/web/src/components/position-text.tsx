@@ -9,12 +9,15 @@ export interface PositionTextProps {
   lon: number;
   /** How the coordinates read; default "lat, lon". */
   text?: string;
+  /** An address already known (typed with the place, stored with a warehouse): shown instead of asking the geocoder. */
+  address?: string | null;
   'data-testid'?: string;
 }
 
-export function PositionText({ lat, lon, text, ...rest }: PositionTextProps) {
+export function PositionText({ lat, lon, text, address: known, ...rest }: PositionTextProps) {
   const { t } = useTranslation();
-  const address = useAddress(lat, lon);
+  const looked = useAddress(known ? null : lat, known ? null : lon);
+  const address = known || looked;
   return (
     <span className="position-text">
       {text ?? `${lat}, ${lon}`}

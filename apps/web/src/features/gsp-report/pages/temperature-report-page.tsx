@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import dayjs from 'dayjs';
 import { DATETIME_FORMAT } from '@iotc/shared/constants';
+import { coordText } from '@iotc/shared/geocode';
 import { GSP_ASSET_KINDS, GSP_PERIODS, type GspAssetKind, type GspPeriod, type GspReport, type GspRow } from '@iotc/shared/gsp-report';
 import { assetLabel } from '../../../api/pickers.ts';
 import { AssetPicker } from '../../../components/asset-picker.tsx';
@@ -21,6 +22,7 @@ import { useExport } from '../../../lib/use-export.ts';
 import { downloadGspReport, useGspReport } from '../api/temperature-report.ts';
 import { fixed, gspRequest, hms, parseGspFilters, percent, switchPeriod, writeGspFilters, type GspFilters } from '../components/gsp-model.ts';
 import { GspSignatures } from '../components/gsp-signatures.tsx';
+import { PositionText } from '../../../components/position-text.tsx';
 import '../components/gsp-report.css';
 import { usePagination } from '../../../components/data-table/pagination.ts';
 
@@ -54,6 +56,14 @@ function Header({ report }: { report: GspReport }) {
     <Descriptions size="small" bordered column={{ xs: 1, md: 2, xl: 3 }} data-testid="gsp-header">
       <Descriptions.Item label={t('gspReport.org')}>{report.orgName}</Descriptions.Item>
       <Descriptions.Item label={t('gspReport.asset')}>{`${report.asset.name} / ${report.asset.code}`}</Descriptions.Item>
+      {report.warehouse && report.warehouse.id !== report.asset.id ? (
+        <Descriptions.Item label={t('gspReport.warehouse')}>{`${report.warehouse.name} / ${report.warehouse.code}`}</Descriptions.Item>
+      ) : null}
+      {report.warehouse ? (
+        <Descriptions.Item label={t('gspReport.warehouseAddress')}>
+          <WarehouseAddress warehouse={report.warehouse} />
+        </Descriptions.Item>
+      ) : null}
       <Descriptions.Item label={t('gspReport.kind')}>{`${t(`gspReport.kinds.${report.asset.kind}`)} (${t(`gspReport.mode.${report.mode}`)})`}</Descriptions.Item>
       <Descriptions.Item label={t('gspReport.devices')}>{report.devices.map((d) => d.deviceId).join(', ') || '—'}</Descriptions.Item>
       <Descriptions.Item label={t('gspReport.periodRange')}>{`${at(report.from)} ~ ${at(report.to)}`}</Descriptions.Item>
@@ -209,4 +219,13 @@ export default function TemperatureReportPage(_props: ScreenProps) {
       {content}
     </Card>
   );
+}
+
+/**
+ * Where the record's warehouse is (issue 26 item 3): its coordinates with the stored address, or
+ * the geocoder's, under them; the stored address alone when it has no position.
+ */
+function WarehouseAddress({ warehouse: w }: { warehouse: NonNullable<GspReport['warehouse']> }) {
+  if (w.lat === null || w.lon === null) return <span data-testid="gsp-warehouse-address">{w.address ?? '—'}</span>;
+  return <PositionText lat={w.lat} lon={w.lon} address={w.address} text={coordText(w.lat, w.lon)} data-testid="gsp-warehouse-address" />;
 }

@@ -1,5 +1,6 @@
 // The shipment report dialog against a mocked fetch: the real HTTP client sets the headers, so
 // the test sees what the server would (the language of the PDF, the format asked for).
+import { GEOCODE_API } from '@iotc/shared/geocode';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import i18next from 'i18next';
 import { App } from 'antd';
@@ -69,8 +70,9 @@ function report(over: Partial<ShipmentReport['temperature']> = {}): ShipmentRepo
     distanceM: 48_250,
     readings: 240,
     alarms: [
-      { id: 'a1', type: 'temp_high', levelName: 'Urgent', levelColor: '#f5222d', status: 'cleared', startedAt: '2026-11-24T09:01:00.000Z', endedAt: '2026-11-24T10:05:00.000Z', value: 8.6, peak: 11.24, threshold: 8, deviceId: '860000000000001' },
+      { id: 'a1', type: 'temp_high', levelName: 'Urgent', levelColor: '#f5222d', status: 'cleared', startedAt: '2026-11-24T09:01:00.000Z', endedAt: '2026-11-24T10:05:00.000Z', value: 8.6, peak: 11.24, threshold: 8, deviceId: '860000000000001', position: { lat: 31.2, lon: 121.45, address: null } },
     ],
+    places: { origin: { lat: 31, lon: 121.5, address: 'No. 8 Dock Road, Minhang' }, destination: { lat: 31.3, lon: 121.4, address: null } },
     generatedAt: '2026-11-25T00:00:00.000Z',
   };
 }
@@ -106,6 +108,8 @@ beforeEach(async () => {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init: RequestInit) => {
+      // The positions ask whether a geocoder is configured: none here (the addresses shown are the report's own).
+      if (url.startsWith(GEOCODE_API.config)) return json(200, { isSuccess: 'Y', data: { enabled: false }, errorcode: null, errormsg: null });
       calls.push({ url, headers: init.headers as Record<string, string> });
       const format = new URL(url, 'http://x').searchParams.get('format');
       if (format === 'pdf' || format === 'xlsx')
@@ -166,7 +170,13 @@ describe('shipment report dialog', () => {
     expect(level.textContent).toBe('Urgent');
     expect(level.style.background).toBe('rgb(245, 34, 45)');
     const alarmRow = byTestId(document, 'sr-alarms')!.querySelector('tbody tr.ant-table-row')!;
-    expect([...alarmRow.querySelectorAll('td')].map((td) => td.textContent)).toEqual([at(Date.parse('2026-11-24T09:01:00.000Z')), 'Temperature high', 'Urgent', '11.2 °C', 'Cleared']);
+    // Where it began: the coordinates (no geocoder here, so no address under them).
+    expect([...alarmRow.querySelectorAll('td')].map((td) => td.textContent)).toEqual([at(Date.parse('2026-11-24T09:01:00.000Z')), 'Temperature high', 'Urgent', '11.2 °C', 'Cleared', '31.2000, 121.4500']);
+    // The origin with the task's own address under its name and coordinates; the destination with its coordinates only.
+    expect(byTestId(document, 'sr-body')!.textContent).toContain('Depot · 31.0000, 121.5000');
+    expect(text('sr-origin-address')).toBe('No. 8 Dock Road, Minhang');
+    expect(byTestId(document, 'sr-body')!.textContent).toContain('Hospital · 31.3000, 121.4000');
+    expect(byTestId(document, 'sr-destination-address')).toBeNull();
   });
 
   it('asks for the PDF and the Excel file in the user language', async () => {

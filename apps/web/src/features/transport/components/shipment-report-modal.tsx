@@ -9,7 +9,9 @@ import { FileExcelOutlined, FilePdfOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { ALARM_STATUSES, ALARM_TYPES, type AlarmStatus, type AlarmType } from '@iotc/shared/alarm';
 import { alarmValueText, durationText } from '@iotc/shared/format';
-import type { ShipmentAlarm, ShipmentReport } from '@iotc/shared/report';
+import { coordText } from '@iotc/shared/geocode';
+import type { ShipmentAlarm, ShipmentPosition, ShipmentReport } from '@iotc/shared/report';
+import { PositionText } from '../../../components/position-text.tsx';
 import { apiErrorText } from '../../../lib/api-error.ts';
 import { readableTextOn } from '../../../lib/color.ts';
 import { useLang } from '../../../lib/language.ts';
@@ -38,6 +40,12 @@ export function useDurationText(): (seconds: number) => string {
 }
 
 const minutes = (m: number) => String(Math.round(m * 10) / 10);
+
+/** A position of the report: its coordinates (after `prefix`), with the task's address or else the geocoder's under them. */
+function Where({ at, prefix, testId }: { at: ShipmentPosition; prefix?: string; testId: string }) {
+  const coords = coordText(at.lat, at.lon);
+  return <PositionText lat={at.lat} lon={at.lon} address={at.address} text={prefix ? `${prefix} · ${coords}` : coords} data-testid={testId} />;
+}
 
 /** The batches the task carries: each one's profile and excursion budget used and left over its life (issue 27 item 3). */
 type Batches = NonNullable<ShipmentReport['batches']>;
@@ -174,6 +182,9 @@ function Temperature({ report }: { report: ShipmentReport }) {
               </span>
             ),
           },
+          ...(longest && report.longestExcursionAt
+            ? [{ key: 'longestAt', label: t('transport.report.longestAt'), children: <Where at={report.longestExcursionAt} testId="sr-longest-address" /> }]
+            : []),
           { key: 'excursions', label: t('transport.report.excursions'), children: <span data-testid="sr-excursions">{s.excursions.length}</span> },
           { key: 'inRange', label: t('transport.report.inRangeShare'), children: <span data-testid="sr-in-range">{percent(s.inRangeShare)}</span> },
         ]),
@@ -215,6 +226,7 @@ function AlarmTable({ alarms }: { alarms: ShipmentAlarm[] }) {
         },
         { key: 'value', title: t('transport.report.alarm.value'), render: (_, a) => alarmValueText(a.type, a.peak ?? a.value, lang) },
         { key: 'status', title: t('transport.report.alarm.status'), render: (_, a) => statusName(a.status) },
+        { key: 'position', title: t('transport.report.alarm.position'), width: 220, render: (_, a) => (a.position ? <Where at={a.position} testId="sr-alarm-address" /> : '-') },
       ]}
     />
   );
@@ -235,6 +247,12 @@ function ReportBody({ report }: { report: ShipmentReport }) {
         styles={{ label: { width: LABEL_WIDTH } }}
         className="tt-gap"
         items={[
+          ...(report.places
+            ? [
+                { key: 'origin', label: t('transport.report.origin'), children: <Where at={report.places.origin} prefix={report.task.originName} testId="sr-origin-address" /> },
+                { key: 'destination', label: t('transport.report.destination'), children: <Where at={report.places.destination} prefix={report.task.destinationName} testId="sr-destination-address" /> },
+              ]
+            : []),
           { key: 'period', label: t('transport.report.period'), children: <span data-testid="sr-period">{`${formatTime(report.from)} – ${formatTime(report.to)} (${duration(periodS)})`}</span> },
           { key: 'distance', label: t('transport.report.distance'), children: <span data-testid="sr-distance">{`${km(report.distanceM)} km`}</span> },
           { key: 'readings', label: t('transport.report.readings'), children: <span data-testid="sr-readings">{report.readings}</span> },
