@@ -236,6 +236,8 @@ export const ERRORS = {
   TASK_TEMPLATE_UNKNOWN: { en: 'The template does not exist in this organisation', zh: '该组织下不存在此模板' },
   TASK_ARRIVAL_BEFORE_START: { en: 'The planned arrival must be later than the planned start', zh: '计划到达时间须晚于计划出发时间' },
   TASK_RADIUS_RANGE: { en: 'The radius must be 50 to 50,000 metres', zh: '半径须为 50 至 50,000 米' },
+  TASK_STOPS_TOO_MANY: { en: 'A task or template has at most 10 stops', zh: '一个任务或模板最多 10 个途经点' },
+  TASK_STOP_PLACE_REQUIRED: { en: 'A stop must be a place picked from the place library', zh: '途经点须从地点库中选择' },
   TASK_YAW_NEEDS_ROUTE: { en: 'The off-route alarm needs a planned route', zh: '偏航告警需要规划路线' },
   TASK_TRANSITION: { en: 'The task cannot move to this status from its current one', zh: '任务无法从当前状态变更为该状态' },
   TASK_CANCEL_REASON_REQUIRED: { en: 'Please give the reason for cancelling', zh: '请填写取消原因' },

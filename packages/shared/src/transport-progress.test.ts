@@ -85,6 +85,18 @@ describe('plannedPath', () => {
     expect(plannedLengthM({ origin, destination, route: [] })).toBeCloseTo(straight, 6);
   });
 
+  it('without a route runs straight through the stops in order: the length, and the progress along them', () => {
+    const stop = { lat: 31.06, lon: 121.26 };
+    const viaStop = distanceM(from.lat, from.lon, stop.lat, stop.lon) + distanceM(stop.lat, stop.lon, to.lat, to.lon);
+    expect(plannedLengthM({ origin: from, destination: to, route: [], stops: [stop] })).toBeCloseTo(viaStop, 6);
+    // A route (a road route passes the stops) is measured as it is.
+    expect(plannedLengthM({ origin: from, destination: to, route: drawn, stops: [stop] })).toBeCloseTo(distanceM(31.03, 121.22, 31.03, 121.3), 3);
+    // At the stop: half-way along origin -> stop -> destination (both legs are equal), the rest still to go.
+    const p = liveProgress(input({ origin: from, destination: to, route: [], stops: [stop], plannedDistanceM: viaStop, position: stop }));
+    expect(p.progress).toBeCloseTo(0.5, 2);
+    expect(p.remainingM).toBeCloseTo(distanceM(stop.lat, stop.lon, to.lat, to.lon), -1);
+  });
+
   it('is what progress follows: past the last drawn point the way is not done', () => {
     const base = { origin: from, destination: to, route: drawn, plannedDistanceM: plannedLengthM({ origin: from, destination: to, route: drawn }) };
     const p = liveProgress(input({ ...base, position: { lat: 31.03, lon: 121.284 }, plannedStart: NOW, plannedArrival: NOW + H }));

@@ -1,7 +1,7 @@
 // The planned path of a transport task or a template, and how far a task has come along it and
 // when it should arrive, from where its first device is now: along the planned path when there
-// is a route (the position projected onto the polyline), else straight from the origin to the
-// destination. The estimated arrival uses the average speed
+// is a route (the position projected onto the polyline), else straight from the origin through
+// the stops (if any) to the destination. The estimated arrival uses the average speed
 // since the start once it means something (5 minutes and 1 km), else the planned average speed.
 // Pure, so that the server (detail, monitor, the off-route rule, the planned length, the
 // shipment report), the web (maps) and tests share it. (trips.ts `taskProgress` is
@@ -21,6 +21,8 @@ export interface ProgressInput {
   destination: { lat: number; lon: number };
   /** [lat, lon] points between the origin and the destination (see plannedPath); none: no route. */
   route: [number, number][];
+  /** The stops in order; without a route the way is measured straight through them. */
+  stops?: readonly Point[];
   plannedDistanceM: number;
   /** Epoch milliseconds. */
   plannedStart: number | null;
@@ -45,6 +47,13 @@ export interface PlannedPathInput {
   destination: Point;
   /** [lat, lon] points, drawn on the map or along the roads; none: no planned route. */
   route: readonly (readonly [number, number])[];
+  /** The stops in order between the origin and the destination (a road route already passes them). */
+  stops?: readonly Point[];
+}
+
+/** The straight way without a route: origin, the stops in order, destination, [lat, lon]. */
+export function straightPath(s: Pick<PlannedPathInput, 'origin' | 'destination' | 'stops'>): [number, number][] {
+  return [s.origin, ...(s.stops ?? []), s.destination].map((p): [number, number] => [p.lat, p.lon]);
 }
 
 /**
@@ -65,10 +74,10 @@ export function plannedPath(s: PlannedPathInput): [number, number][] {
   return out;
 }
 
-/** Length of the planned path in metres, or the straight distance origin -> destination without a route. */
+/** Length of the planned path in metres, or without a route the straight distance origin -> stops -> destination. */
 export function plannedLengthM(s: PlannedPathInput): number {
   const path = plannedPath(s);
-  return path.length >= 2 ? routeLengthM(path) : distanceM(s.origin.lat, s.origin.lon, s.destination.lat, s.destination.lon);
+  return routeLengthM(path.length >= 2 ? path : straightPath(s));
 }
 
 const NONE: Progress = { progress: null, remainingM: null, eta: null };
@@ -118,7 +127,9 @@ export function liveProgress(i: ProgressInput): Progress {
   let progress: number;
   let remainingM: number;
   let doneM: number;
-  const path = plannedPath(i);
+  // Without a route, stops make the straight way a polyline through them.
+  const routed = plannedPath(i);
+  const path = routed.length >= 2 ? routed : i.stops?.length ? straightPath(i) : [];
   if (path.length >= 2) {
     const total = routeLengthM(path);
     const along = Math.min(total, alongRouteM(lat, lon, path));

@@ -67,6 +67,20 @@ export const taskPlaceSchema = z.object({
 });
 export type TaskPlace = z.infer<typeof taskPlaceSchema>;
 
+/** Most stops between the origin and the destination of a task or a template. */
+export const MAX_TASK_STOPS = 10;
+
+/**
+ * A stop on the way, in order between the origin and the destination: a place of the place
+ * library (its id is required) with its name, centre and radius copied, as an origin's are; a
+ * change to the place is copied here (place module's propagate).
+ */
+export const taskStopSchema = taskPlaceSchema.extend({
+  placeId: z.uuid({ message: 'TASK_STOP_PLACE_REQUIRED' }),
+});
+export type TaskStop = z.infer<typeof taskStopSchema>;
+export const taskStopsSchema = z.array(taskStopSchema).max(MAX_TASK_STOPS, { message: 'TASK_STOPS_TOO_MANY' });
+
 export const ROUTE_SOURCES = ['none', 'drawn', 'routing'] as const;
 export type RouteSource = (typeof ROUTE_SOURCES)[number];
 /** [lat, lon] points. */
@@ -124,6 +138,8 @@ export type TaskDetection = z.infer<typeof taskDetectionSchema>;
 const settingsFields = {
   origin: taskPlaceSchema,
   destination: taskPlaceSchema,
+  /** Ordered places between the origin and the destination. */
+  stops: taskStopsSchema.default([]),
   routeSource: z.enum(ROUTE_SOURCES).default('none'),
   route: routeSchema.default([]),
   tempMin: optionalNumber(-100, 100),
@@ -174,6 +190,7 @@ export const templateRowSchema = z.object({
   description: z.string(),
   origin: taskPlaceSchema,
   destination: taskPlaceSchema,
+  stops: z.array(taskStopSchema),
   routeSource: z.enum(ROUTE_SOURCES),
   route: routeSchema,
   tempMin: z.number().nullable(),
@@ -315,9 +332,10 @@ export const taskRowSchema = z.object({
   devices: z.array(deviceRef),
   origin: taskPlaceSchema,
   destination: taskPlaceSchema,
+  stops: z.array(taskStopSchema),
   routeSource: z.enum(ROUTE_SOURCES),
   route: routeSchema,
-  /** Length of the planned route, or the straight distance without one, metres. */
+  /** Length of the planned route, or the straight distance without one (origin, the stops in order, destination), metres. */
   plannedDistanceM: z.number(),
   plannedStart: z.string().nullable(),
   plannedArrival: z.string().nullable(),

@@ -216,6 +216,7 @@ export const FIELD_LABELS: Record<string, I18nText> = {
   status: { en: 'Status', zh: '状态' },
   stayTimeoutS: { en: 'Stay timeout (s)', zh: '停留超时（秒）' },
   steps: { en: 'Steps', zh: '步骤' },
+  stops: { en: 'Stops', zh: '途经点' },
   subject: { en: 'Subject', zh: '主题' },
   subjectId: { en: 'Subject', zh: '保全对象' },
   subjectKind: { en: 'Subject kind', zh: '保全对象类型' },

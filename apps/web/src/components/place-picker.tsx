@@ -1,6 +1,6 @@
 // "Pick from library": a search of the place library (GET /api/iot/v2/places) whose choice is
 // handed over whole (name, centre, radius, polygon, id), for the alarm policy's allowed places
-// and the transport forms' origin and destination. The form keeps the place's id beside its
+// and the transport forms' origin, destination and stops. The form keeps the place's id beside its
 // copy, so a later change to the place reaches the form's record.
 import { useCallback, useRef } from 'react';
 import { Select } from 'antd';
@@ -9,7 +9,7 @@ import type { PlaceRow } from '@iotc/shared/place';
 import { searchLibraryPlaces } from '../api/places.ts';
 import { useRemoteOptions, type RemoteOption } from './remote-select.tsx';
 
-export function PlacePicker({ onPick, style, ...rest }: { onPick: (place: PlaceRow) => void; style?: React.CSSProperties; 'data-testid'?: string }) {
+export function PlacePicker({ onPick, style, placeholder, ...rest }: { onPick: (place: PlaceRow) => void; style?: React.CSSProperties; placeholder?: string; 'data-testid'?: string }) {
   const { t } = useTranslation();
   const rows = useRef(new Map<string, PlaceRow>());
   const fetcher = useCallback(async (q: string, signal: AbortSignal): Promise<RemoteOption[]> => {
@@ -25,8 +25,8 @@ export function PlacePicker({ onPick, style, ...rest }: { onPick: (place: PlaceR
       data-testid={rest['data-testid']}
       options={options}
       loading={loading}
-      placeholder={t('place.pick')}
-      aria-label={t('place.pick')}
+      placeholder={placeholder ?? t('place.pick')}
+      aria-label={placeholder ?? t('place.pick')}
       showSearch={{ filterOption: false, onSearch: search }}
       onOpenChange={(open) => {
         if (open) search('');

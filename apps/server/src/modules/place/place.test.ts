@@ -15,9 +15,13 @@ import type { TaskDetail, TemplateRow } from '@iotc/shared/transport';
 import type { AssetRow } from '@iotc/shared/asset';
 import { call, DEMO_PASSWORD, login, testApp, type TestApp } from '../../test/harness.ts';
 import { addOrgUser, createTenantUser } from '../../test/fixtures.ts';
-import { alarmPolicies, orgs } from '../../db/schema.ts';
+import { alarmPolicies, orgs, places as placesTable } from '../../db/schema.ts';
 
 const PLACES = '/api/iot/v2/places';
+/** A place written straight into an organisation (its users may not write the library). */
+async function places(db: TestApp['app']['database']['db'], orgId: string) {
+  await db.insert(placesTable).values({ orgId, name: 'Picker dock', shape: 'circle', lat: 31, lon: 121, radiusM: 300 });
+}
 type Lang = 'zh-CN' | 'en-US';
 
 let t: TestApp;
@@ -213,6 +217,28 @@ describe('places', () => {
     expect(all.find((r) => r.name === 'Pudong depot')!.radiusM).toBe(900);
     expect(all.find((r) => r.name === 'Minhang yard')!.polygon).toEqual(yard.polygon);
     expect(all.find((r) => r.name === 'Imported point')).toMatchObject({ shape: 'circle', lat: 30.2, lon: 120.1, radiusM: 250 });
+  });
+
+  it("lets writers of tasks, templates and policies without place:read search their own organisation's places to pick one, read-only", async () => {
+    const db = t.app.database.db;
+    const { org } = await createTenantUser(db, { code: 'place-picker', account: 'place-picker', password: DEMO_PASSWORD, permissions: ['transport:read', 'transport:write'] });
+    await createTenantUser(db, { code: 'place-bystander', account: 'place-bystander', password: DEMO_PASSWORD, permissions: ['device:read', 'transport:read', 'alarm:read'] });
+    const picker = await login(t.app, 'place-picker', DEMO_PASSWORD);
+    await places(db, org.id);
+    const rows = (await api<Page<PlaceRow>>('GET', `${PLACES}?keyword=picker`, picker)).body.data!.rows;
+    expect(rows.map((r) => r.name)).toEqual(['Picker dock']);
+    // Nothing of another organisation, whatever the keyword or the organisation asked for.
+    const all = (await api<Page<PlaceRow>>('GET', `${PLACES}?size=100`, picker)).body.data!.rows;
+    expect(all.every((r) => r.orgId === org.id)).toBe(true);
+    expect(all.map((r) => r.name)).not.toContain('Pudong depot');
+    const demoOrg = (await db.select().from(orgs).where(eq(orgs.code, 'demo')))[0]!.id;
+    expect((await api<Page<PlaceRow>>('GET', `${PLACES}?orgId=${demoOrg}`, picker)).body.data?.rows ?? []).toEqual([]);
+    // Read-only: one place, its usage, the export and any change stay refused.
+    expectError(await api('GET', `${PLACES}/${rows[0]!.id}`, picker), 403, 'NO_PERMISSION');
+    expectError(await api('POST', PLACES, picker, { ...depot, name: 'Nope' }), 403, 'NO_PERMISSION');
+    // Someone who writes nothing that names a place is refused the search.
+    const bystander = await login(t.app, 'place-bystander', DEMO_PASSWORD);
+    expectError(await api('GET', PLACES, bystander), 403, 'NO_PERMISSION');
   });
 
   it('needs place:write to change the library', async () => {

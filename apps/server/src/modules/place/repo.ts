@@ -4,7 +4,7 @@
 import { and, count, eq, ilike, inArray, isNull, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { AlarmRule } from '@iotc/shared/alarm';
 import type { PlaceRow, PlaceUsage } from '@iotc/shared/place';
-import type { TaskPlace } from '@iotc/shared/transport';
+import type { TaskPlace, TaskStop } from '@iotc/shared/transport';
 import type { Db, Tx } from '../../db/client.ts';
 import { alarmPolicies, assets, orgs, places, transportTasks, transportTemplates } from '../../db/schema.ts';
 import type { Caller } from '../../lib/caller.ts';
@@ -19,6 +19,25 @@ export async function checkPlaceRefs(db: Executor, caller: Caller, ids: readonly
   if (wanted.length === 0) return;
   const found = await db.select({ orgId: places.orgId }).from(places).where(inArray(places.id, wanted));
   if (found.length !== wanted.length || found.some((p) => !caller.scope.has(p.orgId))) throw new AppError(400, 'PLACE_UNKNOWN');
+}
+
+/** A task's circle keeps to the task's radius range (50 m to 50 km). */
+export const taskRadiusOf = (radiusM: number) => Math.min(50_000, Math.max(50, Math.round(radiusM)));
+
+/**
+ * The stops of a task or a template as the library has them: each must be a place the caller
+ * sees (else PLACE_UNKNOWN, nothing stored); its name, centre and radius are copied from the
+ * place (the typed address stays).
+ */
+export async function stopsFromLibrary(db: Executor, caller: Caller, stops: readonly TaskStop[]): Promise<TaskStop[]> {
+  if (stops.length === 0) return [];
+  const ids = [...new Set(stops.map((s) => s.placeId))];
+  const found = new Map((await db.select().from(places).where(inArray(places.id, ids))).map((p) => [p.id, p]));
+  return stops.map((s) => {
+    const p = found.get(s.placeId);
+    if (!p || !caller.scope.has(p.orgId)) throw new AppError(400, 'PLACE_UNKNOWN');
+    return { ...s, name: p.name, lat: p.lat, lon: p.lon, radiusM: taskRadiusOf(p.radiusM) };
+  });
 }
 
 export function placeRepo(db: Db) {
@@ -84,7 +103,7 @@ export function placeRepo(db: Db) {
         db
           .select({ code: transportTasks.code })
           .from(transportTasks)
-          .where(or(eq(transportTasks.originPlaceId, id), eq(transportTasks.destinationPlaceId, id)))
+          .where(or(eq(transportTasks.originPlaceId, id), eq(transportTasks.destinationPlaceId, id), mentions(transportTasks.settings, id)))
           .orderBy(transportTasks.code),
         db.select({ name: assets.name }).from(assets).where(eq(assets.placeId, id)).orderBy(assets.name),
       ]);
@@ -92,15 +111,14 @@ export function placeRepo(db: Db) {
     },
     /**
      * Writes the place's shape into every copy: policies' rules (task policies too), templates'
-     * origin and destination, the origin and destination of tasks not yet ended, and the position
+     * origin, destination and stops, the origin, destination and stops of tasks not yet ended, and the position
      * of the warehouses on it. Answers
      * whether a policy or a task changed (the engine and the recogniser reload).
      */
     async propagate(tx: Tx, p: PlaceRecord): Promise<{ policies: number; tasks: number }> {
       const policyPlace = { placeId: p.id, name: p.name, lat: p.lat, lon: p.lon, radiusM: p.radiusM, ...(p.shape === 'polygon' && p.polygon ? { polygon: p.polygon } : {}) };
-      // A task's circle keeps to the task's radius range (50 m to 50 km).
-      const taskRadius = Math.min(50_000, Math.max(50, Math.round(p.radiusM)));
-      const taskPlace = { name: p.name, lat: p.lat, lon: p.lon, radiusM: taskRadius };
+      const taskPlace = { name: p.name, lat: p.lat, lon: p.lon, radiusM: taskRadiusOf(p.radiusM) };
+      const put = <T extends TaskPlace>(x: T): T => (x.placeId === p.id ? { ...x, ...taskPlace } : x);
 
       let policyCount = 0;
       const pols = await tx.select({ id: alarmPolicies.id, rules: alarmPolicies.rules }).from(alarmPolicies).where(mentions(alarmPolicies.rules, p.id));
@@ -112,11 +130,10 @@ export function placeRepo(db: Db) {
 
       const tpls = await tx.select({ id: transportTemplates.id, settings: transportTemplates.settings }).from(transportTemplates).where(mentions(transportTemplates.settings, p.id));
       for (const t of tpls) {
-        const s = t.settings as { origin: TaskPlace; destination: TaskPlace };
-        const put = (x: TaskPlace) => (x.placeId === p.id ? { ...x, ...taskPlace } : x);
+        const s = t.settings as { origin: TaskPlace; destination: TaskPlace; stops?: TaskStop[] };
         await tx
           .update(transportTemplates)
-          .set({ settings: { ...s, origin: put(s.origin), destination: put(s.destination) }, updatedAt: new Date() })
+          .set({ settings: { ...s, origin: put(s.origin), destination: put(s.destination), stops: (s.stops ?? []).map(put) }, updatedAt: new Date() })
           .where(eq(transportTemplates.id, t.id));
       }
 
@@ -131,12 +148,24 @@ export function placeRepo(db: Db) {
         .set({ destinationName: taskPlace.name, destinationLat: taskPlace.lat, destinationLon: taskPlace.lon, destinationRadiusM: taskPlace.radiusM, updatedAt: new Date() })
         .where(and(eq(transportTasks.destinationPlaceId, p.id), open))
         .returning({ id: transportTasks.id });
+      // Stops of open tasks are in their settings.
+      const stopTasks = await tx
+        .select({ id: transportTasks.id, settings: transportTasks.settings })
+        .from(transportTasks)
+        .where(and(mentions(transportTasks.settings, p.id), open));
+      for (const t of stopTasks) {
+        const s = t.settings as { stops?: TaskStop[] };
+        await tx
+          .update(transportTasks)
+          .set({ settings: { ...s, stops: (s.stops ?? []).map(put) }, updatedAt: new Date() })
+          .where(eq(transportTasks.id, t.id));
+      }
       // Warehouses on the place stand at its centre.
       await tx
         .update(assets)
         .set({ attrs: sql`${assets.attrs} || jsonb_build_object('lat', ${p.lat}::float8, 'lon', ${p.lon}::float8)`, updatedAt: new Date() })
         .where(eq(assets.placeId, p.id));
-      return { policies: policyCount, tasks: o.length + d.length };
+      return { policies: policyCount, tasks: o.length + d.length + stopTasks.length };
     },
   };
 }

@@ -1,11 +1,14 @@
 // GET /api/iot/v2/places (paged, keyword, shape, orgId), POST; /:id GET, PUT, DELETE (refused
 // while in use, naming where); /:id/usage GET; /geojson GET (a FeatureCollection, sent as a file: the web client takes a JSON answer for an envelope) and POST (an
-// import). Reading needs place:read; every change place:write.
+// import). Reading needs place:read; every change place:write. The list (the forms' "pick from
+// library" search) also answers those who may write what names a place without place:read:
+// transport tasks and templates, alarm policies, warehouses (read-only, their own tree as always).
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelopeSchema } from '@iotc/shared/envelope';
 import { pageSchema } from '@iotc/shared/list';
-import { idParamsSchema } from '@iotc/shared/platform';
+import { idParamsSchema, type Permission } from '@iotc/shared/platform';
 import {
   PLACE_API,
   placeBodySchema,
@@ -16,20 +19,30 @@ import {
   placeRowSchema,
   placeUsageSchema,
 } from '@iotc/shared/place';
-import { callerOf, clientOf } from '../../plugins/auth.ts';
+import { callerOf, clientOf, sessionGuard } from '../../plugins/auth.ts';
+import { AppError } from '../../lib/errors.ts';
 import { ok } from '../../plugins/errors.ts';
 import { contentDisposition } from '../../lib/export.ts';
 import type { PlaceService } from './service.ts';
 
+/** Who may search the library to pick a place: its readers and the writers of what names one. */
+export const PLACE_PICK_PERMISSIONS: readonly Permission[] = ['place:read', 'transport:write', 'alarm:write', 'device:write'];
+
 export const placeRoutes: FastifyPluginAsyncZod<{ service: PlaceService }> = async (app, { service }) => {
   const read = { preHandler: app.requirePermission('place:read') };
   const write = { preHandler: app.requirePermission('place:write') };
+  const pick = {
+    preHandler: sessionGuard(async (req: FastifyRequest, reply: FastifyReply) => {
+      await app.authenticate(req, reply);
+      if (!callerOf(req).permissions.some((p) => PLACE_PICK_PERMISSIONS.includes(p))) throw new AppError(403, 'NO_PERMISSION');
+    }),
+  };
   const tags = ['places'];
   const base = PLACE_API.places;
   const one = `${base}/:id`;
   const row = { 200: envelopeSchema(placeRowSchema) };
 
-  app.get(base, { schema: { tags, summary: 'Place query', querystring: placeQuerySchema, response: { 200: envelopeSchema(pageSchema(placeRowSchema)) } }, ...read }, async (req) =>
+  app.get(base, { schema: { tags, summary: 'Place query', querystring: placeQuerySchema, response: { 200: envelopeSchema(pageSchema(placeRowSchema)) } }, ...pick }, async (req) =>
     ok(await service.list(callerOf(req), req.query)),
   );
   app.get(PLACE_API.export, { schema: { tags, summary: 'The places as a GeoJSON FeatureCollection (a circle is a Point with radiusM)', querystring: placeExportQuerySchema }, ...read }, async (req, reply) => {

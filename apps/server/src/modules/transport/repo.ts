@@ -2,7 +2,7 @@
 // devices in order, open alarms, abnormal and why), the code of the day, the story, locks, and
 // the latest states of the tasks' first devices.
 import { and, asc, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
-import type { TaskAbnormalReason, TaskAlarm, TaskDetection, TaskEventKind, TaskEventRow, TaskRow, Contact, RouteSource } from '@iotc/shared/transport';
+import type { TaskAbnormalReason, TaskAlarm, TaskDetection, TaskEventKind, TaskEventRow, TaskRow, TaskStop, Contact, RouteSource } from '@iotc/shared/transport';
 import { LOCKS, xactLockKeys, type Db, type Tx } from '../../db/client.ts';
 import { anyUuid, isoOrNull } from '../../db/list.ts';
 import { assets, deviceStates, devices, orgs, productProfiles, productTaskProfiles, transportTaskDevices, transportTaskEvents, transportTasks } from '../../db/schema.ts';
@@ -13,6 +13,8 @@ type Q = Db | Tx;
 export interface TaskSettings {
   originAddress: string;
   destinationAddress: string;
+  /** The stops in order (absent on tasks saved before stops existed). */
+  stops?: TaskStop[];
   routeSource: RouteSource;
   route: [number, number][];
   tempMin: number | null;
@@ -107,6 +109,7 @@ export function toTaskRow(r: Selected, devs: { id: string; deviceId: string; nam
     devices: devs,
     origin: { ...(t.originPlaceId ? { placeId: t.originPlaceId } : {}), name: t.originName, address: s.originAddress, lat: t.originLat, lon: t.originLon, radiusM: t.originRadiusM },
     destination: { ...(t.destinationPlaceId ? { placeId: t.destinationPlaceId } : {}), name: t.destinationName, address: s.destinationAddress, lat: t.destinationLat, lon: t.destinationLon, radiusM: t.destinationRadiusM },
+    stops: s.stops ?? [],
     routeSource: s.routeSource,
     route: s.route,
     plannedDistanceM: t.plannedDistanceM,

@@ -60,7 +60,7 @@ import {
 } from './repo.ts';
 import { syncTaskPolicy, syncTaskPushRule } from './task-policy.ts';
 import { levelOfOrg, type TemplateSettings } from './templates.ts';
-import { checkPlaceRefs } from '../place/repo.ts';
+import { checkPlaceRefs, stopsFromLibrary } from '../place/repo.ts';
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
@@ -120,6 +120,7 @@ function columnsOf(b: TaskBody) {
   const settings: TaskSettings = {
     originAddress: b.origin.address,
     destinationAddress: b.destination.address,
+    stops: b.stops,
     routeSource: b.routeSource,
     route: b.route,
     tempMin: b.tempMin,
@@ -151,7 +152,7 @@ function columnsOf(b: TaskBody) {
     destinationLat: b.destination.lat,
     destinationLon: b.destination.lon,
     destinationRadiusM: b.destination.radiusM,
-    // The planned path's length: origin, the route's points, destination (or straight).
+    // The planned path's length: origin, the route's points, destination (or straight through the stops).
     plannedDistanceM: plannedLengthM(b),
     plannedStart: b.plannedStart ? new Date(b.plannedStart) : null,
     plannedArrival: b.plannedArrival ? new Date(b.plannedArrival) : null,
@@ -246,8 +247,11 @@ export function transportTaskService(
     return row;
   }
 
-  /** Devices, vehicle or container and template of the organisation's tree; the level of the organisation itself. */
-  async function checkRefs(caller: Caller, orgId: string, b: TaskBody) {
+  /**
+   * Devices, vehicle or container and template of the organisation's tree; the level of the
+   * organisation itself; places the caller sees. Answers the body with its stops as the library has them.
+   */
+  async function checkRefs(caller: Caller, orgId: string, b: TaskBody): Promise<TaskBody> {
     const tree = caller.scope.within(orgId);
     const [found] = await db
       .select({ n: count() })
@@ -275,6 +279,7 @@ export function transportTaskService(
       if (!p || !caller.scope.has(p.orgId)) throw new AppError(400, 'PRODUCT_PROFILE_NOT_FOUND');
     }
     await checkPlaceRefs(db, caller, [b.origin.placeId, b.destination.placeId]);
+    return { ...b, stops: await stopsFromLibrary(db, caller, b.stops) };
   }
 
   /** A new pending task and its 'created' event; answers its id and code. */
@@ -321,6 +326,7 @@ export function transportTaskService(
         position,
         origin: r.origin,
         destination: r.destination,
+        stops: r.stops,
         route: r.route,
         plannedDistanceM: r.plannedDistanceM,
         plannedStart: ms(r.plannedStart),
@@ -459,7 +465,7 @@ export function transportTaskService(
     async create(caller: Caller, body: TaskBody, meta: ClientMeta): Promise<TaskDetail> {
       const orgId = body.orgId ?? caller.orgId;
       if (!caller.scope.has(orgId)) throw new AppError(404, 'NOT_FOUND');
-      await checkRefs(caller, orgId, body);
+      body = await checkRefs(caller, orgId, body);
       const made = await db.transaction(async (tx) => {
         const m = await insertTask(tx, caller.account, orgId, body, {});
         await record(tx, caller, orgId, 'transport_task_create', m.code, meta);
@@ -473,7 +479,7 @@ export function transportTaskService(
     async update(caller: Caller, id: string, body: TaskBody, meta: ClientMeta): Promise<TaskDetail> {
       const before = await visible(caller, id);
       if (before.status === 'completed' || before.status === 'cancelled') throw new AppError(409, 'TASK_CLOSED');
-      await checkRefs(caller, before.orgId, body);
+      body = await checkRefs(caller, before.orgId, body);
       const was = comparable(bodyOf(before));
       const next = comparable(body);
       const changed = Object.keys(next).filter((k) => next[k] !== was[k]);
@@ -553,9 +559,8 @@ export function transportTaskService(
     /** A new pending task with the same settings and devices, a new code and no times. */
     async copy(caller: Caller, id: string, meta: ClientMeta): Promise<TaskDetail> {
       const source = await visible(caller, id);
-      const body = { ...bodyOf(source), plannedStart: null, plannedArrival: null };
       // The template may be gone since; the copy then simply has none.
-      await checkRefs(caller, source.orgId, body);
+      const body = await checkRefs(caller, source.orgId, { ...bodyOf(source), plannedStart: null, plannedArrival: null });
       const made = await db.transaction(async (tx) => {
         const m = await insertTask(tx, caller.account, source.orgId, body, { copiedFrom: source.id });
         await addEvent(tx, source.id, caller.account, 'copied', { copyId: m.id, code: m.code });

@@ -9,7 +9,7 @@ import { and, eq } from 'drizzle-orm';
 import { emailSchema } from '@iotc/shared/account';
 import { ALARM_TYPE_INFO, ruleSchema, type AlarmRule, type AlarmType } from '@iotc/shared/alarm';
 import { pushRuleBodySchema, type PushChannel } from '@iotc/shared/alarm-push';
-import type { Contact, TaskAlarm, TaskPlace, TaskStatus } from '@iotc/shared/transport';
+import type { Contact, TaskAlarm, TaskPlace, TaskStatus, TaskStop } from '@iotc/shared/transport';
 import { plannedPath } from '@iotc/shared/transport-progress';
 import { PATTERNS } from '@iotc/shared/validation';
 import type { Tx } from '../../db/client.ts';
@@ -24,6 +24,8 @@ export interface PolicySource {
   deviceRefs: string[];
   origin: TaskPlace;
   destination: TaskPlace;
+  /** The stops on the way (in order); places where the goods may be opened and the vehicle stand. */
+  stops?: TaskStop[];
   route: [number, number][];
   tempMin: number | null;
   tempMax: number | null;
@@ -42,13 +44,13 @@ const GOODS_RULES: ReadonlySet<AlarmType> = new Set(['temp_high', 'temp_low', 'h
 export function taskRules(t: PolicySource): AlarmRule[] {
   if (!t.alarm.levelId || (t.status !== 'in_transit' && t.status !== 'arrived')) return [];
   const a = t.alarm;
-  const places = [t.origin, t.destination].map((p) => ({ ...(p.placeId ? { placeId: p.placeId } : {}), name: p.name, lat: p.lat, lon: p.lon, radiusM: p.radiusM }));
+  const places = [t.origin, ...(t.stops ?? []), t.destination].map((p) => ({ ...(p.placeId ? { placeId: p.placeId } : {}), name: p.name, lat: p.lat, lon: p.lon, radiusM: p.radiusM }));
   const out: { type: AlarmType; threshold: number; places?: typeof places; route?: [number, number][] }[] = [];
   if (a.temperature && t.tempMax !== null) out.push({ type: 'temp_high', threshold: t.tempMax });
   if (a.temperature && t.tempMin !== null) out.push({ type: 'temp_low', threshold: t.tempMin });
   if (a.humidity && t.humidityMax !== null) out.push({ type: 'humidity_high', threshold: t.humidityMax });
   if (a.humidity && t.humidityMin !== null) out.push({ type: 'humidity_low', threshold: t.humidityMin });
-  // Opening is allowed at the origin and the destination.
+  // Opening is allowed at the origin, the stops and the destination.
   if (a.door) out.push({ type: 'door_abnormal', threshold: 0, places });
   // Off route: away from the planned path, which runs from the origin through the route's points to the destination.
   const path = plannedPath(t);

@@ -12,7 +12,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { Caller } from '../../lib/caller.ts';
 import type { AuditWriter } from '../audit/repo.ts';
 import { successRecorder } from '../audit/service.ts';
-import { checkPlaceRefs } from '../place/repo.ts';
+import { checkPlaceRefs, stopsFromLibrary } from '../place/repo.ts';
 
 const SORTABLE: Sortable = { name: transportTemplates.name, createdAt: transportTemplates.createdAt, updatedAt: transportTemplates.updatedAt };
 
@@ -25,6 +25,7 @@ export function settingsOf(b: TemplateBody): TemplateSettings {
   return {
     origin: b.origin,
     destination: b.destination,
+    stops: b.stops,
     routeSource: b.routeSource,
     route: b.route,
     tempMin: b.tempMin,
@@ -60,6 +61,8 @@ export function templateService(db: Db, opts: { audit: AuditWriter }) {
     name: t.name,
     description: t.description,
     ...(t.settings as TemplateSettings),
+    // Templates saved before stops existed have none.
+    stops: (t.settings as Partial<TemplateSettings>).stops ?? [],
     taskCount: Number(n),
     createdAt: t.createdAt.toISOString(),
     updatedAt: t.updatedAt.toISOString(),
@@ -72,14 +75,17 @@ export function templateService(db: Db, opts: { audit: AuditWriter }) {
     return toRow(row);
   }
 
-  async function check(caller: Caller, orgId: string, body: TemplateBody, id?: string) {
+  /** Refuses what the template may not name; answers the body with its stops as the library has them. */
+  async function check(caller: Caller, orgId: string, body: TemplateBody, id?: string): Promise<TemplateBody> {
     if (!(await levelOfOrg(db, orgId, body.alarm.levelId))) throw new AppError(400, 'ALARM_LEVEL_UNKNOWN');
     await checkPlaceRefs(db, caller, [body.origin.placeId, body.destination.placeId]);
+    const stops = await stopsFromLibrary(db, caller, body.stops);
     const [taken] = await db
       .select({ n: count() })
       .from(transportTemplates)
       .where(and(eq(transportTemplates.orgId, orgId), eq(transportTemplates.name, body.name), id ? ne(transportTemplates.id, id) : undefined));
     if (Number(taken?.n ?? 0) > 0) throw new AppError(409, 'TEMPLATE_NAME_TAKEN');
+    return { ...body, stops };
   }
 
   return {
@@ -106,7 +112,7 @@ export function templateService(db: Db, opts: { audit: AuditWriter }) {
     async create(caller: Caller, body: TemplateBody, meta: ClientMeta): Promise<TemplateRow> {
       const orgId = body.orgId ?? caller.orgId;
       if (!caller.scope.has(orgId)) throw new AppError(404, 'NOT_FOUND');
-      await check(caller, orgId, body);
+      body = await check(caller, orgId, body);
       const row = await db.transaction(async (tx) => {
         const [made] = await tx
           .insert(transportTemplates)
@@ -124,7 +130,7 @@ export function templateService(db: Db, opts: { audit: AuditWriter }) {
     /** Changes everything but the organisation. */
     async update(caller: Caller, id: string, body: TemplateBody, meta: ClientMeta): Promise<TemplateRow> {
       const before = await visible(caller, id);
-      await check(caller, before.orgId, body, id);
+      body = await check(caller, before.orgId, body, id);
       try {
         await db.transaction(async (tx) => {
           await tx

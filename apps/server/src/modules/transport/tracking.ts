@@ -158,6 +158,7 @@ export function trackingService(db: Db, opts: TrackingOptions = {}) {
         position,
         origin: task.origin,
         destination: task.destination,
+        stops: task.stops,
         route: task.route,
         plannedDistanceM: task.plannedDistanceM,
         plannedStart: ms(task.plannedStart),

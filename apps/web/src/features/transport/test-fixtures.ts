@@ -42,6 +42,7 @@ export function task(n: number, over: Partial<TaskRow> = {}): TaskRow {
     devices: [{ id: uuid(600), deviceId: '860000000000001', name: 'Tracker 1' }],
     origin: { name: 'Depot', address: '', lat: 31.23, lon: 121.47, radiusM: 500 },
     destination: { name: 'Hospital', address: '', lat: 31.3, lon: 121.5, radiusM: 300 },
+    stops: [],
     routeSource: 'none',
     route: [],
     plannedDistanceM: 8000,
@@ -87,6 +88,7 @@ export function template(n: number, over: Partial<TemplateRow> = {}): TemplateRo
     description: '',
     origin: { name: 'Pudong depot', address: 'Pudong', lat: 31.2, lon: 121.6, radiusM: 400 },
     destination: { name: 'Suzhou DC', address: '', lat: 31.3, lon: 120.6, radiusM: 600 },
+    stops: [],
     routeSource: 'drawn',
     route: [
       [31.2, 121.6],

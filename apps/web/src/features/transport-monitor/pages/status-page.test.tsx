@@ -42,6 +42,7 @@ function task(id: string, code: string, over: Partial<TaskDetail> = {}): TaskDet
     devices: [],
     origin: place,
     destination: { ...place, name: 'Hangzhou DC', lat: 30.3, lon: 120.2 },
+    stops: [],
     routeSource: 'none',
     route: [],
     plannedDistanceM: 170_000,

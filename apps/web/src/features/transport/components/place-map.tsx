@@ -18,6 +18,8 @@ export interface PlaceMapProps {
   config: MapConfig | null;
   origin: MapCircle | null;
   destination: MapCircle | null;
+  /** The stops in order between them (numbered markers). */
+  stops?: readonly MapCircle[];
   /** The route's points between the places; the line runs from the origin through them to the destination (plannedPath). */
   route: readonly [number, number][];
   /** Mark each point of the route (points drawn by hand); a road route from the routing service is a line only. */

@@ -1,5 +1,6 @@
 // The settings a template keeps and a task has too, as form sections shared by the task and the
-// template drawers: origin and destination (typed, or picked by a click on the map), the planned
+// template drawers: origin and destination (typed, or picked by a click on the map), the stops
+// between them (places of the library, in order), the planned
 // route drawn on the same map or asked of the routing service along the roads, temperature and humidity ranges, alarm settings, recipients and how
 // the start and the arrival are recognised. Contacts lists are shared too.
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
@@ -22,7 +23,8 @@ import { schemaIssue, schemaRule } from '../../../lib/schema-rule.ts';
 import { useRoadRoute } from '../api/road-route.ts';
 import { useRoutingConfig } from '../api/routing-config.ts';
 import { PlaceMap, type MapCircle } from './place-map.tsx';
-import { km, roadRoutePoints, type PlaceValues, type SettingsValues } from './task-model.ts';
+import { StopsField } from './stops-field.tsx';
+import { km, roadRoutePoints, type PlaceValues, type SettingsValues, type StopValues } from './task-model.ts';
 
 /** A titled block of a form. */
 export function Section({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
@@ -148,6 +150,8 @@ function RouteEditor({ value, onChange, form, formName }: RouteEditorProps) {
   const [failure, setFailure] = useState<string | null>(null);
   const origin = Form.useWatch<PlaceValues | undefined>('origin', form);
   const destination = Form.useWatch<PlaceValues | undefined>('destination', form);
+  const stops = Form.useWatch<StopValues[] | undefined>('stops', form);
+  const stopCircles = useMemo(() => (stops ?? []).map(circleOf).filter((c): c is MapCircle => c !== null), [stops]);
   const routeSource = Form.useWatch<RouteSource | undefined>('routeSource', form);
   const route = useMemo(() => value ?? [], [value]);
   const originCircle = useMemo(() => circleOf(origin), [origin]);
@@ -169,9 +173,10 @@ function RouteEditor({ value, onChange, form, formName }: RouteEditorProps) {
     if (!from || !to) return;
     setFailure(null);
     try {
-      // Drawn points lead the road; a road route asked again goes straight from origin to destination.
+      // Drawn points lead the road; a road route asked again goes from origin through the stops to destination.
       const drawn = routeSource === 'routing' ? [] : route;
-      const answer = await roadRoute.mutateAsync({ points: roadRoutePoints([from.lat, from.lon], drawn, [to.lat, to.lon]) });
+      const vias = stopCircles.map((c): [number, number] => [c.lat, c.lon]);
+      const answer = await roadRoute.mutateAsync({ points: roadRoutePoints([from.lat, from.lon], drawn, [to.lat, to.lon], vias) });
       form.setFieldValue('routeSource', 'routing');
       setRouted(answer);
       onChange?.(answer.route);
@@ -254,6 +259,7 @@ function RouteEditor({ value, onChange, form, formName }: RouteEditorProps) {
         config={mapConfig.data ?? null}
         origin={originCircle}
         destination={destinationCircle}
+        stops={stopCircles}
         route={route}
         routePoints={!isRoad}
         onPick={pick}
@@ -269,6 +275,12 @@ export function PlacesSection({ form, formName }: { form: FormInstance; formName
   return (
     <Section title={t('transport.section.places')} testId={`${formName}-places`}>
       <PlaceFields which="origin" formName={formName} />
+      <fieldset className="tt-place" data-testid={`${formName}-stops-set`}>
+        <legend>{t('transport.stops.title')}</legend>
+        <Form.Item name="stops" extra={t('transport.stops.hint')}>
+          <StopsField formName={formName} />
+        </Form.Item>
+      </fieldset>
       <PlaceFields which="destination" formName={formName} />
       <Form.Item name="routeSource" hidden>
         <Input />

@@ -1,5 +1,6 @@
 // The details of one task in a drawer: its fields, where it is now (position, speed, temperature,
-// humidity, door, progress, distance left and ETA) while in transit, a small map of the places,
+// humidity, door, progress, distance left and ETA) while in transit, a small map of the places
+// (origin, the numbered stops, destination),
 // the route and the current position, and its story. Writers get Edit (until it is final), Copy
 // and the moves its status allows; everyone gets the link to its history track and, once it has
 // started, its shipment report.
@@ -82,6 +83,16 @@ function Fields({ task }: { task: TaskDetail }) {
   // A place without a typed address gets the geocoder's (when there is one) under it.
   const place = (p: TaskDetail['origin'], which: string) =>
     p.address ? placeText(p) : <PositionText lat={p.lat} lon={p.lon} text={placeText(p)} data-testid={`task-${which}-address`} />;
+  // The stops in order, each as an origin reads (with the geocoder's address when none is typed).
+  const stops = (
+    <ol className="tt-stop-detail" data-testid="tt-detail-stops">
+      {task.stops.map((s, i) => (
+        <li key={`${s.placeId}-${i}`} data-testid="tt-detail-stop">
+          {place(s, `stop-${i + 1}`)}
+        </li>
+      ))}
+    </ol>
+  );
   const a = task.alarm;
   const watches = [
     a.temperature ? t('transport.alarm.temperature') : null,
@@ -119,6 +130,7 @@ function Fields({ task }: { task: TaskDetail }) {
         { key: 'carrier', label: t('transport.task.col.carrier'), children: task.asset ? `${t(task.asset.kind === 'container' ? 'transport.carrier.container' : 'transport.carrier.vehicle')} ${task.asset.code} · ${task.asset.name}` : '-' },
         { key: 'devices', label: t('transport.task.col.devices'), children: task.devices.map((d, i) => `${deviceLabel(d)}${i === 0 ? ` (${t('transport.task.mainDevice')})` : ''}`).join(', ') || '-' },
         { key: 'origin', label: t('transport.place.origin'), children: place(task.origin, 'origin') },
+        ...(task.stops.length ? [{ key: 'stops', label: t('transport.stops.title'), children: stops }] : []),
         { key: 'destination', label: t('transport.place.destination'), children: place(task.destination, 'destination') },
         {
           key: 'route',
@@ -203,6 +215,7 @@ export function TaskDetailDrawer({ id, onClose, canWrite, onOpen }: TaskDetailDr
           config={mapConfig.data ?? null}
           origin={row.origin}
           destination={row.destination}
+          stops={row.stops}
           route={row.route}
           current={live && live.lat !== null && live.lon !== null ? { lat: live.lat, lon: live.lon } : null}
           height={240}

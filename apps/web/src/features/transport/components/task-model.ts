@@ -22,6 +22,7 @@ import {
   type TemplateInput,
   type TemplateRow,
 } from '@iotc/shared/transport';
+import type { PlaceRow } from '@iotc/shared/place';
 import { TRIP_DEFAULTS } from '@iotc/shared/trips';
 import { escapeHtml } from '../../../lib/html.ts';
 
@@ -66,15 +67,36 @@ export function km(m: number | null | undefined): string {
   return m === null || m === undefined || !Number.isFinite(m) ? '' : (m / 1000).toFixed(1);
 }
 
+/** Squared distance of p to the segment a-b in degrees (lon scaled by the latitude), for ordering only. */
+function segmentDistance2(p: [number, number], a: [number, number], b: [number, number]): number {
+  const k = Math.cos((p[0] * Math.PI) / 180);
+  const [px, py, ax, ay, bx, by] = [p[1] * k, p[0], a[1] * k, a[0], b[1] * k, b[0]];
+  const dx = bx - ax;
+  const dy = by - ay;
+  const len2 = dx * dx + dy * dy;
+  const t = len2 === 0 ? 0 : Math.min(1, Math.max(0, ((px - ax) * dx + (py - ay) * dy) / len2));
+  return (ax + t * dx - px) ** 2 + (ay + t * dy - py) ** 2;
+}
+
 /**
- * The points of a road route: origin, the drawn points as via points (evenly picked down to what
- * the routing service takes, first and last kept) and destination.
+ * The points of a road route: origin, the stops in order, destination, and the drawn points as
+ * via points (evenly picked down to what the routing service takes besides the places, first and
+ * last kept), each on the leg between two places it lies nearest to, in their drawn order.
  */
-export function roadRoutePoints(origin: [number, number], drawn: readonly [number, number][], destination: [number, number]): [number, number][] {
-  const max = MAX_ROUTING_POINTS - 2;
-  const step = drawn.length > max ? (drawn.length - 1) / (max - 1) : 1;
+export function roadRoutePoints(origin: [number, number], drawn: readonly [number, number][], destination: [number, number], stops: readonly [number, number][] = []): [number, number][] {
+  const max = Math.max(0, MAX_ROUTING_POINTS - 2 - stops.length);
+  const step = drawn.length > max ? (drawn.length - 1) / Math.max(1, max - 1) : 1;
   const vias = drawn.length > max ? Array.from({ length: max }, (_, i) => drawn[Math.round(i * step)]!) : drawn;
-  return [origin, ...vias, destination];
+  const places = [origin, ...stops, destination];
+  const legs: [number, number][][] = places.slice(1).map(() => []);
+  let leg = 0;
+  for (const v of vias) {
+    let best = leg;
+    for (let i = leg; i < legs.length; i++) if (segmentDistance2(v, places[i]!, places[i + 1]!) < segmentDistance2(v, places[best]!, places[best + 1]!)) best = i;
+    leg = best;
+    legs[leg]!.push(v);
+  }
+  return places.flatMap((p, i) => [p, ...(legs[i] ?? [])]);
 }
 
 /** A number as typed by people: no trailing zeros, thousands grouped. */
@@ -191,7 +213,7 @@ export function toTaskView(row: TaskRow, w: RowWords): TaskView {
     customer: row.customer,
     carrier: row.asset ? `${row.asset.code}${row.asset.name && row.asset.name !== row.asset.code ? ` · ${row.asset.name}` : ''}` : '',
     devices: row.devices.map((d) => d.name || d.deviceId),
-    places: `${row.origin.name} → ${row.destination.name}`,
+    places: [row.origin, ...(row.stops ?? []), row.destination].map((p) => p.name).join(' → '),
     plannedStart: formatTime(row.plannedStart),
     plannedArrival: formatTime(row.plannedArrival),
     status,
@@ -215,6 +237,19 @@ export interface PlaceValues {
   radiusM: number | null;
 }
 
+/** A stop: a place of the library (its id is kept) with its copy. */
+export interface StopValues extends PlaceValues {
+  placeId: string;
+}
+
+/** A task's circle keeps to its radius range (50 m to 50 km). */
+export const taskRadius = (radiusM: number) => Math.min(50_000, Math.max(50, Math.round(radiusM)));
+
+/** A library place as a stop of the form. */
+export function stopFromPlace(p: Pick<PlaceRow, 'id' | 'name' | 'lat' | 'lon' | 'radiusM'>): StopValues {
+  return { placeId: p.id, name: p.name, address: '', lat: p.lat, lon: p.lon, radiusM: taskRadius(p.radiusM) };
+}
+
 export interface ContactValues {
   name?: string;
   phone?: string;
@@ -225,6 +260,8 @@ export interface ContactValues {
 export interface SettingsValues {
   origin: PlaceValues;
   destination: PlaceValues;
+  /** In order between the origin and the destination. */
+  stops: StopValues[];
   routeSource: RouteSource;
   route: [number, number][];
   tempMin: number | null;
@@ -280,6 +317,7 @@ export function defaultSettings(): SettingsValues {
   return {
     origin: emptyPlace(),
     destination: emptyPlace(),
+    stops: [],
     routeSource: 'none',
     route: [],
     tempMin: null,
@@ -294,13 +332,14 @@ export function defaultSettings(): SettingsValues {
 
 type SettingsSource = Pick<
   TemplateRow,
-  'origin' | 'destination' | 'routeSource' | 'route' | 'tempMin' | 'tempMax' | 'humidityMin' | 'humidityMax' | 'alarm' | 'recipients' | 'detection'
+  'origin' | 'destination' | 'stops' | 'routeSource' | 'route' | 'tempMin' | 'tempMax' | 'humidityMin' | 'humidityMax' | 'alarm' | 'recipients' | 'detection'
 >;
 
 export function settingsFrom(s: SettingsSource): SettingsValues {
   return {
     origin: { ...s.origin },
     destination: { ...s.destination },
+    stops: (s.stops ?? []).map((x) => ({ ...x })),
     routeSource: s.routeSource,
     route: s.route.map(([lat, lon]) => [lat, lon]),
     tempMin: s.tempMin,
@@ -349,6 +388,7 @@ export function settingsBody(v: SettingsValues) {
   return {
     origin: place(v.origin),
     destination: place(v.destination),
+    stops: (v.stops ?? []).map((x) => ({ ...place(x), placeId: x.placeId })),
     routeSource,
     route,
     tempMin: num(v.tempMin),

@@ -303,6 +303,7 @@ describe('transport tasks', { timeout: 120_000 }, () => {
       driverPhone: '',
       contacts: [],
       remark: '',
+      profileId: null,
       origin: { name: 'Pudong depot', address: 'Pudong', lat: 30.7, lon: 120.9, radiusM: 400 },
       destination: { name: 'Suzhou DC', address: '', lat: 31.3, lon: 120.6, radiusM: 600 },
       routeSource: 'drawn',
