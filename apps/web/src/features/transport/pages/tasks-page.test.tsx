@@ -37,7 +37,9 @@ const MOVING = task(2, {
 const DONE = task(3, { status: 'completed', onTime: true });
 // A planned arrival before its start: the form must refuse it.
 const BACKWARDS = task(4, { plannedStart: '2026-11-24T12:00:00.000Z', plannedArrival: '2026-11-24T09:00:00.000Z' });
-const TEMPLATE = template(1);
+// A template with a stop: a task made from it takes the stop with the rest of its settings.
+const STOP = { placeId: uuid(950), name: 'Kunshan hub', address: '', lat: 31.38, lon: 120.95, radiusM: 300 };
+const TEMPLATE = template(1, { stops: [STOP] });
 
 let world: FakeWorld;
 let mounted: Rendered | undefined;
@@ -246,6 +248,8 @@ describe('transport tasks', { timeout: 120_000 }, () => {
     expect((document.getElementById('ttNew_destination_name') as HTMLInputElement).value).toBe('Suzhou DC');
     expect((document.getElementById('ttNew_alarm_stayTimeoutMin') as HTMLInputElement).value).toBe('30');
     expect(text('ttNew-route-count')).toBe('Points: 3');
+    // The template's stop is listed, numbered, between the origin and the destination.
+    expect([...drawer.querySelectorAll('[data-testid=ttNew-stops-name]')].map((x) => x.textContent)).toEqual(['Kunshan hub']);
     // The address no longer asks for the template: a reload does not open the form again.
     expect(text('where')).not.toContain('templateId');
 
@@ -306,6 +310,7 @@ describe('transport tasks', { timeout: 120_000 }, () => {
       profileId: null,
       origin: { name: 'Pudong depot', address: 'Pudong', lat: 30.7, lon: 120.9, radiusM: 400 },
       destination: { name: 'Suzhou DC', address: '', lat: 31.3, lon: 120.6, radiusM: 600 },
+      stops: [STOP],
       routeSource: 'drawn',
       route: [
         [30.5, 120.5],
