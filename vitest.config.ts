@@ -15,7 +15,8 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     projects: [
-      { test: { name: 'shared', include: ['packages/shared/src/**/*.test.ts', 'scripts/**/*.test.ts'], environment: 'node', expect } },
+      // The property tests (ledger proofs, readings packs) run hundreds of cases: a busy machine needs more than the default 5 s.
+      { test: { name: 'shared', include: ['packages/shared/src/**/*.test.ts', 'scripts/**/*.test.ts'], environment: 'node', expect, testTimeout: 30_000 } },
       // Logic and shared components of the web app, in jsdom; whole screens are covered by e2e.
       // Rendering Ant Design in jsdom takes a second or two per screen test here, several times
       // that on a loaded CI machine: the 5 s default failed a passing test there.

@@ -1,11 +1,18 @@
 // External sign-in in the browser against a real OpenID Connect provider started here
 // (oidc-provider with its development sign-in pages): the first time, the identity is unknown and
 // the console's bind page binds it with the account's password (Chinese); the next time the same
-// identity goes straight into the console (English).
+// identity goes straight into the console (English). An electronic signature made by signing in
+// again at the provider instead of typing the password: the provider's window opens from the
+// signature dialog, closes by itself, and the approval is signed with method 'sso'.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
+import type { AssetRow } from '@iotc/shared/asset';
+import type { SignatureRow } from '@iotc/shared/signature';
+import { WAREHOUSE_API, type RecordRow } from '@iotc/shared/warehouse';
+import { orgs, userIdentities, users } from '../apps/server/src/db/schema.ts';
 import { OIDC_CLIENT, startOidcProvider } from '../apps/server/src/test/oidc.ts';
-import { DEMO_PASSWORD, screenshot, startServer, type Server, withBrowser } from './harness.ts';
+import { ADMIN_PASSWORD, apiCall, apiToken, DEMO_PASSWORD, screenshot, signInAs, startServer, type Server, withBrowser } from './harness.ts';
 
 const LANDING = '/view/deviceManage/realTimeMonitoring';
 let idp: Awaited<ReturnType<typeof startOidcProvider>>;
@@ -70,6 +77,40 @@ describe('external sign-in with an OpenID Connect provider', () => {
       // The menu shows at once; the name once the user's information has come.
       await expect.poll(() => page.locator('[data-testid=user-menu]').textContent()).toContain('Demo Operator');
       await screenshot(page, 'sso-landing-en');
+    });
+  });
+
+  it('signs an approval by signing in again at the provider instead of the password (English)', async () => {
+    const db = server.app.database.db;
+    const admin = (await db.select({ id: users.id }).from(users).where(eq(users.account, 'admin')))[0]!;
+    await db.insert(userIdentities).values({ issuer: idp.issuer, subject: 'admin@corp', userId: admin.id });
+    const demoOrg = (await db.select().from(orgs).where(eq(orgs.code, 'demo')))[0]!.id;
+    const [adminToken, operator] = await Promise.all([apiToken(server), apiToken(server, 'demo', DEMO_PASSWORD)]);
+    const wh = await apiCall<AssetRow>(server, adminToken, 'POST', '/api/iot/v2/warehouses', { code: 'SSO-SIGN', name: 'SSO signing DC', orgId: demoOrg });
+    const record = await apiCall<RecordRow>(server, operator, 'POST', WAREHOUSE_API.records, { locationId: wh.id, direction: 'in', goodsName: 'Insulin', batchNo: 'SSO-B1', quantity: 3, unit: 'cases', handler: 'Li Na' });
+
+    await withBrowser('en-US', async ({ page }) => {
+      await signInAs(page, server, 'admin', ADMIN_PASSWORD);
+      await page.goto(`${server.url}/view/warehouse/manage`);
+      await page.locator(`tr[data-row-key="${record.id}"] [data-testid=wh-row-approve]`).click();
+      const verify = page.locator('[data-testid=wh-review-sso]');
+      await expect.poll(() => verify.textContent()).toContain('Company SSO');
+      await screenshot(page, 'signature-sso-offer-en');
+      const [popup] = await Promise.all([page.waitForEvent('popup'), verify.click()]);
+      await signInAtProvider(popup, 'admin@corp');
+      // The provider's answer lands in the console's window page, which hands the proof over and closes.
+      await popup.waitForEvent('close');
+      await page.locator('[data-testid=wh-review-sso-verified]').waitFor();
+      await expect.poll(() => page.locator('[data-testid=wh-review-sso-verified]').textContent()).toContain('signed in again at Company SSO');
+      expect(await page.locator('#wh-review-password').count()).toBe(0);
+      await screenshot(page, 'signature-sso-verified-en');
+      await page.locator('[data-testid=wh-review-submit]').click();
+      await expect.poll(async () => (await apiCall<RecordRow>(server, adminToken, 'GET', WAREHOUSE_API.record(record.id))).auditStatus).toBe('approved');
+      const sigs = await apiCall<SignatureRow[]>(server, adminToken, 'GET', `/api/iot/v2/signatures?recordType=warehouse_record&recordId=${record.id}`);
+      expect(sigs).toMatchObject([{ signerAccount: 'admin', method: 'sso', matches: true }]);
+      await page.locator(`tr[data-row-key="${record.id}"] [data-testid=wh-row-details]`).click();
+      await expect.poll(() => page.locator('[data-testid=signature-method]').first().textContent()).toBe('Signed in again at the external provider');
+      await screenshot(page, 'signature-sso-signed-en');
     });
   });
 });

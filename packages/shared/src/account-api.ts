@@ -10,4 +10,11 @@ export const ACCOUNT_API = {
   oauth: '/iot-cloud-auth/auth/v1/oauth',
   oauthCallback: '/iot-cloud-auth/auth/v1/oauth/callback',
   bindUser: '/api/iot/v2/sso/auth/bindUser',
+  /** POST (signed in) → { url }: the provider's sign-in again, for an electronic signature. */
+  ssoReauth: '/api/iot/v2/sso/reauth',
+  /** The console page the provider's answer to a re-authentication lands on (proof or error in the fragment). */
+  ssoReauthDone: '/view/login/reauthDone',
 } as const;
+
+/** The BroadcastChannel on which the re-authentication window hands its answer to the console's signature dialog. */
+export const SSO_REAUTH_MESSAGE = 'iotc-sso-reauth';

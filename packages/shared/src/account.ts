@@ -107,5 +107,9 @@ export const bindUserQuerySchema = z.object({
 });
 export type BindUserQuery = z.infer<typeof bindUserQuerySchema>;
 
+/** POST ssoReauth: where to open the provider's sign-in again (a new window) to sign a record. */
+export const ssoReauthStartSchema = z.object({ url: z.string() });
+export type SsoReauthStart = z.infer<typeof ssoReauthStartSchema>;
+
 // The paths live in a module without Zod, so the web app's login page need not bring Zod.
-export { ACCOUNT_API } from './account-api.ts';
+export { ACCOUNT_API, SSO_REAUTH_MESSAGE } from './account-api.ts';

@@ -39,3 +39,7 @@ export const CODE_RESEND_MS = 60_000;
 export const RESET_TICKET_TTL_MS = 15 * 60_000;
 /** A pending external sign-in waits 10 minutes for its binding. */
 export const SSO_PENDING_TTL_MS = 10 * 60_000;
+/** How long the proof of an external re-authentication may be used to sign (once). */
+export const SSO_REAUTH_PROOF_TTL_MS = 5 * 60_000;
+/** How far before the start of a re-authentication the provider's auth_time may lie (clock skew). */
+export const SSO_REAUTH_SKEW_S = 30;

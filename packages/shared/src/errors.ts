@@ -110,6 +110,22 @@ export const ERRORS = {
     en: 'This account is already bound to another external identity',
     zh: '该账号已绑定其他第三方账号',
   },
+  SSO_NOT_BOUND: {
+    en: 'Your account is not bound to an external identity: sign with your password',
+    zh: '您的账号未绑定第三方账号，请使用登录密码签名',
+  },
+  SSO_REAUTH_MISMATCH: {
+    en: 'The external account you signed in with is not the one bound to your account: the signature was not made',
+    zh: '重新登录的第三方账号不是您绑定的账号，签名未完成',
+  },
+  SSO_REAUTH_STALE: {
+    en: 'The external sign-in was not done again just now: please sign in again at the provider',
+    zh: '第三方登录不是刚刚重新完成的，请在第三方重新登录',
+  },
+  SSO_REAUTH_INVALID: {
+    en: 'The external re-authentication is used or has expired: please verify again',
+    zh: '第三方重新验证已使用或已过期，请重新验证',
+  },
   ORG_NOT_EMPTY: {
     en: 'The organisation still has users, sub-organisations, devices or assets and cannot be deleted',
     zh: '该组织下仍有用户、下级组织、设备或资产，无法删除',

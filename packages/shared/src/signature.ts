@@ -1,6 +1,6 @@
 // Electronic signatures (21 CFR Part 11 / GSP style): approving a warehouse record or a remote
 // command, closing a work order, and signing a transport task's GSP record or shipment report ask
-// the signer for their password again and a meaning; the signature (name, time, meaning and the
+// the signer for their password again (or a sign-in again at the external provider) and a meaning; the signature (name, time, meaning and the
 // hash of the record as signed) is kept with the record, logged in the ledger, and checked
 // against the record as it is now (`matches`). The service is apps/server/src/modules/signature.
 // The GSP temperature and humidity record of an asset (a cold room's day, a vehicle's month) is
@@ -25,9 +25,22 @@ export const TASK_DOCUMENT_MEANINGS = ['reviewed', 'responsible'] as const;
 /** The re-entered password of a signature (never stored, never logged). */
 export const signaturePasswordSchema = z.string({ message: 'SIGNATURE_PASSWORD_REQUIRED' }).min(1, { message: 'SIGNATURE_PASSWORD_REQUIRED' }).max(128);
 
-/** What an approval, rejection or close carries to sign it: the password again and, optionally, the meaning (the action's default otherwise). */
+/** The single-use proof of a sign-in again at the external provider (POST /sso/reauth, then the provider), in place of the password. */
+export const signatureSsoProofSchema = z.string().min(20).max(200);
+
+/** How a signer proves who they are: the password again, or the proof of a sign-in again at the external provider (one of them; the service asks for the password when neither is given). */
+export const signatureProofFields = {
+  password: signaturePasswordSchema.optional(),
+  ssoProof: signatureSsoProofSchema.optional(),
+};
+export interface SignatureProof {
+  password?: string | undefined;
+  ssoProof?: string | undefined;
+}
+
+/** What an approval, rejection or close carries to sign it: the password again (or the external proof) and, optionally, the meaning (the action's default otherwise). */
 export const signatureFieldsSchema = z.object({
-  password: signaturePasswordSchema,
+  ...signatureProofFields,
   meaning: z.enum(SIGNATURE_MEANINGS).optional(),
 });
 export type SignatureFields = z.infer<typeof signatureFieldsSchema>;
@@ -36,7 +49,7 @@ export type SignatureFields = z.infer<typeof signatureFieldsSchema>;
 export const taskSignBodySchema = z.object({
   document: z.enum(TASK_DOCUMENTS),
   meaning: z.enum(TASK_DOCUMENT_MEANINGS),
-  password: signaturePasswordSchema,
+  ...signatureProofFields,
 });
 export type TaskSignBody = z.infer<typeof taskSignBodySchema>;
 
@@ -82,7 +95,7 @@ export const gspSignBodySchema = z
     period: z.enum(GSP_PERIODS).default('day'),
     date: z.string(),
     meaning: z.enum(TASK_DOCUMENT_MEANINGS),
-    password: signaturePasswordSchema,
+    ...signatureProofFields,
   })
   .refine((q) => isGspDate(q.period, q.date), { path: ['date'], message: 'date must be YYYY-MM-DD for a day or YYYY-MM for a month' });
 export type GspSignBody = z.infer<typeof gspSignBodySchema>;

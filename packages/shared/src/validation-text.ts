@@ -211,6 +211,7 @@ export const FIELD_LABELS: Record<string, I18nText> = {
   sort: { en: 'Sort order', zh: '排序' },
   sound: { en: 'Sound', zh: '声音' },
   source: { en: 'Map source', zh: '地图来源' },
+  ssoProof: { en: 'External re-authentication', zh: '第三方重新验证' },
   start: { en: 'Start', zh: '开始' },
   state: { en: 'State', zh: '状态' },
   status: { en: 'Status', zh: '状态' },

@@ -4,7 +4,7 @@
 // apps/server/src/modules/work-order.
 import { z } from 'zod';
 import { alarmRowSchema } from './alarm.ts';
-import { SIGNATURE_MEANINGS, signaturePasswordSchema } from './signature.ts';
+import { SIGNATURE_MEANINGS, signatureProofFields } from './signature.ts';
 import { blankAsUndefined, csvFilter, isoInstant, listQuerySchema } from './list.ts';
 
 export const WORK_ORDER_STATUSES = ['open', 'in_progress', 'resolved', 'closed'] as const;
@@ -59,7 +59,7 @@ export type WorkOrderUpdate = z.infer<typeof workOrderUpdateSchema>;
 export const workOrderTransitionSchema = z.object({
   to: z.enum(WORK_ORDER_STATUSES),
   note: z.string().trim().max(1000).default(''),
-  password: signaturePasswordSchema.optional(),
+  ...signatureProofFields,
   meaning: z.enum(SIGNATURE_MEANINGS).optional(),
 });
 export type WorkOrderTransition = z.infer<typeof workOrderTransitionSchema>;

@@ -13,6 +13,7 @@ import {
   LEDGER_PUBLIC_SCREEN,
   LOGIN_SCREEN,
   PRODUCT_SERVICE_SCREEN,
+  REAUTH_DONE_SCREEN,
   REGISTER_SCREEN,
   RETRIEVE_PASSWORD_SCREEN,
   SUCCESS_SCREEN,
@@ -52,6 +53,8 @@ export const router = createBrowserRouter([
         element: <ScreenLoader name="retrievePassword" importer={RETRIEVE_PASSWORD_SCREEN} fullPage />,
       },
       { path: 'view/login/bindUserPage', element: <ScreenLoader name="bindUser" importer={BIND_USER_SCREEN} fullPage /> },
+      // The window of a sign-in again at the provider (a signature): hands the proof to the console window.
+      { path: 'view/login/reauthDone', element: <ScreenLoader name="reauthDone" importer={REAUTH_DONE_SCREEN} fullPage /> },
       // A ledger share link: anyone may check the published records, signed in or not.
       { path: 'verify/:token', element: <ScreenLoader name="ledgerPublic" importer={LEDGER_PUBLIC_SCREEN} fullPage /> },
       // A consignee's tracking link: one task's position, status, ETA and temperature, without login.

@@ -1,6 +1,6 @@
 // A record's electronic signatures as a record's detail screen shows them: who (name and account),
 // when (in the user's time zone), what it means, the first characters of the hash of the record as
-// signed, and a warning when the record no longer matches what was signed (changed afterwards).
+// signed, how the signer proved who they were (password or external sign-in), and a warning when the record no longer matches what was signed (changed afterwards).
 import { Empty, List, Skeleton, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
@@ -35,6 +35,8 @@ export function SignatureItems({ rows }: { rows: readonly SignatureRow[] }) {
             <div>
               <Typography.Text type="secondary" className="signature-hash">
                 {t('signature.hash')}: <code title={s.recordHash}>{s.recordHash.slice(0, 16)}…</code>
+                {' · '}
+                <span data-testid="signature-method">{t(`signature.method.${s.method}`)}</span>
               </Typography.Text>
             </div>
           </div>

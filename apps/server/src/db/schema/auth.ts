@@ -91,13 +91,15 @@ export const userIdentities = pgTable(
 
 /**
  * External sign-ins in flight: `state` rows wait for the provider's answer (nonce, PKCE
- * verifier); `pending` rows hold a verified identity that waits for its account binding.
+ * verifier); `pending` rows hold a verified identity that waits for its account binding;
+ * `reauth` rows wait for a signed-in user's sign-in again (subject: the identity expected), and
+ * `proof` rows are its single-use result, taken by an electronic signature.
  */
 export const ssoFlows = pgTable(
   'sso_flows',
   {
     idHash: text('id_hash').primaryKey(),
-    kind: text('kind', { enum: ['state', 'pending'] }).notNull(),
+    kind: text('kind', { enum: ['state', 'pending', 'reauth', 'proof'] }).notNull(),
     issuer: text('issuer').notNull(),
     nonce: text('nonce'),
     codeVerifier: text('code_verifier'),

@@ -271,7 +271,7 @@ export function commandService(
       if (body.approve ? meaning !== 'approved' : meaning !== 'rejected') throw new AppError(400, 'SIGNATURE_MEANING_INVALID');
       if (row.requester.id === caller.userId) throw new AppError(403, 'COMMAND_SELF_REVIEW');
       if (row.status !== 'pending_review') throw new AppError(409, 'COMMAND_NOT_PENDING');
-      const signer = await opts.signatures.prove(caller, body.password, meta);
+      const signer = await opts.signatures.prove(caller, body, meta);
       const now = new Date();
       const sentDetail = (await commandWithDevice(db, id))?.protocol === 'jt808' ? { channel: 'jt808' } : { topic: commandTopic(row.deviceId) };
       const reviewed = { reviewerId: caller.userId, reviewerAccount: caller.account, reviewedAt: now, reviewReason: body.reason };

@@ -2,13 +2,13 @@
 // sign-in checks it and counted toward the same lock-out), then the signature (who, when, what it
 // means, and the hash of the record as signed) is written in the transaction of the approval or
 // close it signs, with its audit row. `list` answers each signature with whether the record as it
-// is now still hashes the same. Accounts signed in through the external sign-in have a password
-// too (an external identity is bound to an account with its password), so they sign with it; the
-// provider offers no re-authentication round trip here, so method 'sso' is not produced.
+// is now still hashes the same. A user whose account is bound to an external identity may prove
+// who they are by signing in again at the provider instead (modules/sso `reauthStart`, a forced
+// sign-in whose single-use proof comes back here): the signature's method is then 'sso'.
 import { and, asc, eq } from 'drizzle-orm';
 import { LOGIN_FAILURE_WINDOW_MS, LOGIN_MAX_FAILURES } from '@iotc/shared/constants';
 import { GSP_ASSET_KINDS, gspDays, gspMode } from '@iotc/shared/gsp-report';
-import { gspRecordId, type GspRecordKey, type GspSignBody, type SignatureMeaning, type SignatureRecordType, type SignatureRow, type TaskSignBody } from '@iotc/shared/signature';
+import { gspRecordId, type GspRecordKey, type GspSignBody, type SignatureMeaning, type SignatureProof, type SignatureRecordType, type SignatureRow, type TaskSignBody } from '@iotc/shared/signature';
 import type { Db, Tx } from '../../db/client.ts';
 import { assets, signatures, transportTasks, users } from '../../db/schema.ts';
 import type { Caller, ClientMeta } from '../../lib/caller.ts';
@@ -16,6 +16,7 @@ import { AppError } from '../../lib/errors.ts';
 import { verifyPassword } from '../../lib/password.ts';
 import type { AuditWriter } from '../audit/repo.ts';
 import { authRepo } from '../auth/repo.ts';
+import { takeReauthProof } from '../sso/service.ts';
 import { contentHash, recordContent } from './content.ts';
 
 /** A caller who has just proven who they are: what a signature is made from. */
@@ -96,15 +97,22 @@ export function signatureService(db: Db, opts: SignatureOptions) {
   const service = {
     /**
      * Checks the caller's password again, before the transaction of the change (a wrong one is
-     * counted toward the sign-in lock-out and audited, which must not roll back with the change).
+     * counted toward the sign-in lock-out and audited, which must not roll back with the change),
+     * or takes the proof of their sign-in again at the external provider.
      */
-    async prove(caller: Caller, password: string, meta: ClientMeta): Promise<Signer> {
+    async prove(caller: Caller, proof: SignatureProof, meta: ClientMeta): Promise<Signer> {
       const [u] = await db.select({ id: users.id, account: users.account, name: users.name, passwordHash: users.passwordHash }).from(users).where(eq(users.id, caller.userId));
       if (!u) throw new AppError(401, 'TOKEN_INVALID');
-      const refuse = async (status: number, code: 'TOO_MANY_ATTEMPTS' | 'SIGNATURE_PASSWORD_WRONG'): Promise<never> => {
+      const refuse = async (status: number, code: 'TOO_MANY_ATTEMPTS' | 'SIGNATURE_PASSWORD_WRONG' | 'SSO_REAUTH_INVALID'): Promise<never> => {
         await opts.audit(db, { orgId: caller.orgId, userId: caller.userId, account: caller.account, action: 'signature', result: 'failure', detail: code, ...meta });
         throw new AppError(status, code);
       };
+      if (proof.ssoProof) {
+        if (!(await takeReauthProof(db, u.id, proof.ssoProof))) return refuse(400, 'SSO_REAUTH_INVALID');
+        return { userId: u.id, account: u.account, name: u.name, method: 'sso', meta };
+      }
+      const password = proof.password;
+      if (!password) throw new AppError(400, 'SIGNATURE_PASSWORD_REQUIRED');
       if ((await failures.recentFailures(u.account, new Date(now().getTime() - LOGIN_FAILURE_WINDOW_MS))) >= LOGIN_MAX_FAILURES) return refuse(429, 'TOO_MANY_ATTEMPTS');
       if (!(await verifyPassword(u.passwordHash, password))) {
         await failures.recordFailure(u.account, meta.ip);
@@ -166,7 +174,7 @@ export function signatureService(db: Db, opts: SignatureOptions) {
     async signTask(caller: Caller, taskId: string, body: TaskSignBody, meta: ClientMeta): Promise<SignatureRow> {
       const [task] = /^[0-9a-f-]{36}$/i.test(taskId) ? await db.select({ orgId: transportTasks.orgId }).from(transportTasks).where(eq(transportTasks.id, taskId)) : [];
       if (!task || !caller.scope.has(task.orgId)) throw new AppError(404, 'NOT_FOUND');
-      const signer = await service.prove(caller, body.password, meta);
+      const signer = await service.prove(caller, body, meta);
       return db.transaction(async (tx) => {
         // One signing of a task at a time: the two-person check reads what the other wrote.
         await tx.select({ id: transportTasks.id }).from(transportTasks).where(eq(transportTasks.id, taskId)).for('update');
@@ -186,7 +194,7 @@ export function signatureService(db: Db, opts: SignatureOptions) {
       if (!caller.permissions.includes(gspMode(a.kind) === 'storage' ? 'warehouse:write' : 'transport:write')) throw new AppError(403, 'NO_PERMISSION');
       const days = gspDays(body.period, body.date, tz);
       if (days[days.length - 1]!.to > now().getTime()) throw new AppError(409, 'SIGNATURE_RECORD_OPEN');
-      const signer = await service.prove(caller, body.password, meta);
+      const signer = await service.prove(caller, body, meta);
       const recordId = gspRecordId(body, tz);
       return db.transaction(async (tx) => {
         // One signing of the asset's records at a time: the two-person check reads what the other wrote.

@@ -1,17 +1,21 @@
 // External sign-in with a standard OpenID Connect provider (authorization code flow with PKCE,
 // state and nonce, by openid-client). A known identity signs straight in; an unknown one is held
 // as a pending sign-in for ten minutes while the user binds it to an account with its password.
+// A signed-in user with a bound identity can also prove who they are again at the provider
+// (prompt=login, max_age=0) to sign a record: the callback checks the identity is theirs and
+// the provider's sign-in is new, and hands the console window a single-use proof that the
+// signature service takes (`takeReauthProof`) in place of the password.
 import { createHash, randomBytes } from 'node:crypto';
 import * as oidc from 'openid-client';
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
-import { SSO_PENDING_TTL_MS } from '@iotc/shared/constants';
+import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import { SSO_PENDING_TTL_MS, SSO_REAUTH_PROOF_TTL_MS, SSO_REAUTH_SKEW_S } from '@iotc/shared/constants';
 import type { BindUserQuery, SsoConfig } from '@iotc/shared/account';
 import type { LoginData } from '@iotc/shared/auth';
 import { ACCOUNT_API } from '@iotc/shared/account';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { ssoFlows, userIdentities } from '../../db/schema.ts';
 import { userByAccount } from '../../db/users.ts';
-import type { ClientMeta } from '../../lib/caller.ts';
+import type { Caller, ClientMeta } from '../../lib/caller.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { AuthService } from '../auth/service.ts';
 import type { AuditWriter } from '../audit/repo.ts';
@@ -26,7 +30,28 @@ export interface SsoOptions {
 const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 
 /** The console always lands on real-time monitoring after an external sign-in (the spec's token-in-address rule). */
-export type CallbackOutcome = { kind: 'signedIn'; data: LoginData } | { kind: 'bind'; openid: string };
+export type CallbackOutcome =
+  | { kind: 'signedIn'; data: LoginData }
+  | { kind: 'bind'; openid: string }
+  | { kind: 'reauth'; proof: string }
+  | { kind: 'reauthFailed'; code: 'SSO_FAILED' | 'SSO_REAUTH_MISMATCH' | 'SSO_REAUTH_STALE' };
+
+/**
+ * Takes a re-authentication proof (single use, within its five minutes): true when it proves
+ * the identity bound to `userId`. Anything else (unknown, used, expired, someone else's) is false.
+ */
+export async function takeReauthProof(db: Db | Tx, userId: string, proof: string): Promise<boolean> {
+  const [taken] = await db
+    .delete(ssoFlows)
+    .where(and(eq(ssoFlows.idHash, sha256(proof)), eq(ssoFlows.kind, 'proof'), gt(ssoFlows.expiresAt, sql`now()`)))
+    .returning();
+  if (!taken?.subject) return false;
+  const [bound] = await db
+    .select({ userId: userIdentities.userId })
+    .from(userIdentities)
+    .where(and(eq(userIdentities.issuer, taken.issuer), eq(userIdentities.subject, taken.subject)));
+  return bound?.userId === userId;
+}
 
 export function ssoService(db: Db, auth: AuthService, audit: AuditWriter, opts?: SsoOptions) {
   let discovered: Promise<oidc.Configuration> | undefined;
@@ -78,6 +103,48 @@ export function ssoService(db: Db, auth: AuthService, audit: AuditWriter, opts?:
         .toString();
     },
 
+    /**
+     * Where to send a signed-in user to prove who they are again before signing: the provider's
+     * sign-in, forced (prompt=login, max_age=0), for the identity bound to their account.
+     */
+    async reauthStart(caller: Caller, callbackUrl: string): Promise<string> {
+      // An unreachable provider is said as such (the signer can still use the password).
+      const config = await provider().catch((error: unknown) => {
+        if (error instanceof AppError) throw error;
+        throw new AppError(502, 'SSO_FAILED');
+      });
+      const issuer = config.serverMetadata().issuer;
+      const [identity] = await db
+        .select({ subject: userIdentities.subject })
+        .from(userIdentities)
+        .where(and(eq(userIdentities.userId, caller.userId), eq(userIdentities.issuer, issuer)));
+      if (!identity) throw new AppError(409, 'SSO_NOT_BOUND');
+      const state = oidc.randomState();
+      const nonce = oidc.randomNonce();
+      const codeVerifier = oidc.randomPKCECodeVerifier();
+      await db.insert(ssoFlows).values({
+        idHash: sha256(state),
+        kind: 'reauth',
+        issuer,
+        nonce,
+        codeVerifier,
+        subject: identity.subject,
+        expiresAt: new Date(Date.now() + SSO_PENDING_TTL_MS),
+      });
+      return oidc
+        .buildAuthorizationUrl(config, {
+          redirect_uri: callbackUrl,
+          scope: 'openid',
+          state,
+          nonce,
+          prompt: 'login',
+          max_age: '0',
+          code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
+          code_challenge_method: 'S256',
+        })
+        .toString();
+    },
+
     /** The provider's answer: signs a bound identity in, or holds an unbound one for binding. */
     async callback(currentUrl: URL, meta: ClientMeta): Promise<CallbackOutcome> {
       const config = await provider();
@@ -86,10 +153,12 @@ export function ssoService(db: Db, auth: AuthService, audit: AuditWriter, opts?:
       // The state is single use: taken out of the table before anything else.
       const [flow] = await db
         .delete(ssoFlows)
-        .where(and(eq(ssoFlows.idHash, sha256(state)), eq(ssoFlows.kind, 'state'), gt(ssoFlows.expiresAt, sql`now()`)))
+        .where(and(eq(ssoFlows.idHash, sha256(state)), inArray(ssoFlows.kind, ['state', 'reauth']), gt(ssoFlows.expiresAt, sql`now()`)))
         .returning();
       if (!flow) throw new AppError(400, 'BIND_EXPIRED');
+      const reauth = flow.kind === 'reauth';
       let subject: string;
+      let authTime: number | undefined;
       try {
         const tokens = await oidc.authorizationCodeGrant(config, currentUrl, {
           pkceCodeVerifier: flow.codeVerifier!,
@@ -97,9 +166,20 @@ export function ssoService(db: Db, auth: AuthService, audit: AuditWriter, opts?:
           expectedNonce: flow.nonce!,
           idTokenExpected: true,
         });
-        subject = tokens.claims()!.sub;
+        const claims = tokens.claims()!;
+        subject = claims.sub;
+        authTime = typeof claims.auth_time === 'number' ? claims.auth_time : undefined;
       } catch {
+        if (reauth) return { kind: 'reauthFailed', code: 'SSO_FAILED' };
         throw new AppError(400, 'SSO_FAILED');
+      }
+      if (reauth) {
+        if (subject !== flow.subject) return { kind: 'reauthFailed', code: 'SSO_REAUTH_MISMATCH' };
+        // The provider must have asked for the sign-in again, not answered from its own session.
+        if (authTime === undefined || authTime < Math.floor(flow.createdAt.getTime() / 1000) - SSO_REAUTH_SKEW_S) return { kind: 'reauthFailed', code: 'SSO_REAUTH_STALE' };
+        const proof = randomBytes(32).toString('base64url');
+        await db.insert(ssoFlows).values({ idHash: sha256(proof), kind: 'proof', issuer: flow.issuer, subject, expiresAt: new Date(Date.now() + SSO_REAUTH_PROOF_TTL_MS) });
+        return { kind: 'reauth', proof };
       }
       const [bound] = await db
         .select({ userId: userIdentities.userId })

@@ -254,7 +254,7 @@ export function warehouseService(db: Db, deps: { audit: AuditWriter; signatures:
     await visible(caller, id);
     const meaning = body.meaning ?? (to === 'approved' ? DEFAULT_MEANING.approve : DEFAULT_MEANING.reject);
     if (to === 'approved' ? meaning !== 'approved' && meaning !== 'reviewed' : meaning !== 'rejected') throw new AppError(400, 'SIGNATURE_MEANING_INVALID');
-    const signer = await deps.signatures.prove(caller, body.password, meta);
+    const signer = await deps.signatures.prove(caller, body, meta);
     const reason = body.reason;
     await db.transaction(async (tx) => {
       const [r] = await tx.select().from(warehouseRecords).where(eq(warehouseRecords.id, id)).for('update');

@@ -258,8 +258,8 @@ export function workOrderService(db: Db, opts: { audit: AuditWriter; publish: (r
       // Closing is signed: the password again, the meaning responsible (or approved, reviewed).
       const meaning = body.meaning ?? DEFAULT_MEANING.close;
       if (to === 'closed' && meaning === 'rejected') throw new AppError(400, 'SIGNATURE_MEANING_INVALID');
-      if (to === 'closed' && !body.password) throw new AppError(400, 'SIGNATURE_PASSWORD_REQUIRED');
-      const signer = to === 'closed' ? await opts.signatures.prove(caller, body.password!, meta) : null;
+      if (to === 'closed' && !body.password && !body.ssoProof) throw new AppError(400, 'SIGNATURE_PASSWORD_REQUIRED');
+      const signer = to === 'closed' ? await opts.signatures.prove(caller, body, meta) : null;
       await db.transaction(async (tx) => {
         const now = new Date();
         const [moved] = await tx

@@ -10,6 +10,8 @@ export const SUCCESS_SCREEN: ScreenImporter = () => import('../../features/auth/
 export const REGISTER_SCREEN: ScreenImporter = () => import('../../features/auth/pages/register-page.tsx');
 export const RETRIEVE_PASSWORD_SCREEN: ScreenImporter = () => import('../../features/auth/pages/retrieve-password-page.tsx');
 export const BIND_USER_SCREEN: ScreenImporter = () => import('../../features/auth/pages/bind-user-page.tsx');
+/** Where the provider's answer to a sign-in again (for an electronic signature) lands, in its own window. */
+export const REAUTH_DONE_SCREEN: ScreenImporter = () => import('../../features/auth/pages/reauth-done-page.tsx');
 /** The public verification page of a ledger share link (`/verify/:token`), no login. */
 export const LEDGER_PUBLIC_SCREEN: ScreenImporter = () => import('../../features/ledger/pages/public-verify-page.tsx');
 /** The public page of a consignee's tracking link (`/track/:token`), no login. */

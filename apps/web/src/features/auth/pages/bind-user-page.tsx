@@ -15,7 +15,7 @@ import { useRevalidateOnLanguage } from '../../../lib/form.ts';
 import { useLang } from '../../../lib/language.ts';
 import { startSession } from '../../../lib/session.ts';
 import { useBindUser } from '../api/bind-user.ts';
-import { ssoConfigQueryOptions } from '../api/sso-config.ts';
+import { ssoConfigQueryOptions } from '../../../api/sso.ts';
 import { AccountFrame } from '../components/account-frame.tsx';
 import { GoToLogin } from '../components/go-to-login.tsx';
 import { MustChangePasswordModal } from '../components/must-change-password-modal.tsx';

@@ -15,7 +15,7 @@ import { useLang } from '../../../lib/language.ts';
 import { useRevalidateOnLanguage } from '../../../lib/form.ts';
 import { safeRedirect } from '../../../lib/navigation.ts';
 import { startSession } from '../../../lib/session.ts';
-import { useSsoConfig } from '../api/sso-config.ts';
+import { useSsoConfig } from '../../../api/sso.ts';
 import { AccountFrame } from '../components/account-frame.tsx';
 import { MustChangePasswordModal } from '../components/must-change-password-modal.tsx';
 

@@ -30,7 +30,7 @@ export function GspSignatures({ report, query }: { report: GspReport; query: Gsp
 
   const submit = async (values: SignatureValues) => {
     if (!dialog.target) return;
-    await sign.mutateAsync({ ...dialog.target, meaning: values.meaning as (typeof MEANINGS)[number], password: values.password });
+    await sign.mutateAsync({ ...dialog.target, meaning: values.meaning as (typeof MEANINGS)[number], ...values.proof });
     void message.success(t('signature.signed'));
     dialog.hide();
   };

@@ -18,7 +18,7 @@ export function TaskSignatures({ taskId, canWrite }: { taskId: string; canWrite:
 
   const submit = async (values: SignatureValues) => {
     if (!dialog.target) return;
-    await sign.mutateAsync({ taskId, document: dialog.target, meaning: values.meaning as (typeof TASK_DOCUMENT_MEANINGS)[number], password: values.password });
+    await sign.mutateAsync({ taskId, document: dialog.target, meaning: values.meaning as (typeof TASK_DOCUMENT_MEANINGS)[number], ...values.proof });
     void message.success(t('signature.signed'));
     dialog.hide();
   };

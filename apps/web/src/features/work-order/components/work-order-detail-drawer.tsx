@@ -110,7 +110,7 @@ export function WorkOrderDetailDrawer({ id, onClose, canHandle }: WorkOrderDetai
   const close = async (values: SignatureValues) => {
     const current = closing.target;
     if (!current) return;
-    await move.mutateAsync({ id: current.id, to: 'closed', note: values.reason, password: values.password, meaning: values.meaning });
+    await move.mutateAsync({ id: current.id, to: 'closed', note: values.reason, ...values.proof, meaning: values.meaning });
     void message.success(t('workOrder.action.moved', { status: t('workOrder.status.closed') }));
     closing.hide();
   };
