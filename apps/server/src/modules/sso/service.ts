@@ -72,6 +72,40 @@ export function ssoService(db: Db, auth: AuthService, audit: AuditWriter, opts?:
     return discovered;
   }
 
+  /**
+   * A flow's start: its state, nonce and PKCE verifier are kept (the state hashed) for the
+   * provider's answer, and the provider's sign-in address is answered.
+   */
+  async function authorizationUrl(
+    config: oidc.Configuration,
+    callbackUrl: string,
+    flow: { kind: 'state' | 'reauth'; scope: string; subject?: string; params?: Record<string, string> },
+  ): Promise<string> {
+    const state = oidc.randomState();
+    const nonce = oidc.randomNonce();
+    const codeVerifier = oidc.randomPKCECodeVerifier();
+    await db.insert(ssoFlows).values({
+      idHash: sha256(state),
+      kind: flow.kind,
+      issuer: config.serverMetadata().issuer,
+      nonce,
+      codeVerifier,
+      subject: flow.subject ?? null,
+      expiresAt: new Date(Date.now() + SSO_PENDING_TTL_MS),
+    });
+    return oidc
+      .buildAuthorizationUrl(config, {
+        redirect_uri: callbackUrl,
+        scope: flow.scope,
+        state,
+        nonce,
+        ...flow.params,
+        code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
+        code_challenge_method: 'S256',
+      })
+      .toString();
+  }
+
   return {
     config(): SsoConfig {
       return { enabled: Boolean(opts), name: opts?.name ?? null, startUrl: ACCOUNT_API.oauth };
@@ -79,28 +113,7 @@ export function ssoService(db: Db, auth: AuthService, audit: AuditWriter, opts?:
 
     /** Where to send the browser to sign in at the provider. */
     async start(callbackUrl: string): Promise<string> {
-      const config = await provider();
-      const state = oidc.randomState();
-      const nonce = oidc.randomNonce();
-      const codeVerifier = oidc.randomPKCECodeVerifier();
-      await db.insert(ssoFlows).values({
-        idHash: sha256(state),
-        kind: 'state',
-        issuer: config.serverMetadata().issuer,
-        nonce,
-        codeVerifier,
-        expiresAt: new Date(Date.now() + SSO_PENDING_TTL_MS),
-      });
-      return oidc
-        .buildAuthorizationUrl(config, {
-          redirect_uri: callbackUrl,
-          scope: 'openid profile email',
-          state,
-          nonce,
-          code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
-          code_challenge_method: 'S256',
-        })
-        .toString();
+      return authorizationUrl(await provider(), callbackUrl, { kind: 'state', scope: 'openid profile email' });
     },
 
     /**
@@ -113,36 +126,12 @@ export function ssoService(db: Db, auth: AuthService, audit: AuditWriter, opts?:
         if (error instanceof AppError) throw error;
         throw new AppError(502, 'SSO_FAILED');
       });
-      const issuer = config.serverMetadata().issuer;
       const [identity] = await db
         .select({ subject: userIdentities.subject })
         .from(userIdentities)
-        .where(and(eq(userIdentities.userId, caller.userId), eq(userIdentities.issuer, issuer)));
+        .where(and(eq(userIdentities.userId, caller.userId), eq(userIdentities.issuer, config.serverMetadata().issuer)));
       if (!identity) throw new AppError(409, 'SSO_NOT_BOUND');
-      const state = oidc.randomState();
-      const nonce = oidc.randomNonce();
-      const codeVerifier = oidc.randomPKCECodeVerifier();
-      await db.insert(ssoFlows).values({
-        idHash: sha256(state),
-        kind: 'reauth',
-        issuer,
-        nonce,
-        codeVerifier,
-        subject: identity.subject,
-        expiresAt: new Date(Date.now() + SSO_PENDING_TTL_MS),
-      });
-      return oidc
-        .buildAuthorizationUrl(config, {
-          redirect_uri: callbackUrl,
-          scope: 'openid',
-          state,
-          nonce,
-          prompt: 'login',
-          max_age: '0',
-          code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
-          code_challenge_method: 'S256',
-        })
-        .toString();
+      return authorizationUrl(config, callbackUrl, { kind: 'reauth', scope: 'openid', subject: identity.subject, params: { prompt: 'login', max_age: '0' } });
     },
 
     /** The provider's answer: signs a bound identity in, or holds an unbound one for binding. */
