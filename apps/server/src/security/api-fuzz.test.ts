@@ -20,8 +20,16 @@ import { addressWith, apiRoutes, changedTables, dbDigest, idsOfOrg, pathParams, 
  * writes by design (the sliding session, counted wrong passwords).
  */
 const MAY_CHANGE = ['sessions', 'login_failures', 'ledger_watermarks', 'ledger_leaves', 'ledger_nodes', 'ledger_checkpoints'];
-/** A refused sign-in is audited. */
-const MAY_CHANGE_ON: Record<string, string[]> = { 'POST /iot-cloud-auth/auth/v1/login': ['audit_logs'] };
+/** A refused sign-in is audited, and so is a refused electronic signature (a wrong password or external proof). */
+const MAY_CHANGE_ON: Record<string, string[]> = {
+  'POST /iot-cloud-auth/auth/v1/login': ['audit_logs'],
+  'POST /api/iot/v2/transport-tasks/:id/signatures': ['audit_logs'],
+  'POST /api/iot/v2/reports/temperature/signatures': ['audit_logs'],
+  'POST /api/iot/v2/warehouse-records/:id/approve': ['audit_logs'],
+  'POST /api/iot/v2/warehouse-records/:id/reject': ['audit_logs'],
+  'POST /api/iot/v2/commands/:id/review': ['audit_logs'],
+  'POST /api/iot/v2/work-orders/:id/transition': ['audit_logs'],
+};
 
 /** Injection and Unicode edge cases put into text fields. */
 const NASTY = [

@@ -6,15 +6,16 @@
 // explained list of calls that change nothing worth auditing. Calls the sampler cannot make succeed
 // (the imports, report schedules, legal holds, product profiles and batches, warehouse record
 // reviews, changes and deletions, assets, roles, policies, task and work order steps, signatures)
-// have their own files, bodies or records (FIXTURES) and must succeed. Still short of 2xx: the
-// routing service (none configured in tests) and a command review (the only user is its requester,
-// who may not review it).
+// have their own files, bodies or records (FIXTURES) and must succeed (a command review takes an
+// operator's request). Still short of 2xx: the routing service (none configured in
+// tests), which changes nothing.
 import { appendFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client.ts';
-import { ADMIN_PASSWORD, call, login, testApp, type TestApp } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, call, DEMO_PASSWORD, login, testApp, type TestApp } from '../../test/harness.ts';
+import { addOrgUser } from '../../test/fixtures.ts';
 import { seedDemoFleet, demoDevices } from '../../demo/seed-demo.ts';
 import { seedDemoTransport } from '../../demo/seed-demo-transport.ts';
 import { seedDemoWarehouse } from '../../demo/seed-demo-warehouse.ts';
@@ -141,7 +142,7 @@ const NOT_AUDITED: Record<string, string> = {
 
 const WRITE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** At least this many write routes must answer 2xx, or the test proves nothing. */
-const MIN_ACCEPTED = 123;
+const MIN_ACCEPTED = 124;
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** The newest id of a query's rows (any organisation: the administrator makes some in the platform's). */
@@ -202,7 +203,7 @@ const unique = (b: Record<string, unknown>) => {
   return out;
 };
 const noPlaces = (b: Record<string, unknown>) => ({ ...b, rules: ((b.rules ?? []) as Record<string, unknown>[]).map((r) => ({ ...r, places: [] })) });
-const signed = (b: Record<string, unknown>) => ({ ...b, password: ADMIN_PASSWORD });
+const signed = (b: Record<string, unknown>) => ({ ...b, password: ADMIN_PASSWORD, ssoProof: undefined });
 const openTask = () => newest('transport_tasks', `status not in ('completed', 'cancelled')`);
 
 const FIXTURES: Record<string, Fixture> = {
@@ -320,6 +321,18 @@ const FIXTURES: Record<string, Fixture> = {
   'POST /api/iot/v2/warehouse-records/:id/approve': {
     id: async () => (await q1<{ id?: string }>(sql`select id from warehouse_records where audit_status = 'pending' order by created_at limit 1`))?.id,
     body: () => ({ password: ADMIN_PASSWORD, reason: '' }),
+  },
+  // A command another user asked for (nobody reviews their own request), rejected signed.
+  'POST /api/iot/v2/commands/:id/review': {
+    id: async () => {
+      // Its own requester: the route walk changes the seeded users' passwords and the roles' rights.
+      await addOrgUser(t.app.database.db, { orgId: demoOrg, account: 'audit-requester', password: DEMO_PASSWORD, roleCodes: ['org_admin'] });
+      const operator = await login(t.app, 'audit-requester', DEMO_PASSWORD);
+      const res = await call(t.app, { method: 'POST', url: '/api/iot/v2/commands', token: operator, body: { deviceRef: ids.device![0], kind: 'set_point', params: { celsius: -18 }, remark: 'Audit probe' } });
+      if (res.status !== 200) throw new Error(`the command request failed: ${JSON.stringify(res.body)}`);
+      return (res.body.data as { id: string }).id;
+    },
+    body: () => ({ approve: false, reason: 'Audit probe: not now', password: ADMIN_PASSWORD }),
   },
   'POST /api/iot/v2/warehouse-records/:id/reject': {
     id: async () => (await q1<{ id?: string }>(sql`select id from warehouse_records where audit_status = 'pending' order by created_at limit 1`))?.id,
