@@ -14,6 +14,7 @@ import { ApiError } from '../../../api/client.ts';
 import type { TableDescriptor } from '../../../components/data-table/types.ts';
 import { DataTable } from '../../../components/data-table/data-table.tsx';
 import { OrgSelect } from '../../../components/org-select.tsx';
+import { textShadeOf } from '../../../lib/color.ts';
 import { useLang } from '../../../lib/language.ts';
 import { useListParams } from '../../../lib/list-query.ts';
 import { schemaRule } from '../../../lib/schema-rule.ts';
@@ -23,6 +24,8 @@ import { useNotices, usePublishNotice, useWithdrawNotice } from '../api/notices.
 import '../components/system.css';
 
 const LEVEL_COLOR: Record<NoticeLevel, string> = { info: 'blue', warning: 'orange', important: 'red' };
+/** The list's level tags: a light tint of the level's colour under text dark enough to read (axe's contrast). */
+const LEVEL_HEX: Record<NoticeLevel, string> = { info: '#1677ff', warning: '#fa8c16', important: '#f5222d' };
 
 interface FormValues {
   titleZh: string;
@@ -162,7 +165,7 @@ export default function NoticesPage(_props: ScreenProps) {
         type: 'button',
         width: 110,
         testId: 'notice-row-level',
-        buttons: NOTICE_LEVELS.map((l) => ({ key: l, text: `inbox.noticeLevel.${l}`, butType: 'tag' as const, background: '#fafafa', color: LEVEL_COLOR[l] })),
+        buttons: NOTICE_LEVELS.map((l) => ({ key: l, text: `inbox.noticeLevel.${l}`, butType: 'tag' as const, background: `${LEVEL_HEX[l]}1f`, color: textShadeOf(LEVEL_HEX[l]) })),
       },
       { key: 'notices.col.audience', value: 'audienceText', width: 240, testId: 'notice-row-audience' },
       { key: 'notices.col.publishedAt', value: 'time', width: 170, testId: 'notice-row-time' },
