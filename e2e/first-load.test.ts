@@ -1,10 +1,12 @@
 // The login page's first load in Chromium against the built app on the real server (issue 23):
-// no chart library, no map library and only the language in use come down; switching language
-// fetches the other language's texts and shows them at once, with no raw message key.
+// no chart library, no map library, no schema library, and only the account screens' messages of
+// the language in use come down; switching language fetches the other language's texts and shows
+// them at once, with no raw message key. Signing in brings the console's messages before the
+// console shows, in either language.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startServer, type Server, withBrowser } from './harness.ts';
+import { signInAs, startServer, type Server, withBrowser } from './harness.ts';
 
 const en = JSON.parse(readFileSync('apps/web/src/locales/en.json', 'utf8')) as Record<string, string>;
 const zh = JSON.parse(readFileSync('apps/web/src/locales/zh.json', 'utf8')) as Record<string, string>;
@@ -15,6 +17,11 @@ const LEAFLET = 'leaflet-container';
 const ECHARTS = 'zrender';
 const EN_TEXT = en['app.subtitle']!;
 const ZH_TEXT = zh['app.subtitle']!;
+// A console text (the console's part of the messages) and Zod's own error class name.
+const CONSOLE_TEXT = en['monitor.placeholder']!;
+const ZOD = 'ZodError';
+// A raw message key of any of the files' prefixes, as a page shows it when its texts are missing.
+const RAW_KEY = new RegExp(`\\b(${[...new Set(Object.keys(en).map((k) => k.split('.')[0]))].join('|')})\\.[a-zA-Z]+`);
 
 let server: Server;
 beforeAll(async () => {
@@ -53,6 +60,8 @@ describe('the login page first load', () => {
       expect(bodies.filter((b) => b.includes(LEAFLET))).toHaveLength(0);
       expect(bodies.filter((b) => b.includes(ECHARTS))).toHaveLength(0);
       expect(bodies.filter((b) => b.includes(ZH_TEXT))).toHaveLength(0);
+      expect(bodies.filter((b) => b.includes(CONSOLE_TEXT))).toHaveLength(0);
+      expect(bodies.filter((b) => b.includes(ZOD))).toHaveLength(0);
 
       // Chinese is fetched on the switch, and the page speaks it without a raw key in between.
       await page.getByTestId('lang-zh').click();
@@ -72,6 +81,22 @@ describe('the login page first load', () => {
       expect(await page.getByTestId('product-title').textContent()).toBe(zh['app.title']);
       expect(bodies.filter((b) => b.includes(EN_TEXT))).toHaveLength(0);
       expect(bodies.filter((b) => b.includes(LEAFLET) || b.includes(ECHARTS))).toHaveLength(0);
+    });
+  });
+
+  it('brings the console messages with the console, before it shows, in both languages', async () => {
+    await withBrowser('en-US', async ({ page }) => {
+      const bodies = recordBodies(page);
+      await signInAs(page, server);
+      await page.getByTestId('console-layout').waitFor();
+      await expect.poll(() => bodies.some((b) => b.includes(CONSOLE_TEXT))).toBe(true);
+      await expect.poll(() => page.locator('body').innerText()).toContain(en['monitor.status.shutdown']);
+      expect(await page.locator('body').innerText()).not.toMatch(RAW_KEY);
+      // Chinese in the console: both parts of it come before the switch shows.
+      await page.locator('[data-testid=lang-zh]').click();
+      await expect.poll(() => page.locator('body').innerText()).toContain(zh['monitor.status.shutdown']);
+      expect(await page.locator('body').innerText()).not.toMatch(RAW_KEY);
+      expect(await page.getByTestId('page-title').textContent()).not.toMatch(RAW_KEY);
     });
   });
 });

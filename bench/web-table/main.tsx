@@ -1,7 +1,7 @@
 // Benchmark page: the real DataTable in local mode (antd virtual list) with 50,000 generated
 // rows inside the app's providers; see bench-data.ts for window.__firstRenderMs and the
 // data-testid="bench-table" body. `?rows=N` changes the row count, `?lang=zh|en` the language.
-import '../../apps/web/src/app/i18n.ts';
+import { i18nReady, loadAllMessages } from '../../apps/web/src/app/i18n.ts';
 import 'antd/dist/reset.css';
 import '../../apps/web/src/app/global.css';
 import { StrictMode, useEffect } from 'react';
@@ -27,10 +27,14 @@ function Bench() {
   );
 }
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Providers>
-      <Bench />
-    </Providers>
-  </StrictMode>,
+// The table's texts are the console's part of the messages: in before the first render, as the
+// console frame has them.
+void i18nReady.then(loadAllMessages).then(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <Providers>
+        <Bench />
+      </Providers>
+    </StrictMode>,
+  ),
 );

@@ -7,6 +7,8 @@
 // No type import of either: apps/server's tsconfig checks bench/ and cannot resolve them.
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+// The language files' parts (`*.json?part=account|console`), as apps/web builds them.
+import { localeParts } from '../../apps/web/vite-locale-parts.ts';
 
 const fromWeb = createRequire(new URL('../../apps/web/package.json', import.meta.url));
 const pluginUrl = pathToFileURL(fromWeb.resolve('@vitejs/plugin-react')).href;
@@ -16,7 +18,7 @@ export default {
   root: fileURLToPath(new URL('.', import.meta.url)),
   // Relative asset paths, so any static server can serve dist/ from any path.
   base: './',
-  plugins: [react()],
+  plugins: [react(), localeParts()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,25 +1,39 @@
-// Everything a screen relies on: query cache, the tab's one live connection, antd locale and
-// theme following the user's choice, and antd <App> whose message/notification/modal the HTTP
-// client borrows.
-import { useEffect, type ReactNode } from 'react';
-import { App as AntApp, ConfigProvider } from 'antd';
+// Everything a screen relies on: query cache, antd locale and theme following the user's choice,
+// and the root element with antd <App>'s text style. antd's <App> itself (message, notification,
+// modal) is the console's (console-app.tsx), and the tab's one live connection the console
+// frame's (console-layout.tsx): the login page's first load does without both. A message the
+// HTTP client or a loader shows before the console loads feedback-host.tsx for it.
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { ConfigProvider, theme as antdThemeApi } from 'antd';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { queryClient } from '../lib/query-client.ts';
 import { useLang } from '../lib/language.ts';
 import { THEME_PRIMARY, useThemeName } from '../lib/theme.ts';
-import { setFeedback } from '../lib/feedback.ts';
+import { feedbackWanted, onFeedbackWanted } from '../lib/feedback.ts';
 import { useReducedMotion } from '../lib/motion.ts';
-import { LiveProvider } from '../lib/live-provider.tsx';
 import { antdTheme } from './theme.ts';
 import { antdLocale } from './i18n.ts';
 
-function FeedbackBridge() {
-  const { message, notification, modal } = AntApp.useApp();
-  useEffect(() => {
-    setFeedback({ message, notification, modal });
-    return () => setFeedback(null);
-  }, [message, notification, modal]);
-  return null;
+const FeedbackHost = lazy(() => import('./feedback-host.tsx'));
+
+/** antd <App>'s root style (text colour, size, line height and font of the theme). */
+function AppRoot({ children }: { children: ReactNode }) {
+  const { token } = antdThemeApi.useToken();
+  const [wanted, setWanted] = useState(feedbackWanted);
+  useEffect(() => onFeedbackWanted(() => setWanted(true)), []);
+  return (
+    <div
+      className="app-root"
+      style={{ color: token.colorText, fontSize: token.fontSize, lineHeight: token.lineHeight, fontFamily: token.fontFamily }}
+    >
+      {children}
+      {wanted ? (
+        <Suspense fallback={null}>
+          <FeedbackHost />
+        </Suspense>
+      ) : null}
+    </div>
+  );
 }
 
 export function Providers({ children }: { children: ReactNode }) {
@@ -37,15 +51,10 @@ export function Providers({ children }: { children: ReactNode }) {
 
   return (
     <QueryClientProvider client={queryClient}>
-      <LiveProvider>
         {/* No space pushed between two Chinese characters of a button: texts stay as written. */}
         <ConfigProvider locale={antdLocale(lang)} theme={{ ...themeConfig, token: { ...themeConfig.token, motion: !reducedMotion } }} button={{ autoInsertSpace: false }}>
-          <AntApp className="app-root">
-            <FeedbackBridge />
-            {children}
-          </AntApp>
+          <AppRoot>{children}</AppRoot>
         </ConfigProvider>
-      </LiveProvider>
     </QueryClientProvider>
   );
 }

@@ -3,7 +3,6 @@
 import { createBrowserRouter, Outlet, redirect } from 'react-router-dom';
 import { DEFAULT_LANDING } from '@iotc/shared/constants';
 import { setNavigator } from '../lib/navigation.ts';
-import { NotFound } from '../components/not-found.tsx';
 import { PageSpin } from '../components/page-spin.tsx';
 import { ScreenLoader } from './routes/screen-loader.tsx';
 import { RouteError } from './routes/route-error.tsx';
@@ -12,6 +11,7 @@ import {
   CHANGE_PASSWORD_SCREEN,
   LEDGER_PUBLIC_SCREEN,
   LOGIN_SCREEN,
+  NOT_FOUND_SCREEN,
   PRODUCT_SERVICE_SCREEN,
   REAUTH_DONE_SCREEN,
   REGISTER_SCREEN,
@@ -19,11 +19,28 @@ import {
   SUCCESS_SCREEN,
   TRACKING_PUBLIC_SCREEN,
 } from './routes/screens.ts';
+import type { ScreenImporter, ScreenProps } from '../lib/screen.ts';
+import { loadAllMessages } from './i18n.ts';
 import { adoptAddressToken, mainPageLoader, requireTokenLoader, rootLoader } from './routes/loaders.ts';
 
 // The console frame (navigation, header, alarm notifications) and the view host load with the
 // first console screen, in one chunk, not with the login page.
-const CONSOLE_LAYOUT = () => import('./console.ts').then((m) => ({ default: m.ConsoleLayout }));
+// The console frame, and the pages outside the account screens, come with the console's messages
+// (i18n.ts) and antd's <App> (console-app.tsx): the screen renders once both are in.
+const consoleScreen =
+  (importer: ScreenImporter): ScreenImporter =>
+  () =>
+    Promise.all([importer(), import('./console-app.tsx'), loadAllMessages()]).then(([{ default: Screen }, { ConsoleApp }]) => ({
+      default: function InConsoleApp(props: ScreenProps) {
+        return (
+          <ConsoleApp>
+            <Screen {...props} />
+          </ConsoleApp>
+        );
+      },
+    }));
+const CONSOLE_LAYOUT = consoleScreen(() => import('./console.ts').then((m) => ({ default: m.ConsoleLayout })));
+// Inside the frame, which brought the messages and <App> already.
 const VIEW_HOST = () => import('./console.ts').then((m) => ({ default: m.ViewHost }));
 const viewHost = <ScreenLoader name="viewHost" importer={VIEW_HOST} />;
 
@@ -56,13 +73,13 @@ export const router = createBrowserRouter([
       // The window of a sign-in again at the provider (a signature): hands the proof to the console window.
       { path: 'view/login/reauthDone', element: <ScreenLoader name="reauthDone" importer={REAUTH_DONE_SCREEN} fullPage /> },
       // A ledger share link: anyone may check the published records, signed in or not.
-      { path: 'verify/:token', element: <ScreenLoader name="ledgerPublic" importer={LEDGER_PUBLIC_SCREEN} fullPage /> },
+      { path: 'verify/:token', element: <ScreenLoader name="ledgerPublic" importer={consoleScreen(LEDGER_PUBLIC_SCREEN)} fullPage /> },
       // A consignee's tracking link: one task's position, status, ETA and temperature, without login.
-      { path: 'track/:token', element: <ScreenLoader name="trackingPublic" importer={TRACKING_PUBLIC_SCREEN} fullPage /> },
+      { path: 'track/:token', element: <ScreenLoader name="trackingPublic" importer={consoleScreen(TRACKING_PUBLIC_SCREEN)} fullPage /> },
       {
         path: 'view/login/productService',
         loader: requireTokenLoader,
-        element: <ScreenLoader name="productService" importer={PRODUCT_SERVICE_SCREEN} fullPage />,
+        element: <ScreenLoader name="productService" importer={consoleScreen(PRODUCT_SERVICE_SCREEN)} fullPage />,
       },
       {
         path: 'view',
@@ -79,7 +96,7 @@ export const router = createBrowserRouter([
           { path: '*', element: viewHost },
         ],
       },
-      { path: '*', element: <NotFound standalone /> },
+      { path: '*', element: <ScreenLoader name="notFound" importer={NOT_FOUND_SCREEN} fullPage /> },
     ],
   },
 ]);

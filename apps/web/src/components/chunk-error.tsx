@@ -1,20 +1,21 @@
 // What a screen shows when its code failed to load (spec section 8: 'Loading chunk N failed'
 // with the type and the request) or failed while rendering.
 import { Component, type ReactNode } from 'react';
-import { Button, Result } from 'antd';
+import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ChunkLoadError } from '../lib/chunk.ts';
+import { Outcome } from './outcome.tsx';
 
 export function ChunkError({ error, onRetry }: { error: ChunkLoadError; onRetry: () => void }) {
   const { t } = useTranslation();
   return (
-    <Result
+    <Outcome
       status="warning"
       data-testid="chunk-error"
       title={t('chunk.failed', { chunk: error.chunk })}
       subTitle={
-        // A plain block: the result's subtitle already sets the secondary colour, and antd's
-        // Typography (with its editing and copying parts) would weigh on the first load.
+        // A plain block: the subtitle already sets the secondary colour, and antd's Typography
+        // (with its editing and copying parts) would weigh on the first load.
         <div>
           <span data-testid="chunk-error-type" data-type={error.type}>
             {t('chunk.type')}: {t(`chunk.type.${error.type}`)}
@@ -37,7 +38,7 @@ export function ChunkError({ error, onRetry }: { error: ChunkLoadError; onRetry:
 function RenderError({ onRetry }: { onRetry: () => void }) {
   const { t } = useTranslation();
   return (
-    <Result
+    <Outcome
       status="error"
       data-testid="screen-error"
       title={t('routeError.title')}

@@ -1,16 +1,18 @@
 // Rendering React into jsdom for component tests: the browser APIs antd expects and jsdom lacks,
 // the app's i18n in English, and a render helper that wraps every update in act().
 import i18next from 'i18next';
-import { i18nReady } from '../app/i18n.ts';
+import { i18nReady, loadAllMessages } from '../app/i18n.ts';
 import { act, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-// The app fetches a language's texts when it is first used; tests switch back and forth at once.
+// The app fetches a language's texts when it is first used, and the console's part of them with
+// the console; tests render console parts and switch back and forth at once.
 await i18nReady;
 await i18next.loadLanguages(['en', 'zh']);
+await loadAllMessages();
 
 if (!window.matchMedia) {
   window.matchMedia = (query: string) =>

@@ -16,6 +16,7 @@ import { SideNav, useMenuTrail } from './side-nav.tsx';
 import { HeaderBar } from './header-bar.tsx';
 import { BreadcrumbBar } from './breadcrumb-bar.tsx';
 import { PlatformAlarmBanner } from './platform-alarm-banner.tsx';
+import { LiveProvider } from '../../lib/live-provider.tsx';
 
 export const MAIN_ID = 'main-content';
 
@@ -40,25 +41,28 @@ export function ConsoleLayout() {
   // Dictionaries are wanted by most screens; loading them with the frame fills the cache early.
   useDicts();
   return (
-    <Layout className="console-layout" data-testid="console-layout">
-      <a className="skip-link" href={`#${MAIN_ID}`} data-testid="skip-link" onClick={skipToMain}>
-        {t('layout.skipToMain')}
-      </a>
-      <SideNav collapsed={collapsed} />
-      <Layout className="console-main">
-        <HeaderBar collapsed={collapsed} onToggle={() => setCollapsed((c) => !c)} />
-        <PlatformAlarmBanner />
-        <BreadcrumbBar trail={trail} extra={extra} />
-        <Layout.Content className="console-content" id={MAIN_ID} tabIndex={-1}>
-          <h1 className="sr-only" data-testid="page-title">
-            {title}
-          </h1>
-          <BreadcrumbExtraContext.Provider value={setExtra}>
-            <Outlet />
-          </BreadcrumbExtraContext.Provider>
-        </Layout.Content>
+    // The tab's one live connection, for the screens of the frame (not on the login page's first load).
+    <LiveProvider>
+      <Layout className="console-layout" data-testid="console-layout">
+        <a className="skip-link" href={`#${MAIN_ID}`} data-testid="skip-link" onClick={skipToMain}>
+          {t('layout.skipToMain')}
+        </a>
+        <SideNav collapsed={collapsed} />
+        <Layout className="console-main">
+          <HeaderBar collapsed={collapsed} onToggle={() => setCollapsed((c) => !c)} />
+          <PlatformAlarmBanner />
+          <BreadcrumbBar trail={trail} extra={extra} />
+          <Layout.Content className="console-content" id={MAIN_ID} tabIndex={-1}>
+            <h1 className="sr-only" data-testid="page-title">
+              {title}
+            </h1>
+            <BreadcrumbExtraContext.Provider value={setExtra}>
+              <Outlet />
+            </BreadcrumbExtraContext.Provider>
+          </Layout.Content>
+        </Layout>
+        {alarms ? <AlarmNotifier /> : null}
       </Layout>
-      {alarms ? <AlarmNotifier /> : null}
-    </Layout>
+    </LiveProvider>
   );
 }

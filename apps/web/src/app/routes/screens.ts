@@ -14,6 +14,8 @@ export const BIND_USER_SCREEN: ScreenImporter = () => import('../../features/aut
 export const REAUTH_DONE_SCREEN: ScreenImporter = () => import('../../features/auth/pages/reauth-done-page.tsx');
 /** The public verification page of a ledger share link (`/verify/:token`), no login. */
 export const LEDGER_PUBLIC_SCREEN: ScreenImporter = () => import('../../features/ledger/pages/public-verify-page.tsx');
+/** An unknown address outside the console: loaded when met, not with the first load. */
+export const NOT_FOUND_SCREEN: ScreenImporter = () => import('../../components/not-found.tsx');
 /** The public page of a consignee's tracking link (`/track/:token`), no login. */
 export const TRACKING_PUBLIC_SCREEN: ScreenImporter = () => import('../../features/transport/pages/public-tracking-page.tsx');
 

@@ -2,13 +2,12 @@
 // forgot-password links, language switch; server refusals shown inline; the initial-password
 // prompt after login; external sign-in when the server has a provider, and its failure
 // (`?ssoError=<code>`, set by the server's callback) shown above the form.
-import { useState } from 'react';
-import { Alert, Button, Card, Checkbox, Divider, Form, Input } from 'antd';
+import { useEffect, useState } from 'react';
+import { Alert, Button, Checkbox, Divider, Form, Input } from 'antd';
 import { LockOutlined, LoginOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { DEFAULT_LANDING, LOGIN_PERIOD_DAYS } from '@iotc/shared/constants';
-import { errorText, isErrorCode } from '@iotc/shared/errors';
 import { useLogin } from '../../../api/login.ts';
 import { ApiError } from '../../../api/client.ts';
 import { useLang } from '../../../lib/language.ts';
@@ -16,7 +15,9 @@ import { useRevalidateOnLanguage } from '../../../lib/form.ts';
 import { safeRedirect } from '../../../lib/navigation.ts';
 import { startSession } from '../../../lib/session.ts';
 import { useSsoConfig } from '../../../api/sso.ts';
+import type * as Errors from '@iotc/shared/errors';
 import { AccountFrame } from '../components/account-frame.tsx';
+import { AccountCard } from '../components/account-card.tsx';
 import { MustChangePasswordModal } from '../components/must-change-password-modal.tsx';
 
 interface LoginForm {
@@ -30,6 +31,12 @@ interface Failure {
   message: string | null;
 }
 
+// The error catalogue (every API error in both languages, 11 KB gzip) is fetched when a failure
+// may need it, with the sign-in request or for a provider's refusal in the address, not with the
+// page: it is worded only once it is here.
+type Catalogue = typeof Errors;
+const loadCatalogue = (): Promise<Catalogue | null> => import('@iotc/shared/errors').catch(() => null);
+
 // Server error codes are worded from the shared catalogue, so a language switch re-words the error.
 export default function LoginPage() {
   const { t } = useTranslation();
@@ -42,6 +49,16 @@ export default function LoginPage() {
   const [mustChange, setMustChange] = useState(false);
   const sso = useSsoConfig();
   const ssoError = search.get('ssoError');
+  const [catalogue, setCatalogue] = useState<Catalogue | null>(null);
+
+  useEffect(() => {
+    if (ssoError === null) return;
+    let live = true;
+    void loadCatalogue().then((c) => live && setCatalogue(c));
+    return () => {
+      live = false;
+    };
+  }, [ssoError]);
 
   const target = safeRedirect(search.get('redirect'));
   const landing = target && !target.startsWith('/login') ? target : DEFAULT_LANDING;
@@ -50,6 +67,7 @@ export default function LoginPage() {
 
   const onFinish = async (values: LoginForm) => {
     setFailure(null);
+    const wording = loadCatalogue();
     try {
       const data = await login.mutateAsync({
         account: values.account.trim(),
@@ -60,6 +78,8 @@ export default function LoginPage() {
       if (data.mustChangePassword) setMustChange(true);
       else void navigate(landing, { replace: true });
     } catch (error) {
+      const loaded = await wording;
+      if (loaded) setCatalogue(loaded);
       setFailure(
         error instanceof ApiError ? { code: error.errorcode, message: error.errormsg } : { code: null, message: null },
       );
@@ -67,21 +87,22 @@ export default function LoginPage() {
   };
 
   const failureText = (f: Failure): string => {
-    if (isErrorCode(f.code)) return errorText(f.code, lang);
-    if (f.code === 'TIMEOUT') return errorText('LOGIN_TIMEOUT', lang);
-    if (f.code === 'NETWORK') return t('error.network');
-    return f.message ?? errorText('LOGIN_FAILED', lang);
+    // Without the catalogue (its chunk did not load either) the network is what failed.
+    if (!catalogue || f.code === 'NETWORK') return t('error.network');
+    if (catalogue.isErrorCode(f.code)) return catalogue.errorText(f.code, lang);
+    if (f.code === 'TIMEOUT') return catalogue.errorText('LOGIN_TIMEOUT', lang);
+    return f.message ?? catalogue.errorText('LOGIN_FAILED', lang);
   };
 
   return (
     <AccountFrame testId="login-page">
-      <Card className="login-card">
+      <AccountCard className="login-card">
         <h2 className="login-heading">{t('login.heading')}</h2>
-        {ssoError !== null && !failure && (
+        {ssoError !== null && catalogue && !failure && (
           <Alert
             type="error"
             showIcon
-            title={errorText(isErrorCode(ssoError) ? ssoError : 'SSO_FAILED', lang)}
+            title={catalogue.errorText(catalogue.isErrorCode(ssoError) ? ssoError : 'SSO_FAILED', lang)}
             data-testid="sso-error"
             data-errorcode={ssoError}
             style={{ marginBottom: 20 }}
@@ -170,7 +191,7 @@ export default function LoginPage() {
             </Button>
           </>
         )}
-      </Card>
+      </AccountCard>
 
       <MustChangePasswordModal open={mustChange} landing={landing} />
     </AccountFrame>
