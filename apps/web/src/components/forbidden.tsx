@@ -1,6 +1,7 @@
 // The 403 page: shown in place of a screen the user's menu does not grant, with a way back to
 // the default landing, which everyone may open.
-import { Button, Result } from 'antd';
+import { Button } from 'antd';
+import { LazyResult } from './lazy-result.tsx';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { DEFAULT_LANDING } from '@iotc/shared/constants';
@@ -13,7 +14,7 @@ export function Forbidden() {
   const navigate = useNavigate();
   return (
     <div data-testid="forbidden-page">
-      <Result
+      <LazyResult
         status="403"
         title={<span data-testid="forbidden-title">{errorText('NO_PERMISSION', lang)}</span>}
         subTitle={t('forbidden.subtitle')}

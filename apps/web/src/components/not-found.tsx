@@ -1,5 +1,6 @@
 // The not-found page: shown for unknown addresses, unknown screen names and unbuilt screens.
-import { Button, Result } from 'antd';
+import { Button } from 'antd';
+import { LazyResult } from './lazy-result.tsx';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 
@@ -8,7 +9,7 @@ export function NotFound({ standalone = false }: { standalone?: boolean }) {
   const navigate = useNavigate();
   return (
     <div className={standalone ? 'page-center' : undefined} data-testid="not-found">
-      <Result
+      <LazyResult
         status="404"
         title={t('notFound.title')}
         subTitle={t('notFound.subtitle')}

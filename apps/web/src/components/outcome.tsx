@@ -8,21 +8,24 @@ import { CloseCircleFilled, ExclamationCircleFilled } from '@ant-design/icons';
 
 interface OutcomeProps {
   status: 'warning' | 'error';
-  title: ReactNode;
+  title?: ReactNode;
+  className?: string;
   subTitle?: ReactNode;
   extra?: ReactNode;
   'data-testid'?: string;
 }
 
-export function Outcome({ status, title, subTitle, extra, 'data-testid': testId }: OutcomeProps) {
+export function Outcome({ status, title, subTitle, extra, className, 'data-testid': testId }: OutcomeProps) {
   const { token } = theme.useToken();
   const Icon = status === 'error' ? CloseCircleFilled : ExclamationCircleFilled;
   return (
-    <div className="iotc-outcome" data-testid={testId}>
+    <div className={className ? `iotc-outcome ${className}` : 'iotc-outcome'} data-testid={testId}>
       <Icon className="iotc-outcome-icon" style={{ color: status === 'error' ? token.colorError : token.colorWarning }} />
-      <div className="iotc-outcome-title" style={{ color: token.colorTextHeading }}>
-        {title}
-      </div>
+      {title ? (
+        <div className="iotc-outcome-title" style={{ color: token.colorTextHeading }}>
+          {title}
+        </div>
+      ) : null}
       {subTitle ? (
         <div className="iotc-outcome-subtitle" style={{ color: token.colorTextDescription }}>
           {subTitle}

@@ -3,7 +3,8 @@
 // dialog. Server mode shows one page and reports paging and sorting; local mode holds every row
 // and scrolls them through antd's virtual list, so tens of thousands of rows stay smooth.
 import { useMemo, useState, type HTMLAttributes, type Key, type MouseEvent, type ReactNode } from 'react';
-import { Button, Empty, Result, Table, type TableProps } from 'antd';
+import { Button, Empty, Table, type TableProps } from 'antd';
+import { Outcome } from '../outcome.tsx';
 import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -210,7 +211,7 @@ export function DataTable<T extends Row>(props: DataTableProps<T>) {
       ) : null}
       {error ? (
         <div className="iotc-table-error" data-testid="table-error" role="alert">
-          <Result
+          <Outcome
             status="error"
             title={t('table.loadFailed')}
             subTitle={errorText(error)}

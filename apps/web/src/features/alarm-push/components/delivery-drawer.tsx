@@ -2,7 +2,8 @@
 // to, its status and last answer, the message as sent, and every attempt (time, result, response
 // code, error, how long it took, and whether "send again" made it). Users who may handle alarms
 // send a failed delivery, or one kept in the outbox, again from here.
-import { Button, Descriptions, Drawer, Result, Skeleton, Table, Tag, Typography } from 'antd';
+import { Button, Descriptions, Drawer, Skeleton, Table, Tag, Typography } from 'antd';
+import { Outcome } from '../../../components/outcome.tsx';
 import { SendOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { DeliveryAttempt, DeliveryDetail, DeliveryStatus } from '@iotc/shared/alarm-push';
@@ -113,7 +114,7 @@ export function DeliveryDrawer({ id, onClose, canHandle, onResend }: DeliveryDra
   else if (delivery.isPending) body = <Skeleton active paragraph={{ rows: 10 }} />;
   else if (!d)
     body = (
-      <Result
+      <Outcome
         status="warning"
         title={t('alarmPush.delivery.loadFailed')}
         extra={

@@ -2,7 +2,8 @@
 // the transport task as a link to it, threshold, value and peak, times, position, who acknowledged, handles or closed it and why, its
 // work order, the rules and policies behind it), its timeline (who did what and when), and Acknowledge / Assign / Open work order /
 // Close for users who may handle alarms.
-import { Button, Descriptions, Drawer, Empty, Result, Skeleton, Space, Timeline, Typography } from 'antd';
+import { Button, Descriptions, Drawer, Empty, Skeleton, Space, Timeline, Typography } from 'antd';
+import { Outcome } from '../../../components/outcome.tsx';
 import { CheckOutlined, CloseCircleOutlined, FileAddOutlined, UserSwitchOutlined } from '@ant-design/icons';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
@@ -207,7 +208,7 @@ export function AlarmDetailDrawer({ id, onClose, actions }: AlarmDetailDrawerPro
   else if (alarm.isPending) body = <Skeleton active paragraph={{ rows: 10 }} />;
   else if (!row)
     body = (
-      <Result
+      <Outcome
         status="warning"
         title={t('alarm.detail.loadFailed')}
         extra={

@@ -1,7 +1,8 @@
 // The statistics above the alarm query: alarms by type, by level and over time (per hour for a
 // window of up to two days, else per day), read again with the list's filters.
 import { useMemo } from 'react';
-import { Button, Card, Col, Empty, Result, Row, Skeleton } from 'antd';
+import { Button, Card, Col, Empty, Row, Skeleton } from 'antd';
+import { Outcome } from '../../../components/outcome.tsx';
 import { useTranslation } from 'react-i18next';
 import { EChart } from '../../../components/chart/echart.tsx';
 import type { FilterValues } from '../../../lib/list-query.ts';
@@ -36,7 +37,7 @@ export function AlarmStatsSection({ filters, levels }: { filters: FilterValues; 
     if (stats.isPending) return <Skeleton active paragraph={{ rows: 5 }} />;
     if (stats.isError && !data)
       return (
-        <Result
+        <Outcome
           status="warning"
           title={t('alarm.stats.failed')}
           extra={

@@ -300,6 +300,8 @@ describe('alarm query', { timeout: 40_000 }, () => {
     click(row(target.id)!.querySelector('td:nth-child(4)'));
     await settle(10);
     expect(byTestId(root, 'where')!.textContent).toContain(`alarm=${target.id}`);
+    // The drawer's code comes the first time one opens.
+    await settleUntil(() => byTestId(document, 'alarm-detail') !== null);
     const drawer = byTestId(document, 'alarm-detail')!;
     await settleUntil(() => drawer.querySelectorAll('[data-testid=alarm-event]').length === 2);
     const events = [...drawer.querySelectorAll<HTMLElement>('[data-testid=alarm-event]')];
@@ -337,6 +339,8 @@ describe('alarm query', { timeout: 40_000 }, () => {
 
   it('shows a closed alarm with who closed it and why, and no actions', async () => {
     await mount(`?alarm=${CLOSED.id}`);
+    // The drawer's code comes the first time one opens.
+    await settleUntil(() => byTestId(document, 'alarm-detail') !== null);
     const drawer = byTestId(document, 'alarm-detail')!;
     await settleUntil(() => drawer.querySelectorAll('[data-testid=alarm-event]').length === 3);
     expect(byTestId(drawer, 'alarm-detail-reason')!.textContent).toBe('Sensor replaced');
@@ -350,6 +354,8 @@ describe('alarm query', { timeout: 40_000 }, () => {
 
   it('adds a comment to the timeline of a closed alarm, and offers no comment box without alarm:handle', async () => {
     await mount(`?alarm=${CLOSED.id}`);
+    // The drawer's code comes the first time one opens.
+    await settleUntil(() => byTestId(document, 'alarm-detail') !== null);
     const drawer = byTestId(document, 'alarm-detail')!;
     await settleUntil(() => drawer.querySelectorAll('[data-testid=alarm-event]').length === 3);
     const send = byTestId(drawer, 'alarm-comment-send') as HTMLButtonElement;

@@ -22,13 +22,16 @@ import { getUserinfo } from '../../../lib/session.ts';
 import { useExport } from '../../../lib/use-export.ts';
 import { alarmFilters, exportAlarms, TIME_FILTER, useAlarms } from '../api/alarms.ts';
 import { alarmQueryDescriptor } from '../components/alarm-columns.tsx';
-import { AlarmDetailDrawer } from '../components/alarm-detail-drawer.tsx';
+import { lazyPart } from '../../../components/lazy-part.tsx';
 import { knownLevels, levelName, toAlarmView, type AlarmView, type LevelInfo } from '../components/alarm-model.ts';
 import { AlarmStatsSection } from '../components/alarm-stats.tsx';
 import { useAlarmActions } from '../components/use-alarm-actions.tsx';
 import { useAlarmTexts } from '../components/use-alarm-texts.ts';
 import { DEFAULT_SORT, lastWeek, withDefaultWindow } from '../components/alarm-window.ts';
 import '../components/alarm.css';
+
+// The detail drawer starts closed: its code (steps, timeline) comes when an alarm is opened.
+const AlarmDetailDrawer = lazyPart(() => import('../components/alarm-detail-drawer.tsx').then((m) => m.AlarmDetailDrawer));
 
 function filterItems(levels: readonly LevelInfo[], lang: Lang): FilterItem[] {
   return [
@@ -129,7 +132,7 @@ export default function AlarmQueryPage(_props: ScreenProps) {
         activeRowKey={detailId}
         emptyText={t('alarm.query.none')}
       />
-      <AlarmDetailDrawer id={detailId} onClose={() => setDetail(null)} actions={actions} />
+      <AlarmDetailDrawer when={detailId !== null} id={detailId} onClose={() => setDetail(null)} actions={actions} />
       {actions.dialog}
     </Card>
   );

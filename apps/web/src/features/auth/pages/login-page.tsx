@@ -2,8 +2,11 @@
 // forgot-password links, language switch; server refusals shown inline; the initial-password
 // prompt after login; external sign-in when the server has a provider, and its failure
 // (`?ssoError=<code>`, set by the server's callback) shown above the form.
-import { useEffect, useState } from 'react';
-import { Alert, Button, Checkbox, Divider, Form, Input } from 'antd';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Alert, Button, Checkbox, Divider, Form } from 'antd';
+// The field components themselves: antd's Input module brings TextArea, Search, OTP and Group too.
+import Input from 'antd/es/input/Input';
+import Password from 'antd/es/input/Password';
 import { LockOutlined, LoginOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
@@ -18,7 +21,9 @@ import { useSsoConfig } from '../../../api/sso.ts';
 import type * as Errors from '@iotc/shared/errors';
 import { AccountFrame } from '../components/account-frame.tsx';
 import { AccountCard } from '../components/account-card.tsx';
-import { MustChangePasswordModal } from '../components/must-change-password-modal.tsx';
+
+// The initial-password prompt (an antd Modal) is fetched when a sign-in needs it.
+const MustChangePasswordModal = lazy(() => import('../components/must-change-password-modal.tsx').then((m) => ({ default: m.MustChangePasswordModal })));
 
 interface LoginForm {
   account: string;
@@ -145,7 +150,7 @@ export default function LoginPage() {
             label={t('login.password')}
             rules={[{ required: true, message: t('login.passwordRequired') }]}
           >
-            <Input.Password
+            <Password
               autoComplete="current-password"
               prefix={<LockOutlined />}
               placeholder={t('login.passwordPlaceholder')}
@@ -193,7 +198,11 @@ export default function LoginPage() {
         )}
       </AccountCard>
 
-      <MustChangePasswordModal open={mustChange} landing={landing} />
+      {mustChange ? (
+        <Suspense fallback={null}>
+          <MustChangePasswordModal open landing={landing} />
+        </Suspense>
+      ) : null}
     </AccountFrame>
   );
 }

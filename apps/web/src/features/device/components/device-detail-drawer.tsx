@@ -2,7 +2,8 @@
 // with the latest readings (kept current by the live channel through the latest-state cache),
 // status, position and bound asset, a 24-hour curve per sensor and a link to the full history.
 import { lazy, memo, Suspense, useMemo, useState } from 'react';
-import { Button, Descriptions, Drawer, Empty, Result, Segmented, Skeleton, Tag, Typography } from 'antd';
+import { Button, Descriptions, Drawer, Empty, Segmented, Skeleton, Tag, Typography } from 'antd';
+import { Outcome } from '../../../components/outcome.tsx';
 import { LineChartOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -91,7 +92,7 @@ function Curve({ state, window }: { state: DeviceState; window: SeriesWindow }) 
   if (series.isPending) return <Skeleton active paragraph={{ rows: 5 }} data-testid="monitor-curve-loading" />;
   if (series.isError && !series.data) {
     return (
-      <Result
+      <Outcome
         status="warning"
         title={t('monitor.detail.curveFailed')}
         data-testid="monitor-curve-error"
@@ -229,7 +230,7 @@ function DeviceDetailDrawerInner({ id, onClose }: DetailDrawerProps) {
   else if (latest.isPending) body = <Skeleton active paragraph={{ rows: 10 }} />;
   else if (!state)
     body = (
-      <Result
+      <Outcome
         status="warning"
         title={t('monitor.detail.loadFailed')}
         data-testid="monitor-detail-error"

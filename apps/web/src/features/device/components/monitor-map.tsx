@@ -2,7 +2,8 @@
 // per filter (and after a reconnect), then kept current from the live batches. It holds its own
 // points, so a live flush re-renders the map only, not the table beside it.
 import { memo, useCallback, useEffect, useRef, useState } from 'react';
-import { Button, Result, Spin } from 'antd';
+import { Button, Spin } from 'antd';
+import { Outcome } from '../../../components/outcome.tsx';
 import { useTranslation } from 'react-i18next';
 import type { DeviceStatus, MapPoint } from '@iotc/shared/live';
 import { LiveMap } from '../../../components/map/live-map.tsx';
@@ -55,7 +56,7 @@ function MonitorMapInner({ filter, buffer, selectedId, onSelect, height }: Monit
       ) : null}
       {query.isError && !query.data ? (
         <div className="monitor-map-overlay" data-testid="monitor-map-error">
-          <Result
+          <Outcome
             status="warning"
             title={t('monitor.map.failed')}
             extra={

@@ -206,6 +206,8 @@ describe('real-time monitoring', { timeout: 40_000 }, () => {
     expect(calls.find((c) => c.path === LIVE_API.points)!.query).toMatchObject({ status: 'offline' });
     expect(row(3)!.classList.contains('iotc-row-active')).toBe(true);
     expect(byTestId(document, 'live-map')!.dataset.selected).toBe(id(3));
+    // The drawer's code comes the first time one opens.
+    await settleUntil(() => byTestId(document, 'monitor-detail-status') !== null);
     const drawer = byTestId(document, 'monitor-detail')!;
     expect(text(drawer, 'monitor-detail-status')).toBe('Offline');
     expect(text(drawer, 'monitor-detail-temperature')).toBe('5.0 °C');

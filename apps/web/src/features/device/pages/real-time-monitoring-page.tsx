@@ -22,14 +22,17 @@ import { latestQueryKey } from '../../../api/device-latest.ts';
 import { SERIES_KEY } from '../../../api/telemetry-series.ts';
 import { deviceStatesQueryOptions, useDeviceStates } from '../api/device-states.ts';
 import { useSummary } from '../api/status-summary.ts';
-import { DeviceDetailDrawer } from '../components/device-detail-drawer.tsx';
 import { LiveIndicator } from '../components/live-indicator.tsx';
 import { monitorDescriptor } from '../components/monitor-columns.ts';
 import { MonitorMap } from '../components/monitor-map.tsx';
 import { assetKindOf, StateBuffer, mergeRows, monitorRows, parseStatus, type MonitorFilter, type MonitorRow, type StatusTab } from '../components/monitor-model.ts';
 import { StatusTabs } from '../components/status-tabs.tsx';
 import '../components/monitor.css';
+import { lazyPart } from '../../../components/lazy-part.tsx';
 import { PATTERNS } from '@iotc/shared/validation';
+
+// The detail drawer starts closed: its code comes when a device is opened.
+const DeviceDetailDrawer = lazyPart(() => import('../components/device-detail-drawer.tsx').then((m) => m.DeviceDetailDrawer));
 
 /** Live batches are applied at most this often. */
 export const LIVE_FLUSH_MS = 500;
@@ -231,7 +234,7 @@ export default function RealTimeMonitoringPage({ scenarioType }: ScreenProps) {
         emptyText={t('monitor.noDevices')}
         sticky={sticky}
       />
-      <DeviceDetailDrawer id={selectedId} onClose={closeDetail} />
+      <DeviceDetailDrawer when={selectedId !== null} id={selectedId} onClose={closeDetail} />
     </Card>
   );
 }

@@ -2,7 +2,8 @@
 // first and last seen, how often, what was seen, who resolved it), its repair records as a
 // timeline, and for users who may handle faults a form recording a repair while it is not
 // resolved.
-import { Alert, Button, Descriptions, Drawer, Empty, Result, Skeleton, Tag, Timeline, Typography } from 'antd';
+import { Alert, Button, Descriptions, Drawer, Empty, Skeleton, Tag, Timeline, Typography } from 'antd';
+import { Outcome } from '../../../components/outcome.tsx';
 import { useTranslation } from 'react-i18next';
 import type { FaultDetail, RepairRow } from '@iotc/shared/fault';
 import { useFault } from '../api/fault-detail.ts';
@@ -76,7 +77,7 @@ export function FaultDetailDrawer({ id, onClose, canRepair }: FaultDetailDrawerP
   else if (fault.isPending) body = <Skeleton active paragraph={{ rows: 8 }} />;
   else if (!row)
     body = (
-      <Result
+      <Outcome
         status="warning"
         title={t('fault.detail.loadFailed')}
         extra={

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import i18next, { i18nReady } from '../../../app/i18n.ts';
+import i18next, { i18nReady, loadAllMessages } from '../../../app/i18n.ts';
 import { fault } from '../test-fixtures.ts';
 import { seenText, toFaultView } from './fault-model.ts';
 
 await i18nReady;
+// The fault texts are the console's part of the messages.
+await loadAllMessages();
 await i18next.loadLanguages(['en', 'zh']);
 const en = i18next.getFixedT('en');
 const zh = i18next.getFixedT('zh');

@@ -2,7 +2,8 @@
 // it fails, an empty state, then the items with more loaded when the end scrolls into view (or
 // on "Load more"), and the spec's 'All loaded' once every row is on screen.
 import { useEffect, useRef, type ReactNode } from 'react';
-import { Button, Card, Divider, Empty, Result, Skeleton } from 'antd';
+import { Button, Card, Divider, Empty, Skeleton } from 'antd';
+import { Outcome } from '../../../components/outcome.tsx';
 import { useTranslation } from 'react-i18next';
 
 export interface FeedState<T> {
@@ -58,7 +59,7 @@ export function FeedPanel<T>({ title, extra, feed, itemKey, renderItem, emptyTex
     );
   } else if (feed.isError && feed.items.length === 0) {
     body = (
-      <Result
+      <Outcome
         status="warning"
         title={t('home.loadFailed')}
         data-testid={`${testId}-error`}

@@ -1,7 +1,8 @@
 // The row of vehicle counts by status (spec: unused, shutdown, offline, parked, driving, all), in
 // the status colours the map and tables use; a card opens real-time monitoring filtered by it.
 import type { ReactNode } from 'react';
-import { Button, Card, Col, Progress, Result, Row, Skeleton } from 'antd';
+import { Button, Card, Col, Progress, Row, Skeleton } from 'antd';
+import { Outcome } from '../../../components/outcome.tsx';
 import { AppstoreOutlined, CarOutlined, DisconnectOutlined, InboxOutlined, PauseCircleOutlined, PoweroffOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { DEVICE_STATUSES, STATUS_COLORS, type DeviceStatus, type StatusCounts } from '@iotc/shared/live';
@@ -44,7 +45,7 @@ export function StatusCards({ counts, loading, error, onRetry, onOpen }: StatusC
   const { t } = useTranslation();
   if (error && !counts) {
     return (
-      <Result
+      <Outcome
         status="warning"
         className="home-status-error"
         data-testid="home-status-error"

@@ -4,7 +4,8 @@
 // a paged table, and their export. Device and window live in the address (`device`, `from`,
 // `to`), so a link from another screen (`?device=<id>`) opens the device directly.
 import { useMemo, useState } from 'react';
-import { App, Button, Card, DatePicker, Empty, Result, Skeleton, Typography } from 'antd';
+import { App, Button, Card, DatePicker, Empty, Skeleton, Typography } from 'antd';
+import { Outcome } from '../../../components/outcome.tsx';
 import { FileExcelOutlined, FileTextOutlined, LineChartOutlined, SearchOutlined, TableOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
@@ -158,7 +159,7 @@ export default function SensorsPage(_props: ScreenProps) {
   else if (series.isPending) curves = <Skeleton active paragraph={{ rows: 8 }} data-testid="sensor-charts-loading" />;
   else if (series.isError && !series.data)
     curves = (
-      <Result
+      <Outcome
         status="warning"
         title={t('sensors.loadFailed')}
         data-testid="sensor-charts-error"

@@ -1,7 +1,8 @@
 // The organisation tree beside the management screens: the caller's organisation subtree,
 // a search box narrowing it by name or code, and the selected organisation.
 import { useMemo, useState, type Key, type ReactNode } from 'react';
-import { Button, Empty, Input, Result, Skeleton, Tag, Tree } from 'antd';
+import { Button, Empty, Input, Skeleton, Tag, Tree } from 'antd';
+import { Outcome } from '../../../components/outcome.tsx';
 import { ApartmentOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { OrgNode } from '@iotc/shared/platform';
@@ -94,7 +95,7 @@ export function OrgTreePanel({ selectedId, onSelect, allowDeselect = false }: Or
     body = <Skeleton active title={false} paragraph={{ rows: 6 }} />;
   } else if (query.isError) {
     body = (
-      <Result
+      <Outcome
         status="error"
         className="org-tree-error"
         subTitle={t('system.orgs.treeFailed')}

@@ -9,7 +9,8 @@
 // `renderAt`, which moves the marker and the cursor directly, and only the playback bar re-renders
 // (about ten times a second).
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, App, Button, Card, DatePicker, Empty, Result, Segmented, Skeleton, Spin, Typography } from 'antd';
+import { Alert, App, Button, Card, DatePicker, Empty, Segmented, Skeleton, Spin, Typography } from 'antd';
+import { Outcome } from '../../../components/outcome.tsx';
 import { SearchOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
@@ -334,7 +335,7 @@ export default function HistoryPage(_props: ScreenProps) {
   else if (track.isPending) body = <Skeleton active paragraph={{ rows: 10 }} data-testid="track-loading" />;
   else if (track.isError && !answer)
     body = (
-      <Result
+      <Outcome
         status="warning"
         title={t('track.loadFailed')}
         subTitle={track.error?.message}

@@ -4,7 +4,8 @@
 // humidity, whether it arrived on time and its alarms; and the same report as a PDF or an Excel
 // file in the user's language.
 import { useCallback } from 'react';
-import { Alert, Button, Descriptions, Empty, Modal, Result, Skeleton, Space, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Descriptions, Empty, Modal, Skeleton, Space, Table, Tag, Typography } from 'antd';
+import { Outcome } from '../../../components/outcome.tsx';
 import { FileExcelOutlined, FilePdfOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { ALARM_STATUSES, ALARM_TYPES, type AlarmStatus, type AlarmType } from '@iotc/shared/alarm';
@@ -330,7 +331,7 @@ export function ShipmentReportModal({ target, open, onClose, afterClose }: Shipm
   if (report.isPending) body = <Skeleton active paragraph={{ rows: 12 }} data-testid="sr-loading" />;
   else if (!data)
     body = (
-      <Result
+      <Outcome
         status="warning"
         title={t('transport.report.loadFailed')}
         subTitle={<span data-testid="sr-error">{apiErrorText(report.error, lang)}</span>}

@@ -4,7 +4,8 @@
 // the route and the current position, and its story. Writers get Edit (until it is final), Copy
 // and the moves its status allows; everyone gets the link to its history track and, once it has
 // started, its shipment report.
-import { Button, Descriptions, Drawer, Progress, Result, Skeleton, Space, Tag, Typography } from 'antd';
+import { Button, Descriptions, Drawer, Progress, Skeleton, Space, Tag, Typography } from 'antd';
+import { Outcome } from '../../../components/outcome.tsx';
 import { CopyOutlined, EditOutlined, FileTextOutlined, HistoryOutlined, ShareAltOutlined, SwapOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
@@ -189,7 +190,7 @@ export function TaskDetailDrawer({ id, onClose, canWrite, onOpen }: TaskDetailDr
   else if (task.isPending) body = <Skeleton active paragraph={{ rows: 10 }} />;
   else if (!row)
     body = (
-      <Result
+      <Outcome
         status="warning"
         title={t('transport.detail.loadFailed')}
         extra={

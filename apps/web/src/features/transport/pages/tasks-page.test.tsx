@@ -133,6 +133,8 @@ describe('transport tasks', { timeout: 120_000 }, () => {
     ]);
     expect(cell(PENDING.id, 'tt-cell-code').textContent).toBe('TT-20261124-0001');
     const goods = cell(PENDING.id, 'tt-cell-goods');
+    // An html cell shows its markup once the sanitiser (fetched by the first such cell) is in.
+    await settleUntil(() => goods.textContent !== '');
     expect(goods.textContent).toBe('Vaccines 1 × 20 boxesHigh value¥250,000');
     expect(goods.querySelector('[data-tag=high-value]')).not.toBeNull();
     expect(cell(MOVING.id, 'tt-cell-goods').querySelector('[data-tag=high-value]')).toBeNull();
@@ -227,6 +229,8 @@ describe('transport tasks', { timeout: 120_000 }, () => {
   it('refuses a planned arrival before the planned start, and sends nothing', async () => {
     await mount();
     click(row(BACKWARDS.id).querySelector('[data-testid=tt-row-edit]'));
+    // The drawer's code comes the first time one opens.
+    await settleUntil(() => document.getElementById('ttNew_goodsName') !== null);
     await settle(10);
     const drawer = byTestId(document, 'ttNew-drawer')!;
     expect(drawer.textContent).toContain('Edit task TT-20261124-0004');

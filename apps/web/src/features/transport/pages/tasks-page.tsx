@@ -33,14 +33,18 @@ import { useDialog } from '../../../lib/use-dialog.ts';
 import { useExport } from '../../../lib/use-export.ts';
 import { useTemplate } from '../api/template-detail.ts';
 import { exportTasks, PLANNED_FILTER, TASK_LISTS_KEY, taskFilters, useTaskCounts, useTasks } from '../api/tasks.ts';
-import { TaskImportModal } from '../components/import-modal.tsx';
 import { taskDescriptor } from '../components/task-columns.tsx';
-import { TaskDetailDrawer } from '../components/task-detail-drawer.tsx';
-import { TaskFormDrawer, type TaskFormTarget } from '../components/task-form-drawer.tsx';
+import type { TaskFormTarget } from '../components/task-form-drawer.tsx';
 import { ALL_COLOR, STATUS_COLORS, taskValuesFromTemplate, toTaskView, uuidOrNull, type RowWords, type TaskView } from '../components/task-model.ts';
-import { TemplatePickModal } from '../components/template-pick-modal.tsx';
 import { useTaskActions } from '../components/use-task-actions.tsx';
 import '../components/transport.css';
+import { lazyPart } from '../../../components/lazy-part.tsx';
+
+// The drawers and dialogs start closed: their code (forms, upload, steps) comes when one opens.
+const TaskDetailDrawer = lazyPart(() => import('../components/task-detail-drawer.tsx').then((m) => m.TaskDetailDrawer));
+const TaskFormDrawer = lazyPart(() => import('../components/task-form-drawer.tsx').then((m) => m.TaskFormDrawer));
+const TemplatePickModal = lazyPart(() => import('../components/template-pick-modal.tsx').then((m) => m.TemplatePickModal));
+const TaskImportModal = lazyPart(() => import('../components/import-modal.tsx').then((m) => m.TaskImportModal));
 
 export const DEFAULT_SORT = 'createdAt,desc';
 type Tab = 'all' | TaskViewStatus;
@@ -232,9 +236,10 @@ export default function TasksPage(_props: ScreenProps) {
         activeRowKey={detailId}
         emptyText={t('transport.task.none')}
       />
-      <TaskDetailDrawer id={detailId} onClose={() => setDetail(null)} canWrite={canWrite} onOpen={setDetail} />
-      <TaskFormDrawer formName="ttNew" target={creator.target} open={creator.open} onClose={creator.hide} afterClose={creator.afterClose} onSaved={(task) => setDetail(task.id)} />
+      <TaskDetailDrawer when={detailId !== null} id={detailId} onClose={() => setDetail(null)} canWrite={canWrite} onOpen={setDetail} />
+      <TaskFormDrawer when={creator.open} formName="ttNew" target={creator.target} open={creator.open} onClose={creator.hide} afterClose={creator.afterClose} onSaved={(task) => setDetail(task.id)} />
       <TemplatePickModal
+        when={picking.open}
         open={picking.open}
         onClose={picking.hide}
         onPick={(id) => {
@@ -242,7 +247,7 @@ export default function TasksPage(_props: ScreenProps) {
           setParam('templateId', id);
         }}
       />
-      <TaskImportModal open={importing.open} onClose={importing.hide} />
+      <TaskImportModal when={importing.open} open={importing.open} onClose={importing.hide} />
       {actions.dialog}
     </Card>
   );

@@ -3,7 +3,8 @@
 // allows (resolving asks what was done; closing is signed with the password again, since a
 // closed order is final).
 import { useState } from 'react';
-import { App, Button, Descriptions, Drawer, Result, Skeleton, Space, Typography } from 'antd';
+import { App, Button, Descriptions, Drawer, Skeleton, Space, Typography } from 'antd';
+import { Outcome } from '../../../components/outcome.tsx';
 import { EditOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { SignatureMeaning } from '@iotc/shared/signature';
@@ -120,7 +121,7 @@ export function WorkOrderDetailDrawer({ id, onClose, canHandle }: WorkOrderDetai
   else if (order.isPending) body = <Skeleton active paragraph={{ rows: 10 }} />;
   else if (!row)
     body = (
-      <Result
+      <Outcome
         status="warning"
         title={t('workOrder.detail.loadFailed')}
         extra={
