@@ -1,4 +1,4 @@
-// Everything English of the interface, fetched as one chunk when English is in use (i18n.ts):
+// English of the interface, fetched as one chunk when English is in use (i18n.ts):
 // the first load's messages (the account screens'; the console's come with its frame, i18n.ts),
 // antd's texts and dayjs's month and weekday names.
 import 'dayjs/locale/en';

@@ -1,4 +1,4 @@
-// Everything Chinese of the interface, fetched as one chunk when Chinese is in use (i18n.ts):
+// Chinese of the interface, fetched as one chunk when Chinese is in use (i18n.ts):
 // the first load's messages (the account screens'; the console's come with its frame, i18n.ts),
 // antd's texts and dayjs's month and weekday names.
 import 'dayjs/locale/zh-cn';
