@@ -1231,8 +1231,10 @@ async function storage() {
     if (month < new Date(today).toISOString().slice(0, 7)) {
       const [held] = rowsOf<{ n: string }>(await db.execute(sql`select count(*) as n from telemetry where time < ${`${new Date(today).toISOString().slice(0, 7)}-01`}::timestamptz`));
       const t0 = performance.now();
-      await dropMonth(db, month);
+      const dropped = await dropMonth(db, month);
       report(`storage.${engine}.drop_month_partition_${held!.n}_rows`, Math.round(performance.now() - t0), 'ms');
+      // Whether the month had a partition of its own (dropped) or its rows sat in the default one (deleted).
+      console.log(`storage: ${month} ${dropped.dropped ? 'partition dropped' : 'had no partition'}, ${dropped.deletedFromDefault} rows deleted from the default partition`);
     } else console.log(`storage: the readings start in this month (${month}); no closed month to drop`);
   } finally {
     await close();
