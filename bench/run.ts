@@ -27,7 +27,7 @@ import { readNodes as readLedgerNodes } from '../apps/server/src/modules/ledger/
 import { verifyLedger } from '../apps/server/src/modules/ledger/cli.ts';
 import { detectTrips } from '@iotc/shared/trips';
 import { archiveTick } from '../apps/server/src/modules/archive/job.ts';
-import { dropMonth } from '../apps/server/src/db/partitions.ts';
+import { addMonths, createMonth, dropMonth, monthOf } from '../apps/server/src/db/partitions.ts';
 import { fixesOf, readFixes } from '../apps/server/src/modules/archive/fixes.ts';
 import { readRows } from '../apps/server/src/modules/archive/reader.ts';
 import { startMqtt } from '../apps/server/src/ingest/mqtt.ts';
@@ -1155,6 +1155,10 @@ async function storage() {
       const [dev] = await db.insert(devices).values({ orgId: demo!.id, deviceId: `BENCH-STORE-${d}`, name: `bench reefer ${d}`, secretHash: hashSecret('bench-store-secret') }).returning();
       fleet.push({ id: dev!.id, orgId: demo!.id, deviceId: dev!.deviceId });
     }
+    // An installation that has run for the month has its partitions: the server creates each
+    // month's ahead of it. The back-filled months get theirs before loading, as they would have
+    // (else their rows sit in the default partition and "dropping" a month is deleting rows).
+    for (let month = monthOf(new Date(start)); month < monthOf(new Date(today)); month = addMonths(month, 1)) await createMonth(db, month);
     const loadStarted = performance.now();
     const sims = fleet.map((f, k) => createDevice({ deviceId: f.deviceId, seed: 1000 + k, kind: 'vehicle' }));
     // A day at a time for all devices together, as the intake leaves them.
