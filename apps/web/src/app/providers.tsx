@@ -3,7 +3,7 @@
 // modal) is the console's (console-app.tsx), and the tab's one live connection the console
 // frame's (console-layout.tsx): the login page's first load does without both. A message the
 // HTTP client or a loader shows before the console loads feedback-host.tsx for it.
-import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { ConfigProvider, theme as antdThemeApi } from 'antd';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { queryClient } from '../lib/query-client.ts';
@@ -13,8 +13,9 @@ import { feedbackWanted, onFeedbackWanted } from '../lib/feedback.ts';
 import { useReducedMotion } from '../lib/motion.ts';
 import { antdTheme } from './theme.ts';
 import { antdLocale } from './i18n.ts';
+import { lazyPart } from '../components/lazy-part.tsx';
 
-const FeedbackHost = lazy(() => import('./feedback-host.tsx'));
+const FeedbackHost = lazyPart(() => import('./feedback-host.tsx').then((m) => m.default));
 
 /** antd <App>'s root style (text colour, size, line height and font of the theme). */
 function AppRoot({ children }: { children: ReactNode }) {
@@ -27,11 +28,7 @@ function AppRoot({ children }: { children: ReactNode }) {
       style={{ color: token.colorText, fontSize: token.fontSize, lineHeight: token.lineHeight, fontFamily: token.fontFamily }}
     >
       {children}
-      {wanted ? (
-        <Suspense fallback={null}>
-          <FeedbackHost />
-        </Suspense>
-      ) : null}
+      <FeedbackHost when={wanted} />
     </div>
   );
 }
@@ -51,10 +48,10 @@ export function Providers({ children }: { children: ReactNode }) {
 
   return (
     <QueryClientProvider client={queryClient}>
-        {/* No space pushed between two Chinese characters of a button: texts stay as written. */}
-        <ConfigProvider locale={antdLocale(lang)} theme={{ ...themeConfig, token: { ...themeConfig.token, motion: !reducedMotion } }} button={{ autoInsertSpace: false }}>
-          <AppRoot>{children}</AppRoot>
-        </ConfigProvider>
+      {/* No space pushed between two Chinese characters of a button: texts stay as written. */}
+      <ConfigProvider locale={antdLocale(lang)} theme={{ ...themeConfig, token: { ...themeConfig.token, motion: !reducedMotion } }} button={{ autoInsertSpace: false }}>
+        <AppRoot>{children}</AppRoot>
+      </ConfigProvider>
     </QueryClientProvider>
   );
 }

@@ -23,7 +23,6 @@ export function NotFound({ standalone = false }: { standalone?: boolean }) {
   );
 }
 
-
 /** The page of an unknown address outside the console, loaded on demand (app/routes/screens.ts). */
 export default function StandaloneNotFound() {
   return <NotFound standalone />;

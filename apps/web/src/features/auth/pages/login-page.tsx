@@ -2,7 +2,7 @@
 // forgot-password links, language switch; server refusals shown inline; the initial-password
 // prompt after login; external sign-in when the server has a provider, and its failure
 // (`?ssoError=<code>`, set by the server's callback) shown above the form.
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Button, Checkbox, Divider, Form } from 'antd';
 // The field components themselves: antd's Input module brings TextArea, Search, OTP and Group too.
 import Input from 'antd/es/input/Input';
@@ -21,9 +21,10 @@ import { useSsoConfig } from '../../../api/sso.ts';
 import type * as Errors from '@iotc/shared/errors';
 import { AccountFrame } from '../components/account-frame.tsx';
 import { AccountCard } from '../components/account-card.tsx';
+import { lazyPart } from '../../../components/lazy-part.tsx';
 
 // The initial-password prompt (an antd Modal) is fetched when a sign-in needs it.
-const MustChangePasswordModal = lazy(() => import('../components/must-change-password-modal.tsx').then((m) => ({ default: m.MustChangePasswordModal })));
+const MustChangePasswordModal = lazyPart(() => import('../components/must-change-password-modal.tsx').then((m) => m.MustChangePasswordModal));
 
 interface LoginForm {
   account: string;
@@ -198,11 +199,7 @@ export default function LoginPage() {
         )}
       </AccountCard>
 
-      {mustChange ? (
-        <Suspense fallback={null}>
-          <MustChangePasswordModal open landing={landing} />
-        </Suspense>
-      ) : null}
+      <MustChangePasswordModal when={mustChange} open={mustChange} landing={landing} />
     </AccountFrame>
   );
 }
