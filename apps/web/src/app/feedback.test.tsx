@@ -7,7 +7,7 @@ import { render, setEnglish, type Rendered } from '../test/dom.tsx';
 import { settleUntil } from '../test/form.ts';
 import { feedbackWanted, withFeedback } from '../lib/feedback.ts';
 import { Providers } from './providers.tsx';
-import { ConsoleApp } from './console-app.tsx';
+import { FeedbackApp } from './feedback-app.tsx';
 
 let mounted: Rendered | undefined;
 afterEach(() => {
@@ -33,9 +33,9 @@ describe('feedback outside React', () => {
     // The console's <App> registers its own feedback, the newest in use.
     mounted.rerender(
       <Providers>
-        <ConsoleApp>
+        <FeedbackApp>
           <p>console</p>
-        </ConsoleApp>
+        </FeedbackApp>
       </Providers>,
     );
     act(() => withFeedback(({ notification }) => notification.info({ title: 'From the console', key: 'c' })));

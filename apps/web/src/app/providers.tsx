@@ -1,6 +1,6 @@
 // Everything a screen relies on: query cache, antd locale and theme following the user's choice,
 // and the root element with antd <App>'s text style. antd's <App> itself (message, notification,
-// modal) is the console's (console-app.tsx), and the tab's one live connection the console
+// modal) is the console's (feedback-app.tsx), and the tab's one live connection the console
 // frame's (console-layout.tsx): the login page's first load does without both. A message the
 // HTTP client or a loader shows before the console loads feedback-host.tsx for it.
 import { useEffect, useState, type ReactNode } from 'react';

@@ -26,16 +26,16 @@ import { adoptAddressToken, mainPageLoader, requireTokenLoader, rootLoader } fro
 // The console frame (navigation, header, alarm notifications) and the view host load with the
 // first console screen, in one chunk, not with the login page.
 // The console frame, and the pages outside the account screens, come with the console's messages
-// (i18n.ts) and antd's <App> (console-app.tsx): the screen renders once both are in.
+// (i18n.ts) and antd's <App> (feedback-app.tsx): the screen renders once both are in.
 const consoleScreen =
   (importer: ScreenImporter): ScreenImporter =>
   () =>
-    Promise.all([importer(), import('./console-app.tsx'), loadAllMessages()]).then(([{ default: Screen }, { ConsoleApp }]) => ({
-      default: function InConsoleApp(props: ScreenProps) {
+    Promise.all([importer(), import('./feedback-app.tsx'), loadAllMessages()]).then(([{ default: Screen }, { FeedbackApp }]) => ({
+      default: function InFeedbackApp(props: ScreenProps) {
         return (
-          <ConsoleApp>
+          <FeedbackApp>
             <Screen {...props} />
-          </ConsoleApp>
+          </FeedbackApp>
         );
       },
     }));

@@ -12,7 +12,7 @@ function FeedbackBridge() {
   return null;
 }
 
-export function ConsoleApp({ children }: { children: ReactNode }) {
+export function FeedbackApp({ children }: { children: ReactNode }) {
   return (
     <AntApp component={false}>
       <FeedbackBridge />
