@@ -32,6 +32,11 @@ function type(input: HTMLInputElement, text: string) {
   });
 }
 
+/** The range fields' picker is fetched with the first bar that has one: wait for `n` of them. */
+async function pickersShown(root: ParentNode, n: number) {
+  await vi.waitFor(() => expect(root.querySelectorAll('.ant-picker-range')).toHaveLength(n), { timeout: 10_000 });
+}
+
 describe('lastweekdate', () => {
   const now = dayjs('2025-06-15T10:30:00');
   it('allows seven days ago to today, nothing earlier or later', () => {
@@ -80,6 +85,7 @@ describe('FilterBar', { timeout: 20_000 }, () => {
   it('shows the spec hints in English and Chinese', async () => {
     mounted = render(<FilterBar items={items} onSearch={() => {}} />);
     const bar = mounted.container.querySelector('[data-testid="filter-bar"]')!;
+    await pickersShown(bar, 3);
     const placeholders = () => [...bar.querySelectorAll('input')].map((i) => i.getAttribute('placeholder'));
     expect(placeholders()).toContain('please enter content');
     expect(bar.textContent).toContain('please select');
@@ -107,8 +113,9 @@ describe('FilterBar', { timeout: 20_000 }, () => {
     expect(onSearch).toHaveBeenCalledTimes(2);
   });
 
-  it('the no-clear range has no clear button; the others do', () => {
+  it('the no-clear range has no clear button; the others do', async () => {
     mounted = render(<FilterBar items={items} value={{ createdFrom: '2025-06-01T00:00:00.000Z', reportedFrom: '2025-06-01T00:00:00.000Z' }} onSearch={() => {}} />);
+    await pickersShown(mounted.container, 3);
     const created = mounted.container.querySelector('[data-testid="filter-created"]')!;
     const reported = mounted.container.querySelector('[data-testid="filter-reported"]')!;
     expect(created.querySelector('.ant-picker-clear')).not.toBeNull();

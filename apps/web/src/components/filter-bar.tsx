@@ -3,19 +3,23 @@
 // a multiple select's values as one comma-separated list,
 // a range `<key>` as `<key>From` / `<key>To` in ISO 8601 UTC (one pair per range field, so a bar
 // may hold several ranges). Reset clears the fields and raises the spec's reset flag for 60 ms.
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { Button, DatePicker, Input, Select, Space } from 'antd';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { Button, Input, Select, Space } from 'antd';
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
-import { DATETIME_FORMAT, FILTER_RESET_MS, LAST_WEEK_DAYS } from '@iotc/shared/constants';
+import { FILTER_RESET_MS, LAST_WEEK_DAYS } from '@iotc/shared/constants';
 import type { Dict } from '@iotc/shared/auth';
 import { dictsQueryOptions } from '../api/dict-all.ts';
 import { useLabel } from '../lib/label.ts';
 import { useLang } from '../lib/language.ts';
 import type { FilterValues } from '../lib/list-query.ts';
+import type { RangeValue } from './filter-range.tsx';
 import './filter-bar.css';
+
+// The date-time range field is fetched only by a bar that has one.
+const FilterRange = lazy(() => import('./filter-range.tsx'));
 
 export type FilterType = 'input' | 'select' | 'multiselect' | 'datetimerange' | 'datetimerange-noclear' | 'lastweekdate';
 
@@ -45,7 +49,6 @@ export interface FilterItem {
   testId?: string;
 }
 
-type RangeValue = [Dayjs | null, Dayjs | null] | null;
 type FieldValue = string | string[] | RangeValue | undefined;
 type FieldValues = Record<string, FieldValue>;
 
@@ -220,22 +223,18 @@ export function FilterBar({ items, value = EMPTY, onSearch, onReset, extra }: Fi
           />
         );
       default:
-        // The picker would copy a data-testid onto both of its inputs; the hook sits on a wrapper.
         return (
-          <span data-testid={item.testId ?? id} className="iotc-filter-range">
-            <DatePicker.RangePicker
-              id={{ start: id }}
+          <Suspense fallback={<span className="iotc-filter-range-pending" style={style} aria-busy="true" />}>
+            <FilterRange
+              id={id}
+              testId={item.testId ?? id}
               style={style}
-              showTime
-              format={DATETIME_FORMAT}
               allowClear={item.type !== 'datetimerange-noclear'}
               disabledDate={item.type === 'lastweekdate' ? (d) => lastWeekDisabledDate(d) : undefined}
-              placeholder={[t('filter.startDate'), t('filter.endDate')]}
-              separator={<span className="iotc-filter-separator">{t('filter.to')}</span>}
               value={asRange(v)}
-              onChange={(range) => set(item.key, range as RangeValue)}
+              onChange={(range) => set(item.key, range)}
             />
-          </span>
+          </Suspense>
         );
     }
   };

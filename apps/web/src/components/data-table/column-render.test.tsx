@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Dict } from '@iotc/shared/auth';
 import { click, render, setEnglish, type Rendered } from '../../test/dom.tsx';
-import { Cell, isCellOutOfRange, isOutOfRange, limitBounds, loadSanitizer, type CellContext } from './column-render.tsx';
+import { Cell, isCellOutOfRange, isOutOfRange, limitBounds, loadCellSanitizer, type CellContext } from './column-render.tsx';
 import type { TableColumn } from './types.ts';
 
 type R = Record<string, unknown>;
@@ -131,7 +131,7 @@ describe('column types as the user sees them', { timeout: 20_000 }, () => {
     expect(box.innerHTML).not.toMatch(/onerror|<script|javascript:/i);
     await new Promise((r) => setTimeout(r, 20));
     expect((window as { __pwned?: boolean }).__pwned).toBeUndefined();
-    expect((await loadSanitizer())('<svg onload="x()"><circle/></svg><i>ok</i>')).toBe('<i>ok</i>');
+    expect((await loadCellSanitizer())('<svg onload="x()"><circle/></svg><i>ok</i>')).toBe('<i>ok</i>');
   });
 
   it('battery: a percentage badge, low below 20 in the danger colour', () => {

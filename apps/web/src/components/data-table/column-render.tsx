@@ -8,6 +8,7 @@ import { BATTERY_LOW_PERCENT } from '@iotc/shared/constants';
 import { dictText } from '../../api/dict-all.ts';
 import { useLabel } from '../../lib/label.ts';
 import type { AnyRow, CellHandlers, ColumnType, Row, TableColumn } from './types.ts';
+import { loadSanitizer, type Sanitize } from '../../lib/sanitize.ts';
 
 /** What an empty cell shows. */
 export const EMPTY_CELL = '-';
@@ -76,23 +77,22 @@ export function isBatteryLow(percent: number): boolean {
 // scripts and every on* handler by default; the html profile also keeps SVG/MathML out.
 const SANITIZE = { USE_PROFILES: { html: true } };
 
-type Sanitize = (html: string) => string;
 let sanitizer: Sanitize | null = null;
 let loading: Promise<Sanitize> | null = null;
 
 /**
- * DOMPurify (11 KB gzip) is fetched by the first html cell, not with every table: a cell shows
+ * The html cells' sanitiser, fetched by the first html cell (lib/sanitize.ts): a cell shows
  * nothing until it is in, never the markup unsanitised.
  */
-export function loadSanitizer(): Promise<Sanitize> {
-  loading ??= import('dompurify').then(({ default: DOMPurify }) => (sanitizer = (html) => DOMPurify.sanitize(html, SANITIZE)));
+export function loadCellSanitizer(): Promise<Sanitize> {
+  loading ??= loadSanitizer(SANITIZE).then((loaded) => (sanitizer = loaded));
   return loading;
 }
 
 function HtmlCell({ html }: { html: string }) {
   const [, loaded] = useReducer((n: number) => n + 1, 0);
   useEffect(() => {
-    if (!sanitizer) void loadSanitizer().then(loaded);
+    if (!sanitizer) void loadCellSanitizer().then(loaded);
   }, []);
   return sanitizer ? <span className="iotc-cell-html" dangerouslySetInnerHTML={{ __html: sanitizer(html) }} /> : <span className="iotc-cell-html" />;
 }

@@ -4,7 +4,7 @@
 // a track, tasks, places) are layers that take this map and listen for its changes. Tiles that
 // cannot be reached are hidden, with a note, until one loads (watchTiles).
 import * as L from 'leaflet';
-import DOMPurify from 'dompurify';
+import { loadSanitizer } from '../../lib/sanitize.ts';
 import type { MapConfig } from '@iotc/shared/live';
 import { fromDisplay, toDisplay, type TileCrs } from './coords.ts';
 import { createOfflineLayer, offlineRenderer } from './offline-layer.ts';
@@ -56,6 +56,9 @@ export class BaseMap {
   /** The note shown while the tiles are hidden as unreachable (null: shown). */
   private note: HTMLElement | null = null;
   private noteText = 'Street map unreachable: offline outline shown';
+  private readonly attribution: L.Control.Attribution;
+  /** The tiles' attribution as shown (sanitised), removed with the tiles. */
+  private tileAttribution: string | null = null;
 
   constructor(container: HTMLElement) {
     this.container = container;
@@ -69,7 +72,7 @@ export class BaseMap {
       attributionControl: false,
       worldCopyJump: false,
     });
-    L.control.attribution({ prefix: '<a href="https://leafletjs.com" target="_blank" rel="noreferrer">Leaflet</a>' }).addTo(this.map);
+    this.attribution = L.control.attribution({ prefix: '<a href="https://leafletjs.com" target="_blank" rel="noreferrer">Leaflet</a>' }).addTo(this.map);
     const pane = this.map.createPane(OFFLINE_PANE);
     pane.style.zIndex = '150';
     pane.style.pointerEvents = 'none';
@@ -95,12 +98,11 @@ export class BaseMap {
       this.tilesKey = key;
       this.tiles?.remove();
       this.tiles = null;
+      if (this.tileAttribution !== null) this.attribution.removeAttribution(this.tileAttribution);
+      this.tileAttribution = null;
       if (config?.tileUrl) {
-        // The attribution is HTML from the server's configuration: links and text only.
-        const attribution = config.tileAttribution
-          ? DOMPurify.sanitize(config.tileAttribution, { ALLOWED_TAGS: ['a', 'b', 'strong', 'i', 'em', 'span'], ALLOWED_ATTR: ['href', 'target', 'rel', 'title'] })
-          : undefined;
-        this.tiles = L.tileLayer(config.tileUrl, { subdomains: splitSubdomains(config.tileSubdomains), attribution, maxZoom: config.tileMaxZoom }).addTo(this.map);
+        this.tiles = L.tileLayer(config.tileUrl, { subdomains: splitSubdomains(config.tileSubdomains), maxZoom: config.tileMaxZoom }).addTo(this.map);
+        if (config.tileAttribution) this.showAttribution(config.tileAttribution, key);
         this.watchTiles(this.tiles);
       }
       this.showTiles(true);
@@ -112,6 +114,18 @@ export class BaseMap {
       this.crs = crs;
     }
     if (changed) this.notify('config');
+  }
+
+  /**
+   * The attribution is HTML from the server's configuration: links and text only. It shows once
+   * the sanitiser is in (fetched by the first map with one), if the same tiles are still shown.
+   */
+  private showAttribution(html: string, key: string): void {
+    void loadSanitizer({ ALLOWED_TAGS: ['a', 'b', 'strong', 'i', 'em', 'span'], ALLOWED_ATTR: ['href', 'target', 'rel', 'title'] }).then((sanitize) => {
+      if (this.destroyed || this.tilesKey !== key) return;
+      this.tileAttribution = sanitize(html);
+      this.attribution.addAttribution(this.tileAttribution);
+    });
   }
 
   /** The note shown while the tiles cannot be reached (the caller's language). */

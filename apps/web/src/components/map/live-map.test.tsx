@@ -146,13 +146,14 @@ describe('LiveMap', () => {
     expect(after.dataset).toMatchObject({ lat: '39.95', status: 'parked' });
   });
 
-  it('keeps WGS-84 in the data attributes while placing markers in GCJ-02 on GCJ-02 tiles', () => {
+  it('keeps WGS-84 in the data attributes while placing markers in GCJ-02 on GCJ-02 tiles', async () => {
     const config: MapConfig = { tileUrl: 'https://t{s}.example.com/{z}/{x}/{y}.png', tileSubdomains: '1234', tileAttribution: '© Example', tileCrs: 'gcj02', tileMaxZoom: 18 };
     mounted = render(map({ points: [spread[0]!], config }));
     const el = marker('bj')!;
     expect(el.dataset).toMatchObject({ lat: '39.9087', lon: '116.3975' });
     expect(document.querySelectorAll('.leaflet-tile-pane .leaflet-layer')).toHaveLength(1);
-    expect(document.querySelector('.leaflet-control-attribution')!.textContent).toContain('© Example');
+    // The attribution shows once the sanitiser is fetched.
+    await vi.waitFor(() => expect(document.querySelector('.leaflet-control-attribution')!.textContent).toContain('© Example'));
   });
 
   it('places devices at their GCJ-02 position on GCJ-02 tiles, and back on WGS-84 tiles', () => {

@@ -121,7 +121,7 @@ describe('MapView', () => {
     expect(document.querySelectorAll('[data-testid="map"] .leaflet-map-pane')).toHaveLength(1);
   });
 
-  it('puts the configured tiles over the base and moves its layers to GCJ-02 on GCJ-02 tiles', () => {
+  it('puts the configured tiles over the base and moves its layers to GCJ-02 on GCJ-02 tiles', async () => {
     const view = (config: MapConfig | null) => (
       <MapView config={config} testId="map">
         <Pin id="a" at={BEIJING} />
@@ -138,11 +138,23 @@ describe('MapView', () => {
     const wgs = position();
     mounted.rerender(view(GCJ));
     expect(container.querySelectorAll('.leaflet-tile-pane .leaflet-layer')).toHaveLength(1);
-    expect(container.querySelector('.leaflet-control-attribution')!.textContent).toContain('© Example');
+    // The attribution shows once the sanitiser is fetched.
+    await vi.waitFor(() => expect(container.querySelector('.leaflet-control-attribution')!.textContent).toContain('© Example'));
     expect(position().equals(wgs)).toBe(false);
     mounted.rerender(view(null));
     expect(container.querySelectorAll('.leaflet-tile-pane .leaflet-layer')).toHaveLength(0);
+    expect(container.querySelector('.leaflet-control-attribution')!.textContent).not.toContain('© Example');
     expect(position().equals(wgs)).toBe(true);
+  });
+
+  it('shows a configured attribution as links and text only', async () => {
+    const attribution = '<a href="https://tiles.example.com" onclick="window.hacked = 1">© Tiles</a><img src="x" onerror="window.hacked = 1"><script>window.hacked = 1</script>';
+    mounted = render(<MapView config={{ ...GCJ, tileAttribution: attribution }} testId="map" />);
+    const control = () => document.querySelector('[data-testid="map"] .leaflet-control-attribution')!;
+    await vi.waitFor(() => expect(control().textContent).toContain('© Tiles'));
+    const link = control().querySelector('a[href="https://tiles.example.com"]')!;
+    expect(link.getAttribute('onclick')).toBeNull();
+    expect(control().querySelector('img, script')).toBeNull();
   });
 
   it('reports a click as the WGS-84 point under the mouse on GCJ-02 tiles', () => {
