@@ -152,6 +152,7 @@ describe.each(['en-US', 'zh-CN'] as const)('history track playback in %s', (loca
       expect(i).toBeGreaterThan(0);
       await expect.poll(marker).toEqual([track.points.lat[i], track.points.lon[i]]);
       expect(await marker()).not.toEqual(before);
+      await screenshot(page, `track-curves-${locale}`);
       // Leaving the curves puts the marker back at the playhead.
       await page.mouse.move(box.x + box.width / 2, box.y - 200);
       await expect.poll(async () => distanceM((await marker())!, interpolate(track.points, at))).toBeLessThan(3);

@@ -1,5 +1,7 @@
 // One ECharts instance as a React component, for every screen that draws curves: ECharts is
-// imported piece by piece (line, bar and pie charts and the components the console uses, canvas renderer),
+// imported piece by piece. Here the pieces every chart uses (line and bar charts, grid, tooltip,
+// legend, canvas renderer); the pie chart, data zoom and marks are registered by the modules
+// whose options use them (pie.ts, zoom.ts, marks.ts), so a screen fetches only what it draws;
 // the instance is made on mount, follows `option`, resizes with its box and is disposed on
 // unmount. Charts given the same `group` share tooltip, axis pointer and zoom (echarts.connect).
 // In the dark theme the chart takes ECharts' dark theme (light axes, labels and legend) on a
@@ -7,13 +9,10 @@
 import { useEffect, useRef, type CSSProperties } from 'react';
 import { isDarkTheme, useThemeName } from '../../lib/theme.ts';
 import * as echarts from 'echarts/core';
-import { BarChart, LineChart, PieChart, type BarSeriesOption, type LineSeriesOption, type PieSeriesOption } from 'echarts/charts';
+import { BarChart, LineChart, type BarSeriesOption, type LineSeriesOption, type PieSeriesOption } from 'echarts/charts';
 import {
-  DataZoomComponent,
   GridComponent,
   LegendComponent,
-  MarkAreaComponent,
-  MarkLineComponent,
   TooltipComponent,
   type DataZoomComponentOption,
   type GridComponentOption,
@@ -24,7 +23,7 @@ import {
 } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
 
-echarts.use([LineChart, BarChart, PieChart, GridComponent, TooltipComponent, LegendComponent, DataZoomComponent, MarkLineComponent, MarkAreaComponent, CanvasRenderer]);
+echarts.use([LineChart, BarChart, GridComponent, TooltipComponent, LegendComponent, CanvasRenderer]);
 
 /** The options the registered pieces understand. */
 export type EChartOption = echarts.ComposeOption<

@@ -4,6 +4,7 @@
 import dayjs from 'dayjs';
 import type { Series } from '@iotc/shared/live';
 import type { EChartOption } from '../../../components/chart/echart.tsx';
+import '../../../components/chart/marks.ts';
 import { escapeHtml } from '../../../lib/html.ts';
 import type { Limits } from './monitor-model.ts';
 

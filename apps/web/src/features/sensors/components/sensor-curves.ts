@@ -6,6 +6,8 @@ import dayjs from 'dayjs';
 import { DATETIME_FORMAT } from '@iotc/shared/constants';
 import type { BoundAsset } from '@iotc/shared/live';
 import type { EChartOption } from '../../../components/chart/echart.tsx';
+import '../../../components/chart/zoom.ts';
+import '../../../components/chart/marks.ts';
 import { escapeHtml } from '../../../lib/html.ts';
 
 export { CURVE_FIELDS, presentCurves, type CurveField, type CurveKey } from '../../../components/chart/curve-fields.ts';

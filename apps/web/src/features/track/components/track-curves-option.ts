@@ -5,6 +5,8 @@ import dayjs from 'dayjs';
 import { DATETIME_FORMAT } from '@iotc/shared/constants';
 import type { TrackAnswer, TrackPoints } from '@iotc/shared/track';
 import type { EChartOption } from '../../../components/chart/echart.tsx';
+import '../../../components/chart/zoom.ts';
+import '../../../components/chart/marks.ts';
 import { escapeHtml } from '../../../lib/html.ts';
 import { MAX_GAP_MS } from './track-model.ts';
 

@@ -3,6 +3,7 @@
 // most tasks.
 import type { ProductionRow } from '@iotc/shared/report';
 import type { EChartOption } from '../../../components/chart/echart.tsx';
+import '../../../components/chart/zoom.ts';
 
 /** Groups the chart of a customer, route or vehicle report shows. */
 export const TOP_GROUPS = 15;

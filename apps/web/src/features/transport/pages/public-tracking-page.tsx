@@ -13,6 +13,7 @@ import { DATETIME_FORMAT } from '@iotc/shared/constants';
 import type { PublicTracking } from '@iotc/shared/transport-tracking';
 import { ApiError } from '../../../api/client.ts';
 import { EChart, type EChartOption } from '../../../components/chart/echart.tsx';
+import '../../../components/chart/marks.ts';
 import { LanguageSwitch } from '../../../components/language-switch.tsx';
 import { PlaceMap } from '../components/place-map.tsx';
 import { STATUS_TAG_COLORS } from '../components/task-model.ts';
