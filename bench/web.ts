@@ -11,6 +11,8 @@
 // signed in: the session is started on the login page of the same Chromium profile first.
 //
 // BENCH_WEB_DIST serves another build than apps/web/dist (which is built when missing or stale).
+// BENCH_WEB_LH_DETAIL=1 also prints where each page's main-thread time went (by kind of work, by
+// script, the long tasks), for reading what makes up the blocking time.
 import { spawn, execSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -121,6 +123,24 @@ export interface LighthouseScores {
   tbt: number;
   /** Audits of best practices and performance that did not pass, for reading what to fix. */
   failing: string[];
+  /** With BENCH_WEB_LH_DETAIL: where the main thread's time went (work by kind, by script, long tasks). */
+  detail: string[];
+}
+
+interface AuditItems {
+  details?: { items?: Record<string, unknown>[] };
+}
+
+/** The main-thread figures behind TBT, a line each, largest first. */
+function mainThreadDetail(audits: Record<string, AuditItems>): string[] {
+  const items = (id: string) => audits[id]?.details?.items ?? [];
+  const ms = (v: unknown) => Math.round(Number(v ?? 0));
+  const short = (u: unknown) => String(u).replace(/^https?:\/\/[^/]+/, '');
+  return [
+    ...items('mainthread-work-breakdown').slice(0, 6).map((i) => `work ${String(i.groupLabel ?? i.group)}: ${ms(i.duration)} ms`),
+    ...items('bootup-time').slice(0, 8).map((i) => `script ${short(i.url)}: ${ms(i.total)} ms (evaluation ${ms(i.scripting)}, parse ${ms(i.scriptParseCompile)})`),
+    ...items('long-tasks').slice(0, 10).map((i) => `long task at ${ms(i.startTime)} ms: ${ms(i.duration)} ms in ${short(i.url)}`),
+  ];
 }
 
 /** Lighthouse's desktop run on each screen, console screens signed in; scores 0-100. */
@@ -163,6 +183,7 @@ export async function lighthouseRuns(server: Server, screens: readonly { name: s
         lcp: Math.round(audits['largest-contentful-paint']?.numericValue ?? 0),
         tbt: Math.round(audits['total-blocking-time']?.numericValue ?? 0),
         failing,
+        detail: process.env.BENCH_WEB_LH_DETAIL ? mainThreadDetail(audits as Record<string, AuditItems>) : [],
       });
     }
   } finally {
@@ -206,6 +227,7 @@ export async function web(report: Report): Promise<void> {
       report(`web lighthouse ${name} LCP`, s.lcp, 'ms');
       report(`web lighthouse ${name} TBT`, s.tbt, 'ms');
       for (const f of s.failing) console.log(`  lighthouse ${name}: ${f}`);
+      for (const d of s.detail) console.log(`  lighthouse ${name} ${d}`);
     }
   } finally {
     await server.close();
