@@ -13,17 +13,16 @@ export function Forbidden() {
   const lang = useLang();
   const navigate = useNavigate();
   return (
-    <div data-testid="forbidden-page">
-      <LazyResult
-        status="403"
-        title={<span data-testid="forbidden-title">{errorText('NO_PERMISSION', lang)}</span>}
-        subTitle={t('forbidden.subtitle')}
-        extra={
-          <Button type="primary" data-testid="forbidden-back" onClick={() => void navigate(DEFAULT_LANDING)}>
-            {t('forbidden.back')}
-          </Button>
-        }
-      />
-    </div>
+    <LazyResult
+      data-testid="forbidden-page"
+      status="403"
+      title={<span data-testid="forbidden-title">{errorText('NO_PERMISSION', lang)}</span>}
+      subTitle={t('forbidden.subtitle')}
+      extra={
+        <Button type="primary" data-testid="forbidden-back" onClick={() => void navigate(DEFAULT_LANDING)}>
+          {t('forbidden.back')}
+        </Button>
+      }
+    />
   );
 }

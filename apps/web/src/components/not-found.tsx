@@ -8,18 +8,18 @@ export function NotFound({ standalone = false }: { standalone?: boolean }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   return (
-    <div className={standalone ? 'page-center' : undefined} data-testid="not-found">
-      <LazyResult
-        status="404"
-        title={t('notFound.title')}
-        subTitle={t('notFound.subtitle')}
-        extra={
-          <Button type="primary" data-testid="not-found-home" onClick={() => navigate('/')}>
-            {t('notFound.back')}
-          </Button>
-        }
-      />
-    </div>
+    <LazyResult
+      boxClassName={standalone ? 'page-center' : undefined}
+      data-testid="not-found"
+      status="404"
+      title={t('notFound.title')}
+      subTitle={t('notFound.subtitle')}
+      extra={
+        <Button type="primary" data-testid="not-found-home" onClick={() => navigate('/')}>
+          {t('notFound.back')}
+        </Button>
+      }
+    />
   );
 }
 

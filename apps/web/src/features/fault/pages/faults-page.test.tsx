@@ -259,7 +259,9 @@ describe('faults', { timeout: 120_000 }, () => {
     mounted = undefined;
     world.permissions = ['fault:handle'];
     await mount();
-    expect(byTestId(document, 'forbidden-page')).not.toBeNull();
+    // The 403 page fetches antd's Result when shown (components/lazy-result.tsx).
+    await settleUntil(() => byTestId(document, 'forbidden-page') !== null);
+    expect(byTestId(document, 'forbidden-title')!.textContent).toBe('No permission');
   });
 
   it('exports the filters as Excel', async () => {

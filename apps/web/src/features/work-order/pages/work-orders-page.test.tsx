@@ -395,7 +395,9 @@ describe('work orders', { timeout: 120_000 }, () => {
     mounted = undefined;
     world.permissions = [];
     await mount();
-    expect(byTestId(document, 'forbidden-page')).not.toBeNull();
+    // The 403 page fetches antd's Result when shown (components/lazy-result.tsx).
+    await settleUntil(() => byTestId(document, 'forbidden-page') !== null);
+    expect(byTestId(document, 'forbidden-title')!.textContent).toBe('No permission');
   });
 
   it('speaks Chinese', async () => {
