@@ -10,5 +10,6 @@ let purify: Promise<DOMPurify> | null = null;
 /** A sanitiser with the given DOMPurify settings, once DOMPurify is in. */
 export function loadSanitizer(config: Config): Promise<Sanitize> {
   purify ??= import('dompurify').then((m) => m.default);
-  return purify.then((dompurify) => (html: string) => dompurify.sanitize(html, { ...config, RETURN_TRUSTED_TYPE: false }));
+  const settings = { ...config, RETURN_TRUSTED_TYPE: false as const };
+  return purify.then((dompurify) => (html: string) => dompurify.sanitize(html, settings));
 }

@@ -13,6 +13,9 @@ import { createOfflineLayer, offlineRenderer } from './offline-layer.ts';
 export const DEFAULT_CENTER: [number, number] = [35, 105];
 export const DEFAULT_ZOOM = 4;
 const DEFAULT_MAX_ZOOM = 18;
+/** What a tile attribution may keep: links and text. */
+const ATTRIBUTION_HTML = { ALLOWED_TAGS: ['a', 'b', 'strong', 'i', 'em', 'span'], ALLOWED_ATTR: ['href', 'target', 'rel', 'title'] };
+
 /** The offline layer's pane, under the tiles (tilePane is at z-index 200); the dark theme inverts it. */
 export const OFFLINE_PANE = 'iotc-offline';
 
@@ -102,7 +105,7 @@ export class BaseMap {
       this.tileAttribution = null;
       if (config?.tileUrl) {
         this.tiles = L.tileLayer(config.tileUrl, { subdomains: splitSubdomains(config.tileSubdomains), maxZoom: config.tileMaxZoom }).addTo(this.map);
-        if (config.tileAttribution) this.showAttribution(config.tileAttribution, key);
+        if (config.tileAttribution) this.showAttribution(config.tileAttribution, this.tiles);
         this.watchTiles(this.tiles);
       }
       this.showTiles(true);
@@ -118,11 +121,12 @@ export class BaseMap {
 
   /**
    * The attribution is HTML from the server's configuration: links and text only. It shows once
-   * the sanitiser is in (fetched by the first map with one), if the same tiles are still shown.
+   * the sanitiser is in (fetched by the first map with one), if the same tile layer is still
+   * shown (a change of tiles and back makes a new layer, whose own attribution follows).
    */
-  private showAttribution(html: string, key: string): void {
-    void loadSanitizer({ ALLOWED_TAGS: ['a', 'b', 'strong', 'i', 'em', 'span'], ALLOWED_ATTR: ['href', 'target', 'rel', 'title'] }).then((sanitize) => {
-      if (this.destroyed || this.tilesKey !== key) return;
+  private showAttribution(html: string, layer: L.TileLayer): void {
+    void loadSanitizer(ATTRIBUTION_HTML).then((sanitize) => {
+      if (this.destroyed || this.tiles !== layer) return;
       this.tileAttribution = sanitize(html);
       this.attribution.addAttribution(this.tileAttribution);
     });
