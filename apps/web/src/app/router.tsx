@@ -20,17 +20,19 @@ import {
   TRACKING_PUBLIC_SCREEN,
 } from './routes/screens.ts';
 import type { ScreenImporter, ScreenProps } from '../lib/screen.ts';
-import { loadAllMessages } from './i18n.ts';
+import { loadMessageParts } from './i18n.ts';
 import { adoptAddressToken, mainPageLoader, requireTokenLoader, rootLoader } from './routes/loaders.ts';
 
 // The console frame (navigation, header, alarm notifications) and the view host load with the
 // first console screen, in one chunk, not with the login page.
-// The console frame, and the pages outside the account screens, come with the console's messages
-// (i18n.ts) and antd's <App> (feedback-app.tsx): the screen renders once both are in.
+// The console frame, and the pages outside the account screens, come with the shell's messages
+// (the frame's and the shared components', i18n.ts `loadMessageParts`) and antd's <App>
+// (feedback-app.tsx): the screen renders once both are in. Each screen brings its own messages
+// besides (routes/screens.ts `withParts`).
 const consoleScreen =
   (importer: ScreenImporter): ScreenImporter =>
   () =>
-    Promise.all([importer(), import('./feedback-app.tsx'), loadAllMessages()]).then(([{ default: Screen }, { FeedbackApp }]) => ({
+    Promise.all([importer(), import('./feedback-app.tsx'), loadMessageParts(['shell'])]).then(([{ default: Screen }, { FeedbackApp }]) => ({
       default: function InFeedbackApp(props: ScreenProps) {
         return (
           <FeedbackApp>
@@ -40,7 +42,7 @@ const consoleScreen =
       },
     }));
 const CONSOLE_LAYOUT = consoleScreen(() => import('./console.ts').then((m) => ({ default: m.ConsoleLayout })));
-// Inside the frame, which brought the messages and <App> already.
+// Inside the frame, which brought the shell's messages and <App> already.
 const VIEW_HOST = () => import('./console.ts').then((m) => ({ default: m.ViewHost }));
 const viewHost = <ScreenLoader name="viewHost" importer={VIEW_HOST} />;
 
