@@ -2,11 +2,12 @@
 // no chart library, no map library, no schema library, and only the account screens' messages of
 // the language in use come down; switching language fetches the other language's texts and shows
 // them at once, with no raw message key. Signing in brings the console's messages before the
-// console shows, in either language.
+// console shows, in either language: the console frame's part and each screen's own parts
+// (app/locale-parts.ts), not the other screens'.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { signInAs, startServer, type Server, withBrowser } from './harness.ts';
+import { screenshot, signInAs, startServer, type Server, withBrowser } from './harness.ts';
 
 const en = JSON.parse(readFileSync('apps/web/src/locales/en.json', 'utf8')) as Record<string, string>;
 const zh = JSON.parse(readFileSync('apps/web/src/locales/zh.json', 'utf8')) as Record<string, string>;
@@ -17,8 +18,11 @@ const LEAFLET = 'leaflet-container';
 const ECHARTS = 'zrender';
 const EN_TEXT = en['app.subtitle']!;
 const ZH_TEXT = zh['app.subtitle']!;
-// A console text (the console's part of the messages) and Zod's own error class name.
+// A console text (the monitoring screen's part of the messages) and Zod's own error class name.
 const CONSOLE_TEXT = en['monitor.placeholder']!;
+// Texts of the alarm screens' part and of the cockpit's.
+const ALARM_TEXT = en['alarm.query.none']!;
+const COCKPIT_TEXT = en['cockpit.title']!;
 const ZOD = 'ZodError';
 // A raw message key of any of the files' prefixes, as a page shows it when its texts are missing.
 const RAW_KEY = new RegExp(`\\b(${[...new Set(Object.keys(en).map((k) => k.split('.')[0]))].join('|')})\\.[a-zA-Z]+`);
@@ -97,6 +101,32 @@ describe('the login page first load', () => {
       await expect.poll(() => page.locator('body').innerText()).toContain(zh['monitor.status.shutdown']);
       expect(await page.locator('body').innerText()).not.toMatch(RAW_KEY);
       expect(await page.getByTestId('page-title').textContent()).not.toMatch(RAW_KEY);
+    });
+  });
+
+  it('brings the messages of a screen with it and not those of the others, in both languages on a switch there', async () => {
+    await withBrowser('en-US', async ({ page }) => {
+      const bodies = recordBodies(page);
+      await signInAs(page, server);
+      await page.getByTestId('console-layout').waitFor();
+      await page.waitForLoadState('networkidle');
+      expect(bodies.filter((b) => b.includes(ALARM_TEXT))).toHaveLength(0);
+      await page.goto(`${server.url}/view/alarm/query`);
+      await expect.poll(() => page.locator('body').innerText()).toContain(en['alarm.col.deviceName']);
+      await page.waitForLoadState('networkidle');
+      expect(bodies.some((b) => b.includes(ALARM_TEXT))).toBe(true);
+      expect(bodies.filter((b) => b.includes(COCKPIT_TEXT))).toHaveLength(0);
+      expect(await page.locator('body').innerText()).not.toMatch(RAW_KEY);
+      await screenshot(page, 'locale-parts-alarm-query-en');
+      // Chinese comes with the frame's and this screen's parts before the switch shows.
+      await page.locator('[data-testid=lang-zh]').click();
+      await expect.poll(() => page.locator('body').innerText()).toContain(zh['alarm.col.deviceName']);
+      expect(await page.locator('body').innerText()).not.toMatch(RAW_KEY);
+      await screenshot(page, 'locale-parts-alarm-query-zh');
+      // A screen opened now brings its part in Chinese.
+      await page.goto(`${server.url}/view/cockpit/index`);
+      await expect.poll(() => page.locator('body').innerText()).toContain(zh['cockpit.title']);
+      expect(await page.locator('body').innerText()).not.toMatch(RAW_KEY);
     });
   });
 });
