@@ -8,8 +8,9 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-// The app fetches a language's texts when it is first used, and the console's part of them with
-// the console; tests render console parts and switch back and forth at once.
+// The app fetches a language's texts when it is first used, and the console's parts of them with
+// the console frame and each screen; tests render any part of the console and switch back and
+// forth at once: every part of both languages.
 await i18nReady;
 await i18next.loadLanguages(['en', 'zh']);
 await loadAllMessages();
