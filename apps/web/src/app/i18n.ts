@@ -117,6 +117,9 @@ applyPageLang(initialLang());
 
 i18next.on('languageChanged', (lng) => applyLang(lng === 'zh' ? 'zh' : 'en'));
 
+/** `lang:part` pairs on their way (addParts). */
+const pending = new Set<string>();
+
 /** Fetches the parts not in yet for every language already in; answers whether any came. */
 async function addParts(names: readonly string[]): Promise<boolean> {
   names.forEach((part) => wanted.add(part));
@@ -124,16 +127,21 @@ async function addParts(names: readonly string[]): Promise<boolean> {
     i18next.hasResourceBundle(lang, 'translation') ? names.filter((part) => !complete[lang].has(part)).map((part) => [lang, part] as const) : [],
   );
   if (!missing.length) return false;
-  const fetched = await Promise.all(missing.map(([lang, part]) => fetchPart(lang, part)));
-  // All at once, after all are in (another call may have added some meanwhile).
-  let added = false;
-  missing.forEach(([lang, part], i) => {
-    if (complete[lang].has(part)) return;
-    i18next.addResourceBundle(lang, 'translation', fetched[i], true, true);
-    complete[lang].add(part);
-    added = true;
-  });
-  return added;
+  missing.forEach(([lang, part]) => pending.add(`${lang}:${part}`));
+  try {
+    const fetched = await Promise.all(missing.map(([lang, part]) => fetchPart(lang, part)));
+    // All at once, after all are in (another call may have added some meanwhile).
+    let added = false;
+    missing.forEach(([lang, part], i) => {
+      if (complete[lang].has(part)) return;
+      i18next.addResourceBundle(lang, 'translation', fetched[i], true, true);
+      complete[lang].add(part);
+      added = true;
+    });
+    return added;
+  } finally {
+    missing.forEach(([lang, part]) => pending.delete(`${lang}:${part}`));
+  }
 }
 
 /**
@@ -153,20 +161,24 @@ export async function loadAllMessages(): Promise<void> {
 
 /**
  * The safety net for a key no screen's list foresaw (a key built at run time): i18next calls this
- * for any key it has no text for, and a key whose part has not been asked for fetches it; the
- * components re-render when it comes. The key shows meanwhile, as i18next does without the handler.
+ * for any key it has no text for, and a key whose part is not in for the language in use fetches
+ * it; the components re-render when it comes. The key shows meanwhile, as i18next does without the
+ * handler. (It also covers a screen's part asked for in the instant a switched-to language's texts
+ * were being handed to i18next.)
  */
 function missingKey(key: string, defaultValue: string | undefined): string {
   const part = partOf(key);
+  const lang = i18next.language;
   // Before the console nothing is missing (the account screens have their part); after, not a
   // message key (a text shown as written), or a part that is in or on its way already.
-  const fetch = wanted.size > 0 && /^[a-zA-Z0-9]+\.\S/.test(key) && part !== 'account' && !wanted.has(part);
+  const fetch =
+    wanted.size > 0 && /^[a-zA-Z0-9]+\.\S/.test(key) && part !== 'account' && isLang(lang) && !complete[lang].has(part) && !pending.has(`${lang}:${part}`);
   if (fetch) {
     addParts([part]).then(
       (added) => {
         if (added) i18next.emit(PARTS_ADDED);
       },
-      () => wanted.delete(part),
+      () => undefined,
     );
   }
   return defaultValue ?? key;
