@@ -127,8 +127,11 @@ describe.each([
       const canvas = page.locator('[data-testid=cockpit-map]');
       const box = (await canvas.boundingBox())!;
       await page.mouse.move(box.x + box.width * 0.45, box.y + box.height * 0.5);
+      // One move onto the map: its first also fetches the tooltip's piece (components/chart/
+      // echart.tsx), which must then show for that move, not wait for the next.
       const tip = page.locator('[data-testid=cockpit-map] > div').filter({ hasText: /:/ }).last();
-      await expect.poll(() => tip.textContent().catch(() => ''), { timeout: 10_000 }).toMatch(/\S/);
+      const shown = () => tip.evaluate((el) => getComputedStyle(el).visibility !== 'hidden' && getComputedStyle(el).opacity !== '0' && (el.textContent ?? '')).catch(() => '');
+      await expect.poll(shown, { timeout: 10_000 }).toMatch(/\S/);
       const text = (await tip.textContent()) ?? '';
       if (locale === 'en-US') expect(text).not.toMatch(HAN);
       else expect(text).toMatch(HAN);

@@ -84,4 +84,31 @@ describe('EChart', () => {
     expect(chart.setTheme).toHaveBeenLastCalledWith('dark');
     expect(made.filter((c) => !c.disposed)).toHaveLength(1);
   });
+
+  it('takes its tooltip when the pointer first comes over a chart, and shows it where the pointer is', async () => {
+    const tooltip = { trigger: 'axis' as const };
+    const a = { tooltip, series: [{ type: 'line' as const, data: [1, 2] }] };
+    const b = { tooltip, series: [{ type: 'bar' as const, data: [3] }] };
+    mounted = render(
+      <>
+        <EChart option={a} data-testid="a" />
+        <EChart option={b} data-testid="b" />
+      </>,
+    );
+    const [first, second] = made;
+    // Drawn without it: nothing asked for the tooltip's piece yet.
+    expect(first!.setOption).toHaveBeenCalledTimes(1);
+    const box = first!.el;
+    const moves: { x: number; y: number }[] = [];
+    box.addEventListener('mousemove', (e) => moves.push({ x: e.clientX, y: e.clientY }));
+    await act(async () => {
+      box.dispatchEvent(new MouseEvent('pointerenter', { clientX: 110, clientY: 70 }));
+      await vi.waitFor(() => expect(moves).toHaveLength(1));
+    });
+    // Every chart on screen takes its tooltip (merged, so a zoom stays); the pointed one gets the
+    // pointer's move again, which ECharts answers with the tip.
+    expect(first!.setOption).toHaveBeenLastCalledWith({ tooltip, axisPointer: undefined });
+    expect(second!.setOption).toHaveBeenLastCalledWith({ tooltip, axisPointer: undefined });
+    expect(moves).toEqual([{ x: 110, y: 70 }]);
+  });
 });

@@ -1,7 +1,9 @@
 // One ECharts instance as a React component, for every screen that draws curves: ECharts is
-// imported piece by piece. Here the pieces every chart uses (line and bar charts, grid, tooltip,
-// legend, canvas renderer); the pie chart, data zoom and marks are registered by the modules
-// whose options use them (pie.ts, zoom.ts, marks.ts), so a screen fetches only what it draws;
+// imported piece by piece. Here the pieces every chart draws (line and bar charts, grid, legend,
+// canvas renderer); the pie chart, data zoom and marks are registered by the modules whose
+// options use them (pie.ts, zoom.ts, marks.ts), so a screen fetches only what it draws. The
+// tooltip and axis pointer (tooltip.ts) come when the pointer first enters a chart: then every
+// chart on screen takes its option's tooltip and the one pointed at shows its tip at once;
 // the instance is made on mount, follows `option`, resizes with its box and is disposed on
 // unmount. Charts given the same `group` share tooltip, axis pointer and zoom (echarts.connect).
 // In the dark theme the chart takes ECharts' dark theme (light axes, labels and legend) on a
@@ -13,7 +15,6 @@ import { BarChart, LineChart, type BarSeriesOption, type LineSeriesOption, type 
 import {
   GridComponent,
   LegendComponent,
-  TooltipComponent,
   type DataZoomComponentOption,
   type GridComponentOption,
   type LegendComponentOption,
@@ -23,7 +24,22 @@ import {
 } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
 
-echarts.use([LineChart, BarChart, GridComponent, TooltipComponent, LegendComponent, CanvasRenderer]);
+echarts.use([LineChart, BarChart, GridComponent, LegendComponent, CanvasRenderer]);
+
+/** Set once the tooltip is registered. */
+let tooltipsIn = false;
+let tooltips: Promise<void> | undefined;
+/** The charts on screen, each giving its option's tooltip and axis pointer to take once they are in. */
+const awaitingTooltips = new Set<() => void>();
+
+function loadTooltips(): Promise<void> {
+  tooltips ??= import('./tooltip.ts').then(() => {
+    tooltipsIn = true;
+    for (const adopt of awaitingTooltips) adopt();
+    awaitingTooltips.clear();
+  });
+  return tooltips;
+}
 
 /** The options the registered pieces understand. */
 export type EChartOption = echarts.ComposeOption<
@@ -64,6 +80,8 @@ export function EChart({ option, group, height = 240, className, style, onReady,
   const ready = useRef(onReady);
   const dark = isDarkTheme(useThemeName());
   const drawnDark = useRef(dark);
+  /** The option drawn last (the tooltip's, when it comes, is read from it). */
+  const drawn = useRef(option);
   useEffect(() => {
     ready.current = onReady;
   }, [onReady]);
@@ -79,7 +97,37 @@ export function EChart({ option, group, height = 240, className, style, onReady,
       if (!instance.isDisposed()) instance.resize();
     });
     observer.observe(el);
+    // Until the tooltip is registered: merged in (not the whole option again, which would undo a
+    // zoom); then the pointer's last move over this chart is played again, so ECharts shows the
+    // tip for the place under it as it does for every move from then on.
+    let pointer: { clientX: number; clientY: number } | null = null;
+    const adopt = () => {
+      if (instance.isDisposed()) return;
+      const { tooltip, axisPointer } = drawn.current;
+      instance.setOption({ tooltip, axisPointer });
+      if (pointer) (el.querySelector('canvas') ?? el).dispatchEvent(new MouseEvent('mousemove', { ...pointer, bubbles: true }));
+    };
+    const track = (e: PointerEvent) => {
+      pointer = { clientX: e.clientX, clientY: e.clientY };
+    };
+    const enter = (e: PointerEvent) => {
+      track(e);
+      void loadTooltips();
+    };
+    const leave = () => {
+      pointer = null;
+    };
+    if (!tooltipsIn) {
+      awaitingTooltips.add(adopt);
+      el.addEventListener('pointerenter', enter);
+      el.addEventListener('pointermove', track);
+      el.addEventListener('pointerleave', leave);
+    }
     return () => {
+      awaitingTooltips.delete(adopt);
+      el.removeEventListener('pointerenter', enter);
+      el.removeEventListener('pointermove', track);
+      el.removeEventListener('pointerleave', leave);
       observer.disconnect();
       chart.current = null;
       instance.dispose();
@@ -104,6 +152,7 @@ export function EChart({ option, group, height = 240, className, style, onReady,
     const instance = chart.current;
     if (!instance || instance.isDisposed()) return;
     // A new option replaces the old one whole: series that went away must not linger.
+    drawn.current = option;
     instance.setOption(dark ? { backgroundColor: 'transparent', ...option } : option, { notMerge: true, lazyUpdate: true });
   }, [option, dark]);
 
