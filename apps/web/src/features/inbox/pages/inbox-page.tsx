@@ -13,7 +13,7 @@ import { INBOX_FILTERS, type InboxFilter, type InboxItem } from '@iotc/shared/in
 import { useLang } from '../../../lib/language.ts';
 import type { ScreenProps } from '../../../lib/screen.ts';
 import { useInboxPage, useMarkAllRead, useMarkRead, useUnreadCount } from '../api/inbox.ts';
-import { alarmHref, taskHref } from '../components/inbox-bell.tsx';
+import { alarmHref, taskHref } from '../components/inbox-links.ts';
 import { InboxEntry } from '../components/inbox-entry.tsx';
 import '../components/inbox.css';
 
