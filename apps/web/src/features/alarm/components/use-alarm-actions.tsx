@@ -8,9 +8,12 @@ import { useTranslation } from 'react-i18next';
 import type { AlarmRow } from '@iotc/shared/alarm';
 import { useAcknowledgeAlarm } from '../../../api/alarm-acknowledge.ts';
 import { usePermission } from '../../../lib/permissions.ts';
-import { AssignAlarmModal } from './assign-alarm-modal.tsx';
-import { CloseAlarmModal } from './close-alarm-modal.tsx';
-import { OpenWorkOrderModal } from './open-work-order-modal.tsx';
+import { lazyPart } from '../../../components/lazy-part.tsx';
+
+// The dialogs are fetched the first time one opens, not with the screens that list alarms.
+const CloseAlarmModal = lazyPart(() => import('./close-alarm-modal.tsx').then((m) => m.CloseAlarmModal));
+const AssignAlarmModal = lazyPart(() => import('./assign-alarm-modal.tsx').then((m) => m.AssignAlarmModal));
+const OpenWorkOrderModal = lazyPart(() => import('./open-work-order-modal.tsx').then((m) => m.OpenWorkOrderModal));
 
 export interface AlarmActions {
   canAcknowledge: (row: AlarmRow) => boolean;
@@ -63,6 +66,7 @@ export function useAlarmActions(onChanged?: (row: AlarmRow) => void): AlarmActio
     dialog: (
       <>
         <CloseAlarmModal
+          when={closing !== null}
           alarm={closing}
           onCancel={() => setClosing(null)}
           onClosed={(row) => {
@@ -71,6 +75,7 @@ export function useAlarmActions(onChanged?: (row: AlarmRow) => void): AlarmActio
           }}
         />
         <AssignAlarmModal
+          when={assigning !== null}
           alarm={assigning}
           onCancel={() => setAssigning(null)}
           onAssigned={(row) => {
@@ -78,7 +83,7 @@ export function useAlarmActions(onChanged?: (row: AlarmRow) => void): AlarmActio
             onChanged?.(row);
           }}
         />
-        <OpenWorkOrderModal alarm={ordering} onCancel={() => setOrdering(null)} onOpened={() => setOrdering(null)} />
+        <OpenWorkOrderModal when={ordering !== null} alarm={ordering} onCancel={() => setOrdering(null)} onOpened={() => setOrdering(null)} />
       </>
     ),
   };

@@ -153,7 +153,8 @@ describe('alarm flow', { timeout: 40_000 }, () => {
     await mount(`?stage=all&alarm=${OPEN.id}`);
     await settleUntil(() => byTestId(document, 'alarm-detail-assign') !== null);
     click(byTestId(document, 'alarm-detail-assign'));
-    await settle();
+    // The dialog's code comes when it first opens.
+    await settleUntil(() => document.getElementById('alarm-assign-submit') !== null);
     // Nobody picked: nothing is sent.
     click(document.getElementById('alarm-assign-submit'));
     await settle(10);
@@ -172,7 +173,7 @@ describe('alarm flow', { timeout: 40_000 }, () => {
     await mount(`?stage=all&alarm=${OPEN.id}`);
     await settleUntil(() => byTestId(document, 'alarm-detail-work-order-open') !== null);
     click(byTestId(document, 'alarm-detail-work-order-open'));
-    await settle();
+    await settleUntil(() => document.getElementById('alarm-work-order-title') !== null);
     expect((document.getElementById('alarm-work-order-title') as HTMLInputElement).value).toBe('Temperature high · Truck 1');
     click(document.getElementById('alarm-work-order-submit'));
     await settle(10);

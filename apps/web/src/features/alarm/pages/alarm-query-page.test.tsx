@@ -316,7 +316,8 @@ describe('alarm query', { timeout: 40_000 }, () => {
     expect(byTestId(document, 'alarm-detail-acknowledge')).toBeNull();
 
     click(byTestId(document, 'alarm-detail-close'));
-    await settle();
+    // The dialog's code comes when it first opens.
+    await settleUntil(() => document.getElementById('alarm-close-submit') !== null);
     const modal = document.querySelector<HTMLElement>('.alarm-close-modal')!;
     click(document.getElementById('alarm-close-submit'));
     await settle(10);
