@@ -26,6 +26,8 @@ export function InboxBell() {
   const [open, setOpen] = useState(false);
   /** Once opened, the drawer stays mounted (it animates out and keeps its filter and page). */
   const [opened, setOpened] = useState(false);
+  /** The bell's tooltip; never over the open drawer (which may take a moment to arrive). */
+  const [tip, setTip] = useState(false);
   const count = useUnreadCount().data ?? 0;
   useLiveInbox(
     () => void invalidateInbox(client),
@@ -37,7 +39,7 @@ export function InboxBell() {
 
   return (
     <>
-      <Tooltip title={t('inbox.title')}>
+      <Tooltip title={t('inbox.title')} open={tip && !open} onOpenChange={setTip}>
         <Button
           type="text"
           className="inbox-bell"
