@@ -101,12 +101,6 @@ export function EChart({ option, group, height = 240, className, style, onReady,
     // zoom); then the pointer's last move over this chart is played again, so ECharts shows the
     // tip for the place under it as it does for every move from then on.
     let pointer: { clientX: number; clientY: number } | null = null;
-    const adopt = () => {
-      if (instance.isDisposed()) return;
-      const { tooltip, axisPointer } = drawn.current;
-      instance.setOption({ tooltip, axisPointer });
-      if (pointer) (el.querySelector('canvas') ?? el).dispatchEvent(new MouseEvent('mousemove', { ...pointer, bubbles: true }));
-    };
     const track = (e: PointerEvent) => {
       pointer = { clientX: e.clientX, clientY: e.clientY };
     };
@@ -117,6 +111,20 @@ export function EChart({ option, group, height = 240, className, style, onReady,
     const leave = () => {
       pointer = null;
     };
+    // Once the tooltip is in, ECharts follows the pointer itself: the listeners go.
+    const detach = () => {
+      awaitingTooltips.delete(adopt);
+      el.removeEventListener('pointerenter', enter);
+      el.removeEventListener('pointermove', track);
+      el.removeEventListener('pointerleave', leave);
+    };
+    const adopt = () => {
+      detach();
+      if (instance.isDisposed()) return;
+      const { tooltip, axisPointer } = drawn.current;
+      instance.setOption({ tooltip, axisPointer });
+      if (pointer) (el.querySelector('canvas') ?? el).dispatchEvent(new MouseEvent('mousemove', { ...pointer, bubbles: true }));
+    };
     if (!tooltipsIn) {
       awaitingTooltips.add(adopt);
       el.addEventListener('pointerenter', enter);
@@ -124,10 +132,7 @@ export function EChart({ option, group, height = 240, className, style, onReady,
       el.addEventListener('pointerleave', leave);
     }
     return () => {
-      awaitingTooltips.delete(adopt);
-      el.removeEventListener('pointerenter', enter);
-      el.removeEventListener('pointermove', track);
-      el.removeEventListener('pointerleave', leave);
+      detach();
       observer.disconnect();
       chart.current = null;
       instance.dispose();

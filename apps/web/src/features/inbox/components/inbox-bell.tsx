@@ -12,8 +12,6 @@ import { useLiveInbox } from '../../../lib/live.ts';
 import { invalidateInbox, useUnreadCount } from '../api/inbox.ts';
 import './inbox.css';
 
-export { alarmHref, INBOX_PAGE_HREF, taskHref } from './inbox-links.ts';
-
 const loadDrawer = () => import('./inbox-drawer.tsx');
 const InboxDrawer = lazy(loadDrawer);
 
