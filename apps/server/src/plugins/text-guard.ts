@@ -17,17 +17,36 @@ export const storableText = (s: string): string => s.replace(new RegExp(UNSTORAB
  * store, or undefined. Iterative, so a deeply nested body cannot exhaust the stack.
  */
 export function unstorableTextAt(value: unknown, root: string): string | undefined {
-  const stack: [unknown, string][] = [[value, root]];
+  // Every value met, with how it was reached (its parent's index and its key); the path is spelled
+  // out only for the one refused, so a clean body costs no strings (the intake checks each report).
+  const values: unknown[] = [value];
+  const parents: number[] = [-1];
+  const keys: (string | number)[] = [root];
+  const pathOf = (i: number) => {
+    const parts: string[] = [];
+    for (let j = i; j >= 0; j = parents[j]!) parts.push(String(keys[j]));
+    return parts.reverse().join('.');
+  };
+  const stack: number[] = [0];
+  const visit = (v: unknown, parent: number, key: string | number) => {
+    // Numbers, booleans and null hold no text.
+    if (typeof v !== 'string' && (v === null || typeof v !== 'object')) return;
+    values.push(v);
+    parents.push(parent);
+    keys.push(key);
+    stack.push(values.length - 1);
+  };
   while (stack.length) {
-    const [v, path] = stack.pop()!;
+    const i = stack.pop()!;
+    const v = values[i];
     if (typeof v === 'string') {
-      if (isUnstorableText(v)) return path;
+      if (isUnstorableText(v)) return pathOf(i);
     } else if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], `${path}.${i}`]);
+      for (let k = v.length - 1; k >= 0; k--) visit(v[k], i, k);
     } else if (v && typeof v === 'object' && !Buffer.isBuffer(v)) {
-      for (const [k, x] of Object.entries(v)) {
-        if (isUnstorableText(k)) return path;
-        stack.push([x, `${path}.${k}`]);
+      for (const k of Object.keys(v)) {
+        if (isUnstorableText(k)) return pathOf(i);
+        visit((v as Record<string, unknown>)[k], i, k);
       }
     }
   }

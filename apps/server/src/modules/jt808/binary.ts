@@ -60,10 +60,15 @@ export class Reader {
     return this.pos;
   }
 
-  bytes(n: number): Buffer {
+  /** Throws the typed error when fewer than `n` bytes are left. */
+  private need(n: number): void {
     if (n > this.remaining) {
       throw new Jt808Error('short-body', `${this.what}: needs ${n} bytes at offset ${this.pos}, has ${this.remaining}`);
     }
+  }
+
+  bytes(n: number): Buffer {
+    this.need(n);
     const out = this.buf.subarray(this.pos, this.pos + n);
     this.pos += n;
     return out;
@@ -73,16 +78,24 @@ export class Reader {
     return this.bytes(this.remaining);
   }
 
+  // The numbers are read in place: no view of the buffer is made for them (a location has a dozen).
   u8(): number {
-    return this.bytes(1).readUInt8(0);
+    this.need(1);
+    return this.buf[this.pos++]!;
   }
 
   u16(): number {
-    return this.bytes(2).readUInt16BE(0);
+    this.need(2);
+    const v = this.buf.readUInt16BE(this.pos);
+    this.pos += 2;
+    return v;
   }
 
   u32(): number {
-    return this.bytes(4).readUInt32BE(0);
+    this.need(4);
+    const v = this.buf.readUInt32BE(this.pos);
+    this.pos += 4;
+    return v;
   }
 
   bcd(n: number): string {
@@ -100,30 +113,45 @@ export class Reader {
   }
 }
 
-/** Builds a body from big-endian fields. */
+/** Builds a body from big-endian fields, in one buffer that grows as needed. */
 export class Writer {
-  private readonly parts: Buffer[] = [];
+  private buf = Buffer.allocUnsafe(64);
+  private length = 0;
+
+  /** Makes room for `n` more bytes (perhaps in a new buffer) and answers where they go. */
+  private room(n: number): number {
+    if (this.length + n > this.buf.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + n));
+      this.buf.copy(bigger, 0, 0, this.length);
+      this.buf = bigger;
+    }
+    const at = this.length;
+    this.length += n;
+    return at;
+  }
 
   u8(v: number): this {
-    const b = Buffer.alloc(1);
-    b.writeUInt8(v);
-    return this.raw(b);
+    const at = this.room(1);
+    this.buf.writeUInt8(v, at);
+    return this;
   }
 
   u16(v: number): this {
-    const b = Buffer.alloc(2);
-    b.writeUInt16BE(v);
-    return this.raw(b);
+    const at = this.room(2);
+    this.buf.writeUInt16BE(v, at);
+    return this;
   }
 
   u32(v: number): this {
-    const b = Buffer.alloc(4);
-    b.writeUInt32BE(v);
-    return this.raw(b);
+    const at = this.room(4);
+    this.buf.writeUInt32BE(v, at);
+    return this;
   }
 
   raw(b: Buffer): this {
-    this.parts.push(b);
+    // `room` first: it may replace the buffer.
+    const at = this.room(b.length);
+    b.copy(this.buf, at);
     return this;
   }
 
@@ -139,7 +167,8 @@ export class Writer {
     return this.raw(gbk(text));
   }
 
+  /** The bytes written (a buffer of their own). */
   done(): Buffer {
-    return Buffer.concat(this.parts);
+    return Buffer.from(this.buf.subarray(0, this.length));
   }
 }

@@ -63,7 +63,7 @@ export interface Jt808Frame {
 /** XOR of every byte: the check code over header and body. */
 export function checkCode(bytes: Buffer): number {
   let x = 0;
-  for (const b of bytes) x ^= b;
+  for (let i = 0; i < bytes.length; i++) x ^= bytes[i]!;
   return x;
 }
 
@@ -300,11 +300,33 @@ export function encodeHeader(fields: HeaderFields, bodyLength: number): Buffer {
   return w.done();
 }
 
+const EMPTY = Buffer.alloc(0);
+
 /** A complete frame, flags included, ready to write to the socket. */
-export function encodeFrame(fields: HeaderFields, body: Buffer = Buffer.alloc(0)): Buffer {
-  const content = Buffer.concat([encodeHeader(fields, body.length), body]);
-  const check = Buffer.from([checkCode(content)]);
-  return Buffer.concat([Buffer.from([FLAG]), escape(Buffer.concat([content, check])), Buffer.from([FLAG])]);
+export function encodeFrame(fields: HeaderFields, body: Buffer = EMPTY): Buffer {
+  const header = encodeHeader(fields, body.length);
+  const check = checkCode(header) ^ checkCode(body);
+  // Escaped straight into the frame's one buffer: header, body and check code between the flags.
+  const escapes = (b: number) => (b === FLAG || b === ESCAPE ? 1 : 0);
+  let extra = escapes(check);
+  for (let i = 0; i < header.length; i++) extra += escapes(header[i]!);
+  for (let i = 0; i < body.length; i++) extra += escapes(body[i]!);
+  const out = Buffer.allocUnsafe(header.length + body.length + 1 + extra + 2);
+  let j = 0;
+  out[j++] = FLAG;
+  const put = (b: number) => {
+    if (b === FLAG || b === ESCAPE) {
+      out[j++] = ESCAPE;
+      out[j++] = b === FLAG ? 0x02 : 0x01;
+    } else {
+      out[j++] = b;
+    }
+  };
+  for (let i = 0; i < header.length; i++) put(header[i]!);
+  for (let i = 0; i < body.length; i++) put(body[i]!);
+  put(check);
+  out[j++] = FLAG;
+  return out;
 }
 
 /**
