@@ -5,12 +5,13 @@
 // flush at most MAX_PER_FLUSH, so a flood cannot fill the disk; the newest JT808_FRAMES_KEPT per
 // terminal are kept. last_frame_at is written at most every TOUCH_EVERY_MS per terminal. The
 // frames of a connection that has not authenticated are never offered here (the gateway's rule).
-import { inArray, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { JT808_FRAMES_KEPT } from '@iotc/shared/jt808';
 import type { Db } from '../../db/client.ts';
 import { uuidList } from '../../db/list.ts';
 import { jt808Frames, jt808Terminals } from '../../db/schema.ts';
 import type { ReportingDevice } from '../../ingest/pipeline.ts';
+import { storableText } from '../../plugins/text-guard.ts';
 import { decodeSetParameters, decodeTerminalControl, decodeTextMessage } from './commands.ts';
 import { decodeGeneralAnswer, MSG, type TerminalMessage } from './messages.ts';
 
@@ -26,18 +27,23 @@ const FLAG = Buffer.from([0x7e]);
 /** Summary JSON kept per frame (a 0x0704 batch can be long). */
 const MAX_SUMMARY = 4000;
 
-type Row = typeof jt808Frames.$inferInsert;
+/** A frame waiting to be written; `summary` is JSON text. */
+type Row = Omit<typeof jt808Frames.$inferInsert, 'summary' | 'at'> & { at: number; summary: string };
 
-/** A summary as JSON the database takes: buffers as hex, long ones cut. */
-function jsonSummary(value: unknown): unknown {
+/**
+ * A summary as the JSON text the database takes: buffers as hex, text it cannot store (NUL, lone
+ * surrogates) as U+FFFD, long ones cut. Text, not a value: the flush writes it as it is.
+ */
+function jsonSummary(value: unknown): string {
   const text = JSON.stringify(value, (_k, v: unknown) => {
+    if (typeof v === 'string') return storableText(v);
     if (v && typeof v === 'object' && (v as { type?: unknown }).type === 'Buffer' && Array.isArray((v as { data?: unknown }).data)) {
       return Buffer.from((v as { data: number[] }).data).toString('hex');
     }
     return typeof v === 'bigint' ? v.toString() : v;
   });
-  if (text === undefined) return {};
-  return text.length <= MAX_SUMMARY ? (JSON.parse(text) as unknown) : { truncated: true, text: text.slice(0, MAX_SUMMARY) };
+  if (text === undefined) return '{}';
+  return text.length <= MAX_SUMMARY ? text : JSON.stringify({ truncated: true, text: storableText(text.slice(0, MAX_SUMMARY)) });
 }
 
 /** A decoded terminal message without its header; the authentication code never kept. */
@@ -92,12 +98,20 @@ export function jt808FrameLog(opts: Jt808FrameLogOptions) {
 
   async function write(rows: Row[], touches: Map<string, Date>): Promise<void> {
     if (rows.length) {
-      await db.insert(jt808Frames).values(rows);
+      // One JSON parameter for the whole flush (a thousand rows bound as nine thousand parameters
+      // cost more than the database's work on them); each summary goes in as the text it is.
+      const json = `[${rows.map((r) => `{"device_ref":"${r.deviceRef}","org_id":"${r.orgId}","at":"${new Date(r.at).toISOString()}","direction":"${r.direction}","message_id":${r.messageId},"serial":${r.serial},"hex":${JSON.stringify(r.hex)},"summary":${r.summary}}`).join(',')}]`;
+      await db.execute(sql`insert into ${jt808Frames} (device_ref, org_id, at, direction, message_id, serial, summary, hex)
+        select device_ref, org_id, at, direction, message_id, serial, summary, hex
+        from jsonb_to_recordset(${json}::jsonb) as x(device_ref uuid, org_id uuid, at timestamptz, direction text, message_id integer, serial integer, summary jsonb, hex text)`);
+      // The newest JT808_FRAMES_KEPT of each terminal written to stay: per terminal, the id of its
+      // first frame too many is found in the index (device_ref, id) and everything up to it goes.
       const refs = [...new Set(rows.map((r) => r.deviceRef))];
-      // The newest JT808_FRAMES_KEPT of each terminal written to stay.
-      await db.execute(sql`delete from ${jt808Frames} where ${jt808Frames.id} in (
-        select id from (select id, row_number() over (partition by device_ref order by id desc) as n from ${jt808Frames} where ${inArray(jt808Frames.deviceRef, refs)}) ranked
-        where n > ${JT808_FRAMES_KEPT})`);
+      await db.execute(sql`delete from ${jt808Frames} f using (
+          select r.ref, (select id from ${jt808Frames} k where k.device_ref = r.ref order by k.id desc offset ${JT808_FRAMES_KEPT} limit 1) as cut
+          from unnest(${uuidList(refs)}) as r(ref)
+        ) c
+        where f.device_ref = c.ref and f.id <= c.cut`);
     }
     if (touches.size) {
       // One statement for the flush's terminals (a terminal is touched every TOUCH_EVERY_MS: 10,000 connected are 333 a second).
@@ -150,7 +164,7 @@ export function jt808FrameLog(opts: Jt808FrameLogOptions) {
         waiting.push({
           deviceRef: device.id,
           orgId: device.orgId,
-          at: new Date(now),
+          at: now,
           direction,
           messageId: header.messageId,
           serial: header.serial,

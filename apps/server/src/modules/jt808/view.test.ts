@@ -165,6 +165,16 @@ describe('GET /api/iot/v2/devices/:id/jt808', () => {
     );
   });
 
+  it('keeps a frame whose decoded text the database cannot store, that text shown as U+FFFD', async () => {
+    // A NUL or a lone surrogate in a summary would refuse the whole flush (jsonb takes neither).
+    frames.record({ id: deviceRef, orgId, deviceId: PHONE }, 'in', { messageId: 0x0300, serial: 4242 }, () => ({ kind: 'text', text: 'a\u0000b\ud800c' }), null);
+    frames.record({ id: deviceRef, orgId, deviceId: PHONE }, 'in', { messageId: MSG.heartbeat, serial: 4243 }, () => ({ kind: 'heartbeat' }), null);
+    await frames.flush();
+    const rows = await t.app.database.db.select().from(jt808Frames).where(eq(jt808Frames.deviceRef, deviceRef));
+    expect(rows.find((r) => r.serial === 4242)?.summary).toEqual({ kind: 'text', text: 'a\ufffdb\ufffdc' });
+    expect(rows.find((r) => r.serial === 4243)?.summary).toEqual({ kind: 'heartbeat' });
+  });
+
   it('keeps a command sent down, decoded', async () => {
     deliver({ deviceId: PHONE, message: { id: 'c1', kind: 'text_message', params: { text: '请减速' }, time: new Date().toISOString() } });
     const sent = await term.next(MSG.textMessage);
