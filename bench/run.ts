@@ -7,6 +7,7 @@ import { execFile, execSync, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { Session } from 'node:inspector/promises';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import { tmpdir } from 'node:os';
@@ -379,11 +380,24 @@ async function jt808() {
     report(`jt808.${engine}.idle_terminal_rss`, (after.rss - before.rss) / TERMINALS / 1024, 'KB');
 
     const storedBefore = Number(rowsOfAny<{ n: string }>(await db.execute(sql`select count(*)::text as n from telemetry`))[0]!.n);
+    // BENCH_JT808_PROFILE=<file>: a CPU profile of this process over the two report phases (for `node --cpu-prof`-style reading).
+    const profiler = process.env.BENCH_JT808_PROFILE ? new Session() : null;
+    if (profiler) {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+    }
+    // The server's CPU time (user and system, every thread of this process) per stored location:
+    // steadier than the rate when other work shares the machine.
+    const cpuBefore = process.cpuUsage();
     go();
     const max = await next<LoadPhase>('max');
+    const cpu = process.cpuUsage(cpuBefore);
     if (max.unanswered || max.refused) throw new Error(`max: ${max.unanswered} locations unanswered, ${max.refused} refused`);
     report(`jt808.${engine}.max_stored_rps`, (max.acked / max.ackedMs) * 1000, 'reports/s');
     report(`jt808.${engine}.send_to_ack_p99_at_max`, max.latency.p99, 'ms');
+    report(`jt808.${engine}.server_cpu_per_location`, (cpu.user + cpu.system) / max.acked, 'us');
+    report(`jt808.${engine}.server_cpu_per_location_user`, cpu.user / max.acked, 'us');
 
     go();
     const steady = await next<LoadPhase>('steady');
@@ -391,6 +405,11 @@ async function jt808() {
     report(`jt808.${engine}.stored_rps_offered_5k`, (steady.acked / steady.ackedMs) * 1000, 'reports/s');
     report(`jt808.${engine}.send_to_ack_p50_at_5k`, steady.latency.p50, 'ms');
     report(`jt808.${engine}.send_to_ack_p99_at_5k`, steady.latency.p99, 'ms');
+    if (profiler) {
+      const { profile } = await profiler.post('Profiler.stop');
+      writeFileSync(process.env.BENCH_JT808_PROFILE!, JSON.stringify(profile));
+      profiler.disconnect();
+    }
 
     // Answered means stored: every answered location is a row.
     await app.readings.flushed();

@@ -8,7 +8,7 @@ import type { Page } from '@iotc/shared/envelope';
 import type { ListQuery } from '@iotc/shared/list';
 import type { Db } from '../../db/client.ts';
 import { CURRENT_BINDING } from '../../db/devices.ts';
-import { containsPattern, inOrgs, limitOffset, orderBy, toPage, type Sortable } from '../../db/list.ts';
+import { anyUuid, containsPattern, inOrgs, limitOffset, orderBy, toPage, type Sortable } from '../../db/list.ts';
 import { assets, deviceBindings, devices, deviceStates, orgs } from '../../db/schema.ts';
 
 /** The status expression at a cutoff (reports received before it mean offline). */
@@ -207,7 +207,8 @@ export function liveComposer(db: Db, offlineAfterMs: number) {
 
   async function metas(refs: string[]): Promise<Map<string, DeviceMeta>> {
     const now = Date.now();
-    const missing = refs.filter((r) => (cache.get(r)?.until ?? 0) < now);
+    const missing: string[] = [];
+    for (const r of refs) if ((cache.get(r)?.until ?? 0) < now) missing.push(r);
     if (missing.length) {
       const rows = await db
         .select(META_COLUMNS)
@@ -215,38 +216,49 @@ export function liveComposer(db: Db, offlineAfterMs: number) {
         .innerJoin(orgs, eq(orgs.id, devices.orgId))
         .leftJoin(deviceBindings, CURRENT_BINDING)
         .leftJoin(assets, eq(assets.id, deviceBindings.assetRef))
-        .where(inArray(devices.id, missing));
+        .where(anyUuid(devices.id, missing));
       for (const r of rows) {
         cache.set(r.id, { meta: { id: r.id, deviceId: r.deviceId, name: r.name, orgId: r.orgId, orgName: r.orgName, asset: assetOf(r) }, until: now + META_TTL_MS });
       }
     }
-    return new Map(refs.flatMap((r) => (cache.has(r) ? [[r, cache.get(r)!.meta] as const] : [])));
+    const out = new Map<string, DeviceMeta>();
+    for (const r of refs) {
+      const hit = cache.get(r);
+      if (hit) out.set(r, hit.meta);
+    }
+    return out;
   }
 
   return {
     async compose(rows: (typeof deviceStates.$inferSelect)[]): Promise<DeviceState[]> {
       const meta = await metas(rows.map((r) => r.deviceRef));
       const now = Date.now();
-      return rows.flatMap((r) => {
+      // A loop, not flatMap: this runs for every stored batch at full intake.
+      const out: DeviceState[] = [];
+      for (const r of rows) {
         const m = meta.get(r.deviceRef);
-        if (!m) return [];
-        return [
-          {
-            ...m,
-            status: deviceStatus({ lastSeenAt: r.receivedAt, speed: r.speed, acc: r.acc }, now, offlineAfterMs),
-            time: r.time.toISOString(),
-            lastSeenAt: r.receivedAt.toISOString(),
-            lat: r.lat,
-            lon: r.lon,
-            positioning: r.positioning,
-            network: r.network,
-            speed: r.speed,
-            course: r.course,
-            acc: r.acc,
-            sensors: r.sensors as DeviceState['sensors'],
-          },
-        ];
-      });
+        if (!m) continue;
+        out.push({
+          id: m.id,
+          deviceId: m.deviceId,
+          name: m.name,
+          orgId: m.orgId,
+          orgName: m.orgName,
+          asset: m.asset,
+          status: deviceStatus({ lastSeenAt: r.receivedAt, speed: r.speed, acc: r.acc }, now, offlineAfterMs),
+          time: r.time.toISOString(),
+          lastSeenAt: r.receivedAt.toISOString(),
+          lat: r.lat,
+          lon: r.lon,
+          positioning: r.positioning,
+          network: r.network,
+          speed: r.speed,
+          course: r.course,
+          acc: r.acc,
+          sensors: r.sensors as DeviceState['sensors'],
+        });
+      }
+      return out;
     },
   };
 }
