@@ -97,6 +97,9 @@ function parseBlocks(extraData: unknown): RawBlocks | string {
   return blocks;
 }
 
+/** [block, field] of every field decodeExtraData reads, in BLOCK_FIELDS order. */
+const KNOWN_FIELDS: readonly (readonly [string, string])[] = Object.entries(BLOCK_FIELDS).flatMap(([block, fields]) => fields.map((field) => [block, field] as const));
+
 /**
  * Decodes `extraData` (JSON text, or an already parsed value). Unknown blocks and fields are
  * kept raw and ignored; a known field that is not a finite number (or a door state other than
@@ -106,41 +109,35 @@ export function decodeExtraData(extraData: unknown): DecodeResult {
   const raw = parseBlocks(extraData);
   if (typeof raw === 'string') return { ok: false, reason: raw };
   const values: SensorValues = {};
-  const num = (block: string, field: string): number | undefined | string => {
+  // Every known field checked first, in order; then read where they go (nothing built per report).
+  for (const [block, field] of KNOWN_FIELDS) {
     const v = raw[block]?.[field];
-    if (v === undefined || v === null) return undefined;
-    if (typeof v !== 'number' || !Number.isFinite(v)) return `block ${block} field ${field} must be a number`;
-    return v;
-  };
-  const read: Record<string, number | undefined> = {};
-  for (const [block, fields] of Object.entries(BLOCK_FIELDS)) {
-    for (const field of fields) {
-      const v = num(block, field);
-      if (typeof v === 'string') return { ok: false, reason: v };
-      read[`${block}.${field}`] = v;
-    }
+    if (v !== undefined && v !== null && (typeof v !== 'number' || !Number.isFinite(v))) return { ok: false, reason: `block ${block} field ${field} must be a number` };
   }
-  const r = (key: string) => read[key];
-  if (r('1.batval') !== undefined) values.battery = tenth(r('1.batval')!);
-  if (r('3.temp') !== undefined) values.temperature = decodeTemperature(r('3.temp')!);
-  if (r('3.humidity') !== undefined) values.humidity = tenth(r('3.humidity')!);
-  if (r('4.light') !== undefined) values.light = r('4.light');
-  const axes = [r('4.acc_x'), r('4.acc_y'), r('4.acc_z')];
+  const r = (block: string, field: string): number | undefined => {
+    const v = raw[block]?.[field];
+    return v === null ? undefined : (v as number | undefined);
+  };
+  if (r('1', 'batval') !== undefined) values.battery = tenth(r('1', 'batval')!);
+  if (r('3', 'temp') !== undefined) values.temperature = decodeTemperature(r('3', 'temp')!);
+  if (r('3', 'humidity') !== undefined) values.humidity = tenth(r('3', 'humidity')!);
+  if (r('4', 'light') !== undefined) values.light = r('4', 'light');
+  const axes = [r('4', 'acc_x'), r('4', 'acc_y'), r('4', 'acc_z')];
   if (axes.some((a) => a !== undefined)) {
     if (axes.some((a) => a === undefined)) return { ok: false, reason: 'block 4 needs acc_x, acc_y and acc_z together' };
     values.vibration = decodeVibration(axes[0]!, axes[1]!, axes[2]!);
   }
-  if (r('4.press') !== undefined) values.pressure = r('4.press');
-  if (r('14.mileage') !== undefined) values.mileage = tenth(r('14.mileage')!);
-  if (r('16.gac') !== undefined) {
-    const gac = r('16.gac');
+  if (r('4', 'press') !== undefined) values.pressure = r('4', 'press');
+  if (r('14', 'mileage') !== undefined) values.mileage = tenth(r('14', 'mileage')!);
+  if (r('16', 'gac') !== undefined) {
+    const gac = r('16', 'gac');
     if (gac !== 0 && gac !== 1) return { ok: false, reason: 'block 16 field gac must be 0 (closed) or 1 (open)' };
     values.door = gac === 1 ? 'open' : 'closed';
   }
-  if (r('21.bat_T') !== undefined) values.batteryTemperature = tenth(r('21.bat_T')!);
-  if (r('jt808.fuel') !== undefined) values.fuel = r('jt808.fuel');
-  if (r('jt808.signal') !== undefined) values.signal = r('jt808.signal');
-  if (r('jt808.satellites') !== undefined) values.satellites = r('jt808.satellites');
+  if (r('21', 'bat_T') !== undefined) values.batteryTemperature = tenth(r('21', 'bat_T')!);
+  if (r('jt808', 'fuel') !== undefined) values.fuel = r('jt808', 'fuel');
+  if (r('jt808', 'signal') !== undefined) values.signal = r('jt808', 'signal');
+  if (r('jt808', 'satellites') !== undefined) values.satellites = r('jt808', 'satellites');
   return { ok: true, values, raw };
 }
 

@@ -12,11 +12,32 @@ export const isUnstorableText = (s: string): boolean => UNSTORABLE.test(s);
 /** The text with each NUL and lone surrogate replaced by U+FFFD (for logs of refused input). */
 export const storableText = (s: string): string => s.replace(new RegExp(UNSTORABLE.source, 'g'), '\uFFFD');
 
+/** Nesting checked by recursion; a deeper value is walked by the iterative search instead. */
+const RECURSE_DEPTH = 32;
+
+/** Whether `value` holds no unstorable text down to RECURSE_DEPTH (false: found one, or too deep to tell here). Allocates nothing. */
+function clean(value: unknown, depth: number): boolean {
+  if (typeof value === 'string') return !isUnstorableText(value);
+  if (value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return true;
+  if (depth >= RECURSE_DEPTH) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!clean(value[i], depth + 1)) return false;
+    return true;
+  }
+  for (const k in value) {
+    if (!Object.hasOwn(value, k)) continue;
+    if (isUnstorableText(k) || !clean((value as Record<string, unknown>)[k], depth + 1)) return false;
+  }
+  return true;
+}
+
 /**
  * The path (`body.rules.0.name`) of the first string or key in `value` that PostgreSQL cannot
  * store, or undefined. Iterative, so a deeply nested body cannot exhaust the stack.
  */
 export function unstorableTextAt(value: unknown, root: string): string | undefined {
+  // The common case first: a clean, shallow value (every report the intake takes) costs no allocation.
+  if (clean(value, 0)) return undefined;
   // Every value met, with how it was reached (its parent's index and its key); the path is spelled
   // out only for the one refused, so a clean body costs no strings (the intake checks each report).
   const values: unknown[] = [value];

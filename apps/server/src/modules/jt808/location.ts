@@ -122,9 +122,23 @@ const GMT8_MS = 8 * 3600_000;
 
 /** BCD YYMMDDhhmmss in GMT+8 (years 2000-2099) as a UTC time; null when not a valid time. */
 export function decodeTime(bcd: Buffer): Date | null {
-  const digits = bcd.toString('hex');
-  if (!/^\d{12}$/.test(digits)) return null;
-  const [y, mo, d, h, mi, s] = [0, 2, 4, 6, 8, 10].map((i) => Number(digits.slice(i, i + 2))) as [number, number, number, number, number, number];
+  if (bcd.length !== 6) return null;
+  // The digits straight from the nibbles (every location has a time: no strings made for it).
+  let bad = false;
+  const two = (i: number) => {
+    const b = bcd[i]!;
+    const hi = b >> 4;
+    const lo = b & 0x0f;
+    if (hi > 9 || lo > 9) bad = true;
+    return hi * 10 + lo;
+  };
+  const y = two(0);
+  const mo = two(1);
+  const d = two(2);
+  const h = two(3);
+  const mi = two(4);
+  const s = two(5);
+  if (bad) return null;
   const ms = Date.UTC(2000 + y, mo - 1, d, h, mi, s);
   const t = new Date(ms);
   // Date.UTC rolls 31 February over into March; a terminal that sends it has no valid time.
