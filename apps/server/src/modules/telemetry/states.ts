@@ -102,13 +102,7 @@ export function stateReader(db: Db, offlineAfterMs: number) {
     status: r.status,
     time: iso(r.time),
     lastSeenAt: iso(r.lastSeenAt),
-    lat: r.lat,
-    lon: r.lon,
-    positioning: r.positioning,
-    network: r.network,
-    speed: r.speed,
-    course: r.course,
-    acc: r.acc,
+    ...motionOf(r),
     sensors: (r.sensors as DeviceState['sensors']) ?? {},
     asset: assetOf(r),
   });
@@ -192,6 +186,11 @@ export function stateReader(db: Db, offlineAfterMs: number) {
 }
 export type StateReader = ReturnType<typeof stateReader>;
 
+type Motion = Pick<DeviceState, 'lat' | 'lon' | 'positioning' | 'network' | 'speed' | 'course' | 'acc'>;
+
+/** Where a device is and how it moves, as a state row (read or just stored) has it. */
+const motionOf = (r: Motion): Motion => ({ lat: r.lat, lon: r.lon, positioning: r.positioning, network: r.network, speed: r.speed, course: r.course, acc: r.acc });
+
 /** How long a device's name, organisation and asset are reused for live pushes before being read again. */
 const META_TTL_MS = 30_000;
 
@@ -239,22 +238,11 @@ export function liveComposer(db: Db, offlineAfterMs: number) {
         const m = meta.get(r.deviceRef);
         if (!m) continue;
         out.push({
-          id: m.id,
-          deviceId: m.deviceId,
-          name: m.name,
-          orgId: m.orgId,
-          orgName: m.orgName,
-          asset: m.asset,
+          ...m,
           status: deviceStatus({ lastSeenAt: r.receivedAt, speed: r.speed, acc: r.acc }, now, offlineAfterMs),
           time: r.time.toISOString(),
           lastSeenAt: r.receivedAt.toISOString(),
-          lat: r.lat,
-          lon: r.lon,
-          positioning: r.positioning,
-          network: r.network,
-          speed: r.speed,
-          course: r.course,
-          acc: r.acc,
+          ...motionOf(r),
           sensors: r.sensors as DeviceState['sensors'],
         });
       }
