@@ -69,12 +69,19 @@ export function checkCode(bytes: Buffer): number {
 
 /** 0x7e -> 0x7d 0x02 and 0x7d -> 0x7d 0x01. */
 export function escape(bytes: Buffer): Buffer {
+  return escaped(bytes, false);
+}
+
+/** `bytes` escaped, between two flags when `flags` (a whole frame, in one buffer); unescaped bytes without flags come back as they are. */
+function escaped(bytes: Buffer, flags: boolean): Buffer {
   let extra = 0;
-  for (const b of bytes) if (b === FLAG || b === ESCAPE) extra++;
-  if (extra === 0) return bytes;
-  const out = Buffer.alloc(bytes.length + extra);
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] === FLAG || bytes[i] === ESCAPE) extra++;
+  if (extra === 0 && !flags) return bytes;
+  const out = Buffer.allocUnsafe(bytes.length + extra + (flags ? 2 : 0));
   let j = 0;
-  for (const b of bytes) {
+  if (flags) out[j++] = FLAG;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
     if (b === FLAG || b === ESCAPE) {
       out[j++] = ESCAPE;
       out[j++] = b === FLAG ? 0x02 : 0x01;
@@ -82,6 +89,7 @@ export function escape(bytes: Buffer): Buffer {
       out[j++] = b;
     }
   }
+  if (flags) out[j++] = FLAG;
   return out;
 }
 
@@ -285,6 +293,11 @@ export function decodeFrame(escaped: Buffer): Jt808Frame {
 
 /** The header's bytes for a body of `bodyLength` bytes. */
 export function encodeHeader(fields: HeaderFields, bodyLength: number): Buffer {
+  return headerWriter(fields, bodyLength).done();
+}
+
+/** A writer holding the header, for the body and check code to follow in the same buffer. */
+function headerWriter(fields: HeaderFields, bodyLength: number): Writer {
   if (bodyLength > MAX_BODY_BYTES) {
     throw new Jt808Error('cannot-encode', `body of ${bodyLength} bytes is over ${MAX_BODY_BYTES}: send it in packages`);
   }
@@ -297,36 +310,17 @@ export function encodeHeader(fields: HeaderFields, bodyLength: number): Buffer {
   if (v2019) w.u8(fields.protocolVersion ?? 1);
   w.bcd(fields.phone, v2019 ? 10 : 6).u16(fields.serial);
   if (fields.packages) w.u16(fields.packages.total).u16(fields.packages.index);
-  return w.done();
+  return w;
 }
 
 const EMPTY = Buffer.alloc(0);
 
 /** A complete frame, flags included, ready to write to the socket. */
 export function encodeFrame(fields: HeaderFields, body: Buffer = EMPTY): Buffer {
-  const header = encodeHeader(fields, body.length);
-  const check = checkCode(header) ^ checkCode(body);
-  // Escaped straight into the frame's one buffer: header, body and check code between the flags.
-  const escapes = (b: number) => (b === FLAG || b === ESCAPE ? 1 : 0);
-  let extra = escapes(check);
-  for (let i = 0; i < header.length; i++) extra += escapes(header[i]!);
-  for (let i = 0; i < body.length; i++) extra += escapes(body[i]!);
-  const out = Buffer.allocUnsafe(header.length + body.length + 1 + extra + 2);
-  let j = 0;
-  out[j++] = FLAG;
-  const put = (b: number) => {
-    if (b === FLAG || b === ESCAPE) {
-      out[j++] = ESCAPE;
-      out[j++] = b === FLAG ? 0x02 : 0x01;
-    } else {
-      out[j++] = b;
-    }
-  };
-  for (let i = 0; i < header.length; i++) put(header[i]!);
-  for (let i = 0; i < body.length; i++) put(body[i]!);
-  put(check);
-  out[j++] = FLAG;
-  return out;
+  // Header, body and a place for the check code in one buffer; then escaped between the flags.
+  const content = headerWriter(fields, body.length).raw(body).u8(0).done();
+  content[content.length - 1] = checkCode(content.subarray(0, content.length - 1));
+  return escaped(content, true);
 }
 
 /**
