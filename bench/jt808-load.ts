@@ -64,6 +64,8 @@ let refused = 0;
 let firstSentAt = 0;
 let lastAckAt = 0;
 let latencies: number[] = [];
+/** Each answered location's latency by the second of the phase it was written in (where a tail comes from). */
+let bySecond: number[][] = [];
 /** Closed loop: called with a terminal whenever one of its locations is answered. */
 let onAck: ((t: Terminal) => void) | undefined;
 
@@ -115,6 +117,7 @@ function onFrame(t: Terminal, raw: Buffer): void {
       acked++;
       lastAckAt = now;
       latencies.push(now - at);
+      (bySecond[Math.floor((at - firstSentAt) / 1000)] ??= []).push(now - at);
       onAck?.(t);
     } else if (t.expect?.serial === a.serial) t.expect.resolve(a.result);
   }
@@ -194,6 +197,10 @@ function result(extra: object = {}) {
     unanswered: terminals.reduce((n, t) => n + t.waiting.size, 0),
     ackedMs: lastAckAt - firstSentAt,
     latency: { p50: percentile(sorted, 50), p99: percentile(sorted, 99) },
+    perSecond: Array.from(bySecond, (l = []) => {
+      const s = l.sort((a, b) => a - b);
+      return { n: s.length, p50: Math.round(percentile(s, 50)), p99: Math.round(percentile(s, 99)) };
+    }),
     ...extra,
   };
 }
@@ -205,6 +212,7 @@ function resetCounts(): void {
   firstSentAt = 0;
   lastAckAt = 0;
   latencies = [];
+  bySecond = [];
 }
 
 /** Waits until every written location is answered (or `ms` passed). */
