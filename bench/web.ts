@@ -136,7 +136,20 @@ function mainThreadDetail(audits: Record<string, AuditItems>): string[] {
   const items = (id: string) => audits[id]?.details?.items ?? [];
   const ms = (v: unknown) => Math.round(Number(v ?? 0));
   const short = (u: unknown) => String(u).replace(/^https?:\/\/[^/]+/, '');
+  // The LCP element's audit holds two tables: the element, then its phases (LH 12).
+  const lcp = (audits['largest-contentful-paint-element']?.details as { items?: { items?: Record<string, unknown>[] }[] } | undefined)?.items ?? [];
+  const element = lcp[0]?.items?.[0]?.node as { snippet?: string; nodeLabel?: string } | undefined;
+  // As observed on this machine (the scores use Lighthouse's simulation of the same trace).
+  const observed = items('metrics')[0] ?? {};
+  // The requests of the load in the order they started, observed times: where the waterfall is.
+  const requests = items('network-requests')
+    .filter((i) => i.resourceType !== 'Image')
+    .sort((a, b) => Number(a.networkRequestTime) - Number(b.networkRequestTime));
   return [
+    `observed FCP ${ms(observed.observedFirstContentfulPaint)} ms, LCP ${ms(observed.observedLargestContentfulPaint)} ms, load ${ms(observed.observedLoad)} ms`,
+    ...requests.map((i) => `request ${ms(i.networkRequestTime)}-${ms(i.networkEndTime)} ms ${short(i.url)}`),
+    ...(element ? [`LCP element: ${element.nodeLabel ?? ''} ${String(element.snippet ?? '').slice(0, 160)}`] : []),
+    ...(lcp[1]?.items ?? []).map((i) => `LCP phase ${String(i.phase)}: ${ms(i.timing)} ms`),
     ...items('mainthread-work-breakdown').slice(0, 6).map((i) => `work ${String(i.groupLabel ?? i.group)}: ${ms(i.duration)} ms`),
     ...items('bootup-time').slice(0, 8).map((i) => `script ${short(i.url)}: ${ms(i.total)} ms (evaluation ${ms(i.scripting)}, parse ${ms(i.scriptParseCompile)})`),
     ...items('long-tasks').slice(0, 10).map((i) => `long task at ${ms(i.startTime)} ms: ${ms(i.duration)} ms in ${short(i.url)}`),
@@ -198,12 +211,15 @@ const kb = (bytes: number) => Math.round(bytes / 1024);
 
 export async function web(report: Report): Promise<void> {
   const dist = process.env.BENCH_WEB_DIST;
+  // BENCH_WEB_SCREENS=alarm_query,cockpit: only those screens (for comparing one change quickly).
+  const only = process.env.BENCH_WEB_SCREENS?.split(',');
+  const screens = only ? WEB_SCREENS.filter((s) => only.includes(s.name)) : WEB_SCREENS;
   if (!dist) execSync('node scripts/ensure-web-build.mjs', { stdio: 'inherit' });
   const server = await startServer({ logLevel: 'error', ...(dist ? { webDist: resolve(dist) } : {}) });
   try {
     const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
     try {
-      for (const screen of WEB_SCREENS) {
+      for (const screen of screens) {
         const gzip = await firstLoad(browser, server.url, screen.path, screen.signedIn, 'gzip');
         const br = await firstLoad(browser, server.url, screen.path, screen.signedIn, 'br');
         if (!gzip.encodings.has('gzip') || !br.encodings.has('br')) throw new Error(`the assets of ${screen.path} did not come back compressed as asked`);
@@ -219,7 +235,7 @@ export async function web(report: Report): Promise<void> {
       await browser.close();
     }
     if (process.env.BENCH_WEB_LIGHTHOUSE === '0') return;
-    const scores = await lighthouseRuns(server, WEB_SCREENS);
+    const scores = await lighthouseRuns(server, screens);
     for (const [name, s] of scores) {
       report(`web lighthouse ${name} performance`, s.performance, 'score');
       report(`web lighthouse ${name} accessibility`, s.accessibility, 'score');
