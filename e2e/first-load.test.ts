@@ -104,6 +104,33 @@ describe('the login page first load', () => {
     });
   });
 
+  it('asks for the code of the screen a console address names at once, beside the menu, and for the menu once', async () => {
+    await withBrowser('en-US', async ({ page }) => {
+      await signInAs(page, server);
+      await page.getByTestId('console-layout').waitFor();
+      // The menu's answer is held back on the next load: the view host waits for it before it
+      // shows a screen, but the screen's code must be on its way already (app/router.tsx).
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let menuCalls = 0;
+      await page.route('**/iot-cloud-auth/menu/v1/loadMenu', async (route) => {
+        menuCalls += 1;
+        await held;
+        await route.continue();
+      });
+      const screenAsked = page.waitForRequest((r) => /\/alarm-query-page-[^/]*\.js$/.test(new URL(r.url()).pathname));
+      await page.goto(`${server.url}/view/alarm/query`, { waitUntil: 'commit' });
+      await screenAsked;
+      await expect.poll(() => menuCalls).toBe(1);
+      release();
+      await expect.poll(() => page.locator('body').innerText()).toContain(en['alarm.col.deviceName']);
+      await page.waitForLoadState('networkidle');
+      // The frame read the menu the page had asked for: one call.
+      expect(menuCalls).toBe(1);
+      expect(await page.locator('body').innerText()).not.toMatch(RAW_KEY);
+    });
+  });
+
   it('brings the messages of a screen with it and not those of the others, in both languages on a switch there', async () => {
     await withBrowser('en-US', async ({ page }) => {
       const bodies = recordBodies(page);

@@ -7,6 +7,7 @@ import { PageSpin } from '../components/page-spin.tsx';
 import { ScreenLoader } from './routes/screen-loader.tsx';
 import { RouteError } from './routes/route-error.tsx';
 import {
+  resolveScreen,
   BIND_USER_SCREEN,
   CHANGE_PASSWORD_SCREEN,
   LEDGER_PUBLIC_SCREEN,
@@ -22,6 +23,7 @@ import {
 import type { ScreenImporter, ScreenProps } from '../lib/screen.ts';
 import { loadMessageParts } from './i18n.ts';
 import { adoptAddressToken, mainPageLoader, requireTokenLoader, rootLoader } from './routes/loaders.ts';
+import { getToken } from '../lib/session.ts';
 
 // The console frame (navigation, header, alarm notifications) and the view host load with the
 // first console screen, in one chunk, not with the login page.
@@ -48,6 +50,26 @@ const viewHost = <ScreenLoader name="viewHost" importer={VIEW_HOST} />;
 
 // Before the router reads the address: a token query leaves it (and the history) at once.
 adoptAddressToken();
+
+/**
+ * A console address loaded with a session (a reload, a bookmark, a link): the frame's chunk and
+ * the addressed screen's, with their message parts, are asked for at once, beside the language,
+ * the root loader and the menu, rather than one after another as each lazy level renders and the
+ * view host has the menu. Only fetched here (the browser keeps one module per address); the
+ * levels render as before. A screen the menu then refuses has had its code fetched, no data.
+ * The menu itself is left to the frame: asked for here it would no longer overlap the frame's
+ * other first requests, whose failures are reported once for the lot (api/client.ts).
+ */
+function startConsoleChunks(pathname: string): void {
+  const address = /^\/view\/(.+)$/.exec(pathname);
+  if (!address || !getToken()) return;
+  const quiet = () => undefined;
+  CONSOLE_LAYOUT().catch(quiet);
+  resolveScreen(address[1]!.split('/'))
+    ?.importer()
+    .catch(quiet);
+}
+startConsoleChunks(window.location.pathname);
 
 export const router = createBrowserRouter([
   {
