@@ -63,8 +63,7 @@ let acked = 0;
 let refused = 0;
 let firstSentAt = 0;
 let lastAckAt = 0;
-let latencies: number[] = [];
-/** Each answered location's latency by the second of the phase it was written in (where a tail comes from). */
+/** Each answered location's latency, by the second of the phase it was written in (where a tail comes from). */
 let bySecond: number[][] = [];
 /** Closed loop: called with a terminal whenever one of its locations is answered. */
 let onAck: ((t: Terminal) => void) | undefined;
@@ -116,7 +115,6 @@ function onFrame(t: Terminal, raw: Buffer): void {
       const now = performance.now();
       acked++;
       lastAckAt = now;
-      latencies.push(now - at);
       (bySecond[Math.floor((at - firstSentAt) / 1000)] ??= []).push(now - at);
       onAck?.(t);
     } else if (t.expect?.serial === a.serial) t.expect.resolve(a.result);
@@ -189,7 +187,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 function result(extra: object = {}) {
-  const sorted = latencies.sort((a, b) => a - b);
+  const sorted = bySecond.flat().sort((a, b) => a - b);
   return {
     sent,
     acked,
@@ -197,10 +195,7 @@ function result(extra: object = {}) {
     unanswered: terminals.reduce((n, t) => n + t.waiting.size, 0),
     ackedMs: lastAckAt - firstSentAt,
     latency: { p50: percentile(sorted, 50), p99: percentile(sorted, 99) },
-    perSecond: Array.from(bySecond, (l = []) => {
-      const s = l.sort((a, b) => a - b);
-      return { n: s.length, p50: Math.round(percentile(s, 50)), p99: Math.round(percentile(s, 99)) };
-    }),
+    p99BySecond: Array.from(bySecond, (l = []) => Math.round(percentile(l.sort((a, b) => a - b), 99))),
     ...extra,
   };
 }
@@ -211,7 +206,6 @@ function resetCounts(): void {
   refused = 0;
   firstSentAt = 0;
   lastAckAt = 0;
-  latencies = [];
   bySecond = [];
 }
 
