@@ -7,15 +7,18 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { screenshot, signInAs, startServer, type Server, withBrowser } from './harness.ts';
+import { eq } from 'drizzle-orm';
+import { alarmLevels, alarms } from '../apps/server/src/db/schema.ts';
+import { demoDevices, seedDemoFleet } from '../apps/server/src/demo/seed-demo.ts';
+import { DEMO_PASSWORD, screenshot, signInAs, startServer, type Server, withBrowser } from './harness.ts';
 
 const en = JSON.parse(readFileSync('apps/web/src/locales/en.json', 'utf8')) as Record<string, string>;
 const zh = JSON.parse(readFileSync('apps/web/src/locales/zh.json', 'utf8')) as Record<string, string>;
 
-// Texts found only in what each part brings: Leaflet's map class, ECharts' renderer name, and a
-// sentence of each language's messages.
+// Texts found only in what each part brings: Leaflet's map class, the attribute ECharts marks its
+// boxes with (a minified build keeps no "zrender"), and a sentence of each language's messages.
 const LEAFLET = 'leaflet-container';
-const ECHARTS = 'zrender';
+const ECHARTS = '_echarts_instance_';
 const EN_TEXT = en['app.subtitle']!;
 const ZH_TEXT = zh['app.subtitle']!;
 // A console text (the monitoring screen's part of the messages) and Zod's own error class name.
@@ -128,6 +131,30 @@ describe('the login page first load', () => {
       // The frame read the menu the page had asked for: one call.
       expect(menuCalls).toBe(1);
       expect(await page.locator('body').innerText()).not.toMatch(RAW_KEY);
+    });
+  });
+
+  it('brings the chart library to the alarm query only once there are alarms to draw', async () => {
+    const db = server.app.database.db;
+    await seedDemoFleet(db);
+    const [device] = await demoDevices(db);
+    await withBrowser('en-US', async ({ page }) => {
+      const bodies = recordBodies(page);
+      await signInAs(page, server, 'demo', DEMO_PASSWORD);
+      await page.goto(`${server.url}/view/alarm/query`);
+      // No alarm in the period: the three statistics say so, and ECharts never comes down.
+      await expect.poll(() => page.getByText(en['alarm.stats.none']!).count()).toBe(3);
+      await page.waitForLoadState('networkidle');
+      expect(bodies.filter((b) => b.includes(ECHARTS))).toHaveLength(0);
+
+      // An alarm of the demo organisation in the period: the screen opened again draws it.
+      const [level] = await db.select().from(alarmLevels).where(eq(alarmLevels.orgId, device!.orgId));
+      const at = new Date(Date.now() - 3_600_000);
+      await db.insert(alarms).values({ orgId: device!.orgId, policyName: 'Cold chain', ruleId: 'r1', type: 'temp_high', levelId: level!.id, deviceRef: device!.id, status: 'active', startedAt: at, lastAt: at, threshold: 8, value: 9.3, peak: 10 });
+      await page.reload();
+      await page.getByTestId('alarm-chart-level').locator('canvas').waitFor();
+      await page.getByTestId('alarm-chart-type').locator('canvas').waitFor();
+      await expect.poll(() => bodies.some((b) => b.includes(ECHARTS))).toBe(true);
     });
   });
 

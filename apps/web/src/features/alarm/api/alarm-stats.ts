@@ -8,6 +8,16 @@ import type { FilterValues } from '../../../lib/list-query.ts';
 
 export type StatsBucket = AlarmStatsQuery['bucket'];
 
+/** Windows up to this long are counted per hour, longer ones per day. */
+export const HOURLY_MAX_MS = 2 * 86_400_000;
+
+export function statsBucket(from: string | undefined, to: string | undefined): StatsBucket {
+  const a = from ? Date.parse(from) : NaN;
+  const b = to ? Date.parse(to) : NaN;
+  if (!Number.isFinite(a) || !Number.isFinite(b)) return 'day';
+  return b - a <= HOURLY_MAX_MS ? 'hour' : 'day';
+}
+
 export function alarmStatsQueryOptions(filters: FilterValues, bucket: StatsBucket) {
   const query = { ...filters, bucket };
   return queryOptions({

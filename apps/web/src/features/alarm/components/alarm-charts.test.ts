@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import dayjs from 'dayjs';
 import type { AlarmStats } from '@iotc/shared/alarm';
 import { MINOR, URGENT } from '../alarm-fixtures.ts';
-import { bucketAxis, byLevelOption, overTimeOption, statsBucket } from './alarm-charts.ts';
+import { statsBucket } from '../api/alarm-stats.ts';
+import { bucketAxis, byLevelOption, overTimeOption } from './alarm-charts.ts';
 
 const local = (text: string) => dayjs(text).format('YYYY-MM-DDTHH:mm:ss');
 

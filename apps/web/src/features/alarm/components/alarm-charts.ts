@@ -9,19 +9,10 @@ import '../../../components/chart/pie.ts';
 import type { StatsBucket } from '../api/alarm-stats.ts';
 import { levelName, type LevelInfo } from './alarm-model.ts';
 
-/** Windows up to this long are counted per hour, longer ones per day. */
-export const HOURLY_MAX_MS = 2 * 86_400_000;
 /** Most buckets listed on the time axis; past it only the buckets with alarms are shown. */
 const MAX_AXIS_BUCKETS = 1000;
 /** How the server writes a bucket's local start. */
 const BUCKET_FORMAT = 'YYYY-MM-DDTHH:mm:ss';
-
-export function statsBucket(from: string | undefined, to: string | undefined): StatsBucket {
-  const a = from ? Date.parse(from) : NaN;
-  const b = to ? Date.parse(to) : NaN;
-  if (!Number.isFinite(a) || !Number.isFinite(b)) return 'day';
-  return b - a <= HOURLY_MAX_MS ? 'hour' : 'day';
-}
 
 /**
  * Every bucket start (local, as the server writes them) from the one holding `from` up to `to`,
@@ -64,13 +55,16 @@ export function byTypeOption(stats: AlarmStats, typeName: (t: AlarmType) => stri
 export function byLevelOption(stats: AlarmStats, lang: Lang): EChartOption {
   return {
     tooltip: { trigger: 'item', formatter: '{b}: {c} ({d}%)' },
-    legend: { bottom: 0, type: 'scroll' },
+    // The card is narrow: the level names are in the legend (on as many lines as they need, no
+    // paging), the ring is labelled with the counts alone, which fit beside it.
+    legend: { bottom: 0, itemWidth: 14, itemGap: 8 },
     series: [
       {
         type: 'pie',
-        radius: ['40%', '68%'],
-        center: ['50%', '45%'],
-        label: { formatter: '{b}: {c}' },
+        radius: ['34%', '56%'],
+        center: ['50%', '40%'],
+        label: { formatter: '{c}' },
+        labelLine: { length: 6, length2: 6 },
         data: stats.byLevel.map((l) => ({ name: levelName(l, lang), value: l.count, itemStyle: { color: l.color } })),
       },
     ],

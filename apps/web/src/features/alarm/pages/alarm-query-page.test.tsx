@@ -213,7 +213,8 @@ describe('alarm query', { timeout: 40_000 }, () => {
       keyword: 'truck',
       bucket: 'hour',
     });
-    // The level chart takes the level colours.
+    // The level chart takes the level colours (its module comes once there are alarms to draw).
+    await settleUntil(() => charts.has('alarm-chart-level'));
     const pie = (charts.get('alarm-chart-level')!.series as { data: { itemStyle: { color: string } }[] }[])[0]!;
     expect(pie.data.map((d) => d.itemStyle.color)).toEqual([URGENT.color, MINOR.color]);
   });
