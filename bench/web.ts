@@ -10,6 +10,9 @@
 // performance, accessibility and best-practices scores with LCP and TBT. Console pages are opened
 // signed in: the session is started on the login page of the same Chromium profile first.
 //
+// Then the four console screens again as the demo operator, with the demo's fleet and tasks and a
+// dozen alarms of the day: the bytes of a screen that shows data (the alarm query's charts).
+//
 // BENCH_WEB_DIST serves another build than apps/web/dist (which is built when missing or stale).
 // BENCH_WEB_LH_DETAIL=1 also prints where each page's main-thread time went (by kind of work, by
 // script, the long tasks), for reading what makes up the blocking time.
@@ -268,16 +271,22 @@ export async function web(report: Report): Promise<void> {
       }
     }
     // The screens above are measured as the platform administrator of a new installation: no
-    // devices, no alarms, so the alarm query draws no chart and fetches no ECharts. An operator
-    // with alarms in the period gets its charts: measured last (the demo's devices and alarms
-    // would change the pages above), as the demo operator with a dozen alarms of the week.
-    if (screens.some((s) => s.name === 'alarm_query')) {
+    // devices, no alarms (so the alarm query draws no chart and fetches no ECharts). An operator's
+    // screens hold data: measured last (the demo's devices and alarms would change the pages
+    // above), as the demo operator with the demo's fleet and tasks and a dozen alarms of the day.
+    const operatorScreens = screens.filter((s) => s.signedIn);
+    if (operatorScreens.length > 0) {
       await withDemoAlarms(server);
       const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
       try {
-        const loaded = await firstLoad(browser, server.url, '/view/alarm/query', true, 'gzip', { name: 'demo', password: DEMO_PASSWORD });
-        report('web first load alarm_query_with_alarms gzip', kb(loaded.encoded), 'KB');
-        report('web first load alarm_query_with_alarms files', loaded.files.length, 'files');
+        for (const screen of operatorScreens) {
+          const loaded = await firstLoad(browser, server.url, screen.path, true, 'gzip', { name: 'demo', password: DEMO_PASSWORD });
+          report(`web first load ${screen.name} with demo data gzip`, kb(loaded.encoded), 'KB');
+          report(`web first load ${screen.name} with demo data files`, loaded.files.length, 'files');
+          if (process.env.BENCH_WEB_FILES) {
+            for (const f of [...loaded.files].sort((a, b) => b.encoded - a.encoded).slice(0, 15)) console.log(`  ${kb(f.encoded)} KB gzip, ${kb(f.raw)} KB raw  ${new URL(f.url).pathname}`);
+          }
+        }
       } finally {
         await browser.close();
       }
