@@ -453,10 +453,26 @@ async function mqttMax() {
   try {
     const devicesFile = await mqttDevices(app, dir, DEVICES);
     const argv = ['--import', 'tsx', 'bench/intake-load.ts', '--mqtt', `mqtt://127.0.0.1:${link.port}`, '--devices', devicesFile, '--rate', '0', '--duration', String(DURATION)];
+    // BENCH_MQTT_PROFILE=<file>: a CPU profile of this process over the MQTT phase (to set beside BENCH_JT808_PROFILE's).
+    const profiler = process.env.BENCH_MQTT_PROFILE ? new Session() : null;
+    if (profiler) {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+    }
+    const cpuBefore = process.cpuUsage();
     const { stdout } = await execFileAsync('node', argv, { encoding: 'utf8', maxBuffer: 1 << 26 });
+    const cpu = process.cpuUsage(cpuBefore);
+    if (profiler) {
+      const { profile } = await profiler.post('Profiler.stop');
+      writeFileSync(process.env.BENCH_MQTT_PROFILE!, JSON.stringify(profile));
+      profiler.disconnect();
+    }
     const max = JSON.parse(stdout.trim().split('\n').at(-1)!) as LoadResult;
     if (max.failed) throw new Error(`${max.failed} reports were not acknowledged`);
     report(`jt808.${engine}.mqtt_max_rps_same_run`, (max.acked / max.ackedMs) * 1000, 'reports/s');
+    // The server's CPU time per report on the MQTT path (the embedded broker's included), beside the location's above.
+    report(`jt808.${engine}.mqtt_server_cpu_per_report_same_run`, (cpu.user + cpu.system) / max.acked, 'us');
   } finally {
     await link.close();
     await close();
