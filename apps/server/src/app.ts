@@ -50,6 +50,7 @@ import { placePlugin } from './modules/place/plugin.ts';
 import { cockpitPlugin } from './modules/cockpit/plugin.ts';
 import { trackPlugin } from './modules/track/plugin.ts';
 import { storagePlugin } from './modules/storage/plugin.ts';
+import { chartPlugin } from './modules/chart/plugin.ts';
 import { mapTilesPlugin } from './modules/map-tiles/plugin.ts';
 import { mapTilesState, type MapTilesState } from './modules/map-tiles/service.ts';
 import { retentionPlugin } from './modules/retention/plugin.ts';
@@ -175,7 +176,7 @@ export async function buildApp(
   await app.register(telemetryPlugin, modules);
   // Before the reports: the shipment report reads a task's batches through it.
   await app.register(productPlugin, modules);
-  for (const plugin of [homePlugin, inboxPlugin, noticePlugin, cockpitPlugin, trackPlugin, storagePlugin, retentionPlugin, reportPlugin, comparePlugin, warehousePlugin, placePlugin, signaturePlugin]) await app.register(plugin, modules);
+  for (const plugin of [homePlugin, inboxPlugin, noticePlugin, cockpitPlugin, trackPlugin, storagePlugin, chartPlugin, retentionPlugin, reportPlugin, comparePlugin, warehousePlugin, placePlugin, signaturePlugin]) await app.register(plugin, modules);
   await app.register(reportSchedulePlugin, { ...modules, reports: app.reports });
   await app.register(ledgerPlugin, modules);
   // The intake after those that hear it: on close its store is flushed before they settle.

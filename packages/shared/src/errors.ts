@@ -282,6 +282,8 @@ export const ERRORS = {
   LAT_RANGE: { en: 'The latitude must be -90 to 90', zh: '纬度须在 -90 至 90 之间' },
   LON_REQUIRED: { en: 'Please enter the longitude', zh: '请输入经度' },
   LON_RANGE: { en: 'The longitude must be -180 to 180', zh: '经度须在 -180 至 180 之间' },
+  CHART_SIZE: { en: 'A chart is 120 to 2,400 pixels wide and 80 to 1,200 high', zh: '图表宽度须为 120 至 2,400 像素，高度须为 80 至 1,200 像素' },
+  CHART_OPTION_INVALID: { en: 'The chart could not be drawn: it needs 1 to 50 bar, line or pie series and at most 64 KB of settings', zh: '无法绘制图表：须有 1 至 50 个柱状、折线或饼图系列，设置不超过 64 KB' },
   REPORT_RANGE_TOO_LONG: { en: 'A production report covers at most 366 days: please pick a shorter time range', zh: '生产报表最多统计 366 天，请缩短时间范围' },
   GSP_ASSET_KIND: { en: 'Temperature and humidity records are kept for cold rooms, refrigerators, warehouses, vehicles and containers', zh: '温湿度记录仅适用于冷库、冷藏柜、仓库、冷藏车和冷藏箱' },
   COMPARE_RANGE_TOO_LONG: { en: 'A comparison period covers at most 92 days: please pick a shorter period', zh: '对比周期最多 92 天，请缩短时间范围' },

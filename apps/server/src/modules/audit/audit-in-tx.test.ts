@@ -138,6 +138,7 @@ const NOT_AUDITED: Record<string, string> = {
   'POST /iot-cloud-auth/menu/v1/loadMenu': 'reads the menu (a POST by the spec), changes nothing',
   'POST /api/iot/v2/inbox-items/read': "marks items of the caller's own inbox read: a reading state, no business record",
   'POST /api/iot/v2/inbox-items/read-all': "the same for the whole of the caller's inbox",
+  'POST /api/iot/v2/charts/svg': 'draws a chart the caller sends (a POST for its option), reads and changes nothing',
 };
 
 const WRITE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -1,17 +1,17 @@
 // One ECharts instance as a React component, for every screen that draws curves: ECharts is
-// imported piece by piece. Here the pieces every chart draws (line and bar charts, grid, legend,
-// canvas renderer); the pie chart, data zoom and marks are registered by the modules whose
-// options use them (pie.ts, zoom.ts, marks.ts), so a screen fetches only what it draws. The
-// tooltip and axis pointer (tooltip.ts) come when the pointer first enters a chart: then every
-// chart on screen takes its option's tooltip and the one pointed at shows its tip at once;
-// the instance is made on mount, follows `option`, resizes with its box and is disposed on
-// unmount. Charts given the same `group` share tooltip, axis pointer and zoom (echarts.connect).
+// imported piece by piece. Here the pieces every chart draws (line, bar and pie charts, grid,
+// legend, canvas renderer: what the server draws too, chart-image.tsx); data zoom and marks are
+// registered by the modules whose options use them (zoom.ts, marks.ts), so a screen fetches only
+// what it draws. The tooltip and axis pointer (tooltip.ts) come when the pointer first enters a
+// chart: then every chart on screen takes its option's tooltip and the one pointed at shows its
+// tip at once; the instance is made on mount, follows `option`, resizes with its box and is
+// disposed on unmount. Charts given the same `group` share tooltip, axis pointer and zoom (echarts.connect).
 // In the dark theme the chart takes ECharts' dark theme (light axes, labels and legend) on a
 // transparent background, so it sits on the panel's own colour.
 import { useEffect, useRef, type CSSProperties } from 'react';
 import { isDarkTheme, useThemeName } from '../../lib/theme.ts';
 import * as echarts from 'echarts/core';
-import { BarChart, LineChart, type BarSeriesOption, type LineSeriesOption, type PieSeriesOption } from 'echarts/charts';
+import { BarChart, LineChart, PieChart, type BarSeriesOption, type LineSeriesOption, type PieSeriesOption } from 'echarts/charts';
 import {
   GridComponent,
   LegendComponent,
@@ -24,7 +24,7 @@ import {
 } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
 
-echarts.use([LineChart, BarChart, GridComponent, LegendComponent, CanvasRenderer]);
+echarts.use([LineChart, BarChart, PieChart, GridComponent, LegendComponent, CanvasRenderer]);
 
 /** Set once the tooltip is registered. */
 let tooltipsIn = false;
@@ -32,7 +32,8 @@ let tooltips: Promise<void> | undefined;
 /** The charts on screen, each giving its option's tooltip and axis pointer to take once they are in. */
 const awaitingTooltips = new Set<() => void>();
 
-function loadTooltips(): Promise<void> {
+/** Registers the tooltip (once); a chart on screen takes it as soon as it is in. */
+export function loadTooltips(): Promise<void> {
   tooltips ??= import('./tooltip.ts').then(() => {
     tooltipsIn = true;
     for (const adopt of awaitingTooltips) adopt();

@@ -9,7 +9,6 @@ const SRC = join(import.meta.dirname, '../..');
 const PIECES = [
   { uses: /\bdataZoom\s*:/, registers: 'components/chart/zoom.ts' },
   { uses: /\bmark(Line|Area)\s*:/, registers: 'components/chart/marks.ts' },
-  { uses: /type:\s*'pie'/, registers: 'components/chart/pie.ts' },
 ];
 
 function sources(dir: string): string[] {

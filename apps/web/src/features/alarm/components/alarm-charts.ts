@@ -5,7 +5,6 @@ import dayjs from 'dayjs';
 import type { AlarmStats, AlarmType } from '@iotc/shared/alarm';
 import type { Lang } from '@iotc/shared/i18n';
 import type { EChartOption } from '../../../components/chart/echart.tsx';
-import '../../../components/chart/pie.ts';
 import type { StatsBucket } from '../api/alarm-stats.ts';
 import { levelName, type LevelInfo } from './alarm-model.ts';
 

@@ -12,6 +12,8 @@ import { byTestId, settle, settleUntil, type } from '../../../test/form.ts';
 import type * as client from '../../../api/client.ts';
 import { request, requestFile, type RequestOptions } from '../../../api/client.ts';
 import type { EChartOption, EChartProps } from '../../../components/chart/echart.tsx';
+import { CHART_API, type ChartSvgBody } from '@iotc/shared/chart';
+import { restoreStubs, stubProperty } from '../../../test/stub.ts';
 import { alarm, LEVELS, MINOR, URGENT, user } from '../alarm-fixtures.ts';
 import type { AlarmEvent } from '../api/alarm-detail.ts';
 import AlarmQueryPage from './alarm-query-page.tsx';
@@ -21,9 +23,12 @@ vi.mock('../../../api/client.ts', async (importOriginal) => ({
   request: vi.fn(),
   requestFile: vi.fn(),
 }));
-// No canvas in jsdom: each chart is a stub holding the option it was given.
+// No canvas in jsdom: each live chart is a stub holding the option it was given.
 const charts = new Map<string, EChartOption>();
+// The charts the server was asked to draw (their images come back as empty SVGs).
+let drawnBodies: ChartSvgBody[] = [];
 vi.mock('../../../components/chart/echart.tsx', () => ({
+  loadTooltips: () => Promise.resolve(),
   EChart: (props: EChartProps) => {
     const id = props['data-testid'] ?? '';
     charts.set(id, props.option);
@@ -62,6 +67,13 @@ let mounted: Rendered | undefined;
 const restore: (() => void)[] = [];
 
 beforeAll(() => {
+  // jsdom lays nothing out: the chart boxes are 400 pixels wide (the image is asked for at the box's width).
+  stubProperty(HTMLElement.prototype, 'clientWidth', {
+    get(this: HTMLElement) {
+      return this.dataset.testid?.startsWith('alarm-chart') ? 400 : 0;
+    },
+  });
+  restore.push(restoreStubs);
   // The export saves the file through an object URL, which jsdom lacks.
   const url = URL as unknown as { createObjectURL?: unknown; revokeObjectURL?: unknown };
   const before = { create: url.createObjectURL, revoke: url.revokeObjectURL };
@@ -77,6 +89,7 @@ afterAll(() => restore.forEach((undo) => undo()));
 beforeEach(async () => {
   await setEnglish();
   charts.clear();
+  drawnBodies = [];
   permissions = ['alarm:read', 'alarm:handle'];
   rows = ROWS;
   calls = [];
@@ -89,6 +102,10 @@ beforeEach(async () => {
     if (path === ALARM_API.levels) return { rows: LEVELS, total: 2, page: 1, size: 100 };
     if (path === ALARM_API.alarms) return { rows, total: 12, page: Number(opts?.query?.page ?? 1), size: Number(opts?.query?.size ?? 10) } satisfies Page<AlarmRow>;
     if (path === `${ALARM_API.alarms}/stats`) return STATS;
+    if (path === CHART_API.svg) {
+      drawnBodies.push(opts!.body as ChartSvgBody);
+      return { svg: '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="260"></svg>' };
+    }
     if (path === one(ROWS[1]!.id)) return ROWS[1];
     if (path === `${one(ROWS[1]!.id)}/events`) return EVENTS;
     if (path === one(CLOSED.id)) return CLOSED;
@@ -213,10 +230,27 @@ describe('alarm query', { timeout: 40_000 }, () => {
       keyword: 'truck',
       bucket: 'hour',
     });
-    // The level chart takes the level colours (its module comes once there are alarms to draw).
-    await settleUntil(() => charts.has('alarm-chart-level'));
-    const pie = (charts.get('alarm-chart-level')!.series as { data: { itemStyle: { color: string } }[] }[])[0]!;
+    // The server draws the three charts at the box's width; the level chart takes the level
+    // colours, and its image says what it shows.
+    await settleUntil(() => drawnBodies.length === 3);
+    expect(drawnBodies.map((b) => [b.width, b.height, b.dark])).toEqual([
+      [400, 260, false],
+      [400, 260, false],
+      [400, 260, false],
+    ]);
+    const ring = drawnBodies.find((b) => (b.option.series as { type: string }[])[0]!.type === 'pie')!.option;
+    const pie = (ring.series as unknown as { data: { itemStyle: { color: string } }[] }[])[0]!;
     expect(pie.data.map((d) => d.itemStyle.color)).toEqual([URGENT.color, MINOR.color]);
+    await settleUntil(() => byTestId(document, 'alarm-chart-level-image') !== null);
+    expect(byTestId(document, 'alarm-chart-level-image')!.getAttribute('alt')).toBe('Alarms by level: 1 Urgent, 1 Minor');
+    expect(byTestId(document, 'alarm-chart-type-image')!.getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
+    // The pointer on a chart: the live chart takes the image's place, with the same option.
+    expect(charts.size).toBe(0);
+    await act(async () => {
+      byTestId(document, 'alarm-chart-level')!.dispatchEvent(new MouseEvent('pointerover', { bubbles: true }));
+    });
+    await settleUntil(() => charts.has('alarm-chart-level-live'));
+    expect(charts.get('alarm-chart-level-live')).toEqual(ring);
   });
 
   it('sends the filters chosen in the bar', async () => {
