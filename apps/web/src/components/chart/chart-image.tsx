@@ -52,7 +52,8 @@ export function ChartImage({ option, height, alt, ...rest }: ChartImageProps) {
   const drawWidth = Math.min(CHART_WIDTH.max, Math.max(CHART_WIDTH.min, width));
   const drawn = useQuery({
     queryKey: ['chart-svg', drawWidth, height, dark, option] as const,
-    queryFn: ({ signal }) => request<ChartSvg>(CHART_API.svg, { method: 'POST', body: { width: drawWidth, height, dark, option }, signal }),
+    // A failure is not reported: the live chart is drawn instead, which is all the user needs.
+    queryFn: ({ signal }) => request<ChartSvg>(CHART_API.svg, { method: 'POST', body: { width: drawWidth, height, dark, option }, signal, silent: true }),
     enabled: !live && width > 0,
     staleTime: Infinity,
     retry: false,

@@ -253,6 +253,22 @@ describe('alarm query', { timeout: 40_000 }, () => {
     expect(charts.get('alarm-chart-level-live')).toEqual(ring);
   });
 
+  it('draws the live charts when the server cannot draw them', async () => {
+    const answer = requestMock.getMockImplementation()!;
+    requestMock.mockImplementation(async (path: string, opts?: RequestOptions) => {
+      if (path === CHART_API.svg) {
+        drawnBodies.push(opts!.body as ChartSvgBody);
+        throw new Error('the server could not draw it');
+      }
+      return answer(path, opts);
+    });
+    await mount();
+    await settleUntil(() => charts.size === 3);
+    expect([...charts.keys()].sort()).toEqual(['alarm-chart-level-live', 'alarm-chart-time-live', 'alarm-chart-type-live']);
+    expect(drawnBodies).toHaveLength(3);
+    expect(byTestId(document, 'alarm-chart-level-image')).toBeNull();
+  });
+
   it('sends the filters chosen in the bar', async () => {
     const root = await mount(`?f.timeFrom=${encodeURIComponent(FROM)}&f.timeTo=${encodeURIComponent(TO)}`);
     await pick('filter-status', 'Active');
