@@ -6,7 +6,7 @@
 // sums are done by the database (one query grouped by key and level, one by day and level).
 // As JSON, PDF (with a bar chart per day by level) and Excel, in the request's language.
 import { eq, sql, type SQL } from 'drizzle-orm';
-import * as echarts from 'echarts';
+import { chartSvg } from '../../lib/chart-svg.ts';
 import type { Lang } from '@iotc/shared/i18n';
 import { reportRange, type AlarmReport, type AlarmReportQuery, type AlarmReportRow } from '@iotc/shared/ops-report';
 import { rowsOf, type Db } from '../../db/client.ts';
@@ -220,16 +220,14 @@ export type AlarmReportService = ReturnType<typeof alarmReportService>;
 
 /** Alarms started per day, stacked by level in the levels' colours (ECharts rendered to SVG). */
 function perDayChart(r: AlarmReport, width: number, height: number): string {
-  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
-  chart.setOption({
-    animation: false,
-    textStyle: { fontFamily: 'Noto Sans SC' },
-    grid: { left: 40, right: 12, top: 12, bottom: 28 },
-    xAxis: { type: 'category', data: r.perDay.map((d) => d.date.slice(5)), axisLabel: { fontSize: 8, hideOverlap: true } },
-    yAxis: { type: 'value', minInterval: 1, axisLabel: { fontSize: 8 } },
-    series: r.levels.map((l) => ({ type: 'bar', stack: 'all', name: l.name, itemStyle: { color: l.color }, data: r.perDay.map((d) => d.byLevel[l.code] ?? 0) })),
-  });
-  const svg = chart.renderToSVGString();
-  chart.dispose();
-  return svg;
+  return chartSvg(
+    {
+      textStyle: { fontFamily: 'Noto Sans SC' },
+      grid: { left: 40, right: 12, top: 12, bottom: 28 },
+      xAxis: { type: 'category', data: r.perDay.map((d) => d.date.slice(5)), axisLabel: { fontSize: 8, hideOverlap: true } },
+      yAxis: { type: 'value', minInterval: 1, axisLabel: { fontSize: 8 } },
+      series: r.levels.map((l) => ({ type: 'bar', stack: 'all', name: l.name, itemStyle: { color: l.color }, data: r.perDay.map((d) => d.byLevel[l.code] ?? 0) })),
+    },
+    { width, height },
+  );
 }

@@ -3,7 +3,7 @@
 // alarms; no map tiles, so it is made the same without internet), the temperature curve with its
 // limits (ECharts rendered to SVG on the server), the alarm list, and the electronic signatures
 // (modules/signature; blank lines to sign by hand while there are none).
-import * as echarts from 'echarts';
+import { chartSvg } from '../../lib/chart-svg.ts';
 import type { Lang } from '@iotc/shared/i18n';
 import { alarmValueText } from '@iotc/shared/format';
 import { placeText } from '@iotc/shared/geocode';
@@ -124,7 +124,6 @@ function curveSvg(d: ShipmentData, lang: Lang, tz: string, width: number, height
   const points = thin(d.readings.filter((r) => r.temp !== null), MAX_DRAWN);
   if (points.length === 0) return null;
   const { tempMin, tempMax } = d.report.limits;
-  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
   const lines = [
     ...(tempMax !== null ? [{ yAxis: tempMax, name: x.upper, lineStyle: { color: COLORS.alarm, type: 'dashed' as const } }] : []),
     ...(tempMin !== null ? [{ yAxis: tempMin, name: x.lower, lineStyle: { color: MAP.track, type: 'dashed' as const } }] : []),
@@ -132,28 +131,27 @@ function curveSvg(d: ShipmentData, lang: Lang, tz: string, width: number, height
   const values = points.map((p) => p.temp!);
   const lo = Math.min(...values, ...(tempMin !== null ? [tempMin] : []));
   const hi = Math.max(...values, ...(tempMax !== null ? [tempMax] : []));
-  chart.setOption({
-    animation: false,
-    textStyle: { fontFamily: 'Noto Sans SC' },
-    grid: { left: 48, right: 16, top: 16, bottom: 36 },
-    xAxis: {
-      type: 'time',
-      axisLabel: { fontSize: 9, hideOverlap: true, formatter: (v: number) => formatInstant(new Date(v), tz).slice(5, 16).replace(' ', '\n') },
-    },
-    yAxis: { type: 'value', name: '°C', nameTextStyle: { fontSize: 9 }, min: Math.floor(lo - 1), max: Math.ceil(hi + 1), axisLabel: { fontSize: 9 } },
-    series: [
-      {
-        type: 'line',
-        showSymbol: false,
-        lineStyle: { width: 1.2, color: MAP.track },
-        data: points.map((p) => [p.t, p.temp]),
-        markLine: lines.length ? { symbol: 'none', label: { show: false }, data: lines } : undefined,
+  return chartSvg(
+    {
+      textStyle: { fontFamily: 'Noto Sans SC' },
+      grid: { left: 48, right: 16, top: 16, bottom: 36 },
+      xAxis: {
+        type: 'time',
+        axisLabel: { fontSize: 9, hideOverlap: true, formatter: (v: number) => formatInstant(new Date(v), tz).slice(5, 16).replace(' ', '\n') },
       },
-    ],
-  });
-  const svg = chart.renderToSVGString();
-  chart.dispose();
-  return svg;
+      yAxis: { type: 'value', name: '°C', nameTextStyle: { fontSize: 9 }, min: Math.floor(lo - 1), max: Math.ceil(hi + 1), axisLabel: { fontSize: 9 } },
+      series: [
+        {
+          type: 'line',
+          showSymbol: false,
+          lineStyle: { width: 1.2, color: MAP.track },
+          data: points.map((p) => [p.t, p.temp]),
+          markLine: lines.length ? { symbol: 'none', label: { show: false }, data: lines } : undefined,
+        },
+      ],
+    },
+    { width, height },
+  );
 }
 
 /** The limits the curve's dashed lines stand for (svg-to-pdfkit does not draw ECharts' line labels). */
