@@ -381,12 +381,7 @@ async function jt808() {
 
     const storedBefore = Number(rowsOfAny<{ n: string }>(await db.execute(sql`select count(*)::text as n from telemetry`))[0]!.n);
     // BENCH_JT808_PROFILE=<file>: a CPU profile of this process over the two report phases (for `node --cpu-prof`-style reading).
-    const profiler = process.env.BENCH_JT808_PROFILE ? new Session() : null;
-    if (profiler) {
-      profiler.connect();
-      await profiler.post('Profiler.enable');
-      await profiler.post('Profiler.start');
-    }
+    const stopProfile = await cpuProfile(process.env.BENCH_JT808_PROFILE);
     // BENCH_JT808_HEAP=<file>: a sampling heap profile of what this process allocates over the
     // closed loop, collected objects included (where the garbage collector's work comes from).
     const heap = process.env.BENCH_JT808_HEAP ? new Session() : null;
@@ -421,11 +416,7 @@ async function jt808() {
     report(`jt808.${engine}.send_to_ack_p99_at_5k`, steady.latency.p99, 'ms');
     // Where a tail comes from: the p99 of the locations written in each second (not a bench line).
     console.log(`# jt808.${engine} p99 by second written at 5k: ${steady.p99BySecond.join(' ')} ms`);
-    if (profiler) {
-      const { profile } = await profiler.post('Profiler.stop');
-      writeFileSync(process.env.BENCH_JT808_PROFILE!, JSON.stringify(profile));
-      profiler.disconnect();
-    }
+    await stopProfile();
 
     // Answered means stored: every answered location is a row.
     await app.readings.flushed();
@@ -444,6 +435,23 @@ async function jt808() {
   await mqttMax();
 }
 
+/**
+ * A CPU profile of this process (for `node --cpu-prof`-style reading) from now until the returned
+ * stop, written to `file`; nothing without a file.
+ */
+async function cpuProfile(file: string | undefined): Promise<() => Promise<void>> {
+  if (!file) return async () => undefined;
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+  };
+}
+
 /** The `intake` area's closed-loop MQTT figure alone (1,000 devices, 8 reports in flight each). */
 async function mqttMax() {
   const DEVICES = 1000;
@@ -454,20 +462,11 @@ async function mqttMax() {
     const devicesFile = await mqttDevices(app, dir, DEVICES);
     const argv = ['--import', 'tsx', 'bench/intake-load.ts', '--mqtt', `mqtt://127.0.0.1:${link.port}`, '--devices', devicesFile, '--rate', '0', '--duration', String(DURATION)];
     // BENCH_MQTT_PROFILE=<file>: a CPU profile of this process over the MQTT phase (to set beside BENCH_JT808_PROFILE's).
-    const profiler = process.env.BENCH_MQTT_PROFILE ? new Session() : null;
-    if (profiler) {
-      profiler.connect();
-      await profiler.post('Profiler.enable');
-      await profiler.post('Profiler.start');
-    }
+    const stopProfile = await cpuProfile(process.env.BENCH_MQTT_PROFILE);
     const cpuBefore = process.cpuUsage();
     const { stdout } = await execFileAsync('node', argv, { encoding: 'utf8', maxBuffer: 1 << 26 });
     const cpu = process.cpuUsage(cpuBefore);
-    if (profiler) {
-      const { profile } = await profiler.post('Profiler.stop');
-      writeFileSync(process.env.BENCH_MQTT_PROFILE!, JSON.stringify(profile));
-      profiler.disconnect();
-    }
+    await stopProfile();
     const max = JSON.parse(stdout.trim().split('\n').at(-1)!) as LoadResult;
     if (max.failed) throw new Error(`${max.failed} reports were not acknowledged`);
     report(`jt808.${engine}.mqtt_max_rps_same_run`, (max.acked / max.ackedMs) * 1000, 'reports/s');

@@ -173,7 +173,6 @@ function mainThreadDetail(audits: Record<string, AuditItems>): string[] {
   ];
 }
 
-/** Lighthouse's desktop run on each screen, console screens signed in; scores 0-100. */
 /** Runs of Lighthouse per page (`BENCH_WEB_LH_RUNS`, 5 by default); the median run is reported. */
 const LH_RUNS = Math.max(1, Number(process.env.BENCH_WEB_LH_RUNS ?? 5));
 
@@ -214,6 +213,7 @@ function scoresOf(lhr: LighthouseResult): Omit<LighthouseScores, 'runs'> {
   };
 }
 
+/** Lighthouse's desktop run on each screen, console screens signed in; scores 0-100. */
 export async function lighthouseRuns(server: Server, screens: readonly { name: string; path: string; signedIn: boolean }[]): Promise<Map<string, LighthouseScores>> {
   const { port, proc, profile } = await chromiumWithPort();
   const results = new Map<string, LighthouseScores>();
@@ -253,6 +253,11 @@ export async function lighthouseRuns(server: Server, screens: readonly { name: s
 
 const kb = (bytes: number) => Math.round(bytes / 1024);
 
+/** BENCH_WEB_FILES: a load's files, largest first (the first `most` of them). */
+function listFiles(loaded: LoadedBytes, most = Infinity): void {
+  for (const f of [...loaded.files].sort((a, b) => b.encoded - a.encoded).slice(0, most)) console.log(`  ${kb(f.encoded)} KB gzip, ${kb(f.raw)} KB raw  ${new URL(f.url).pathname}`);
+}
+
 /** The demo's fleet and twelve alarms of the last day in its organisation, over its levels and two types. */
 async function withDemoAlarms(server: Server): Promise<void> {
   const db = server.app.database.db;
@@ -283,9 +288,7 @@ export async function web(report: Report): Promise<void> {
         report(`web first load ${screen.name} gzip`, kb(gzip.encoded), 'KB');
         report(`web first load ${screen.name} br`, kb(br.encoded), 'KB');
         report(`web first load ${screen.name} files`, gzip.files.length, 'files');
-        if (process.env.BENCH_WEB_FILES) {
-          for (const f of [...gzip.files].sort((a, b) => b.encoded - a.encoded)) console.log(`  ${kb(f.encoded)} KB gzip, ${kb(f.raw)} KB raw  ${new URL(f.url).pathname}`);
-        }
+        if (process.env.BENCH_WEB_FILES) listFiles(gzip);
       }
     } finally {
       await browser.close();
@@ -316,9 +319,7 @@ export async function web(report: Report): Promise<void> {
           const loaded = await firstLoad(browser, server.url, screen.path, true, 'gzip', { name: 'demo', password: DEMO_PASSWORD });
           report(`web first load ${screen.name} with demo data gzip`, kb(loaded.encoded), 'KB');
           report(`web first load ${screen.name} with demo data files`, loaded.files.length, 'files');
-          if (process.env.BENCH_WEB_FILES) {
-            for (const f of [...loaded.files].sort((a, b) => b.encoded - a.encoded).slice(0, 15)) console.log(`  ${kb(f.encoded)} KB gzip, ${kb(f.raw)} KB raw  ${new URL(f.url).pathname}`);
-          }
+          if (process.env.BENCH_WEB_FILES) listFiles(loaded, 15);
         }
       } finally {
         await browser.close();
