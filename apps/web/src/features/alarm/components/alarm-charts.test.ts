@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import dayjs from 'dayjs';
-import type { AlarmStats } from '@iotc/shared/alarm';
+import type { AlarmStats, AlarmType } from '@iotc/shared/alarm';
 import { MINOR, URGENT } from '../alarm-fixtures.ts';
 import { statsBucket } from '../api/alarm-stats.ts';
-import { bucketAxis, byLevelOption, overTimeOption } from './alarm-charts.ts';
+import { bucketAxis, byLevelOption, byTypeOption, overTimeOption } from './alarm-charts.ts';
 
 const local = (text: string) => dayjs(text).format('YYYY-MM-DDTHH:mm:ss');
 
@@ -50,6 +50,19 @@ describe('alarm statistics', () => {
     expect(series[0]!.data).toEqual([0, 2, 0, 1]);
     expect(series[1]!.data).toEqual([0, 1, 0, 0]);
     expect((option.xAxis as { data: string[] }).data).toEqual(['03-01 00:00', '03-01 01:00', '03-01 02:00', '03-01 03:00']);
+  });
+
+  it('breaks the type labels that would run into each other onto lines, and slants more than four', () => {
+    const three: AlarmStats = { ...STATS, byType: [{ type: 'temp_high', count: 18 }, { type: 'door_abnormal', count: 12 }, { type: 'overspeed', count: 11 }] };
+    const label = (names: Record<string, string>, stats: AlarmStats) => (byTypeOption(stats, (t) => names[t]!, 'Alarms').xAxis as { axisLabel: Record<string, unknown> }).axisLabel;
+    const en: Record<string, string> = { temp_high: 'Temperature high', door_abnormal: 'Abnormal door opening', overspeed: 'Terminal overspeed', offline: 'Offline', humidity_low: 'Humidity low' };
+    const zh: Record<string, string> = { temp_high: '温度过高', door_abnormal: '异常开门', overspeed: '超速报警', offline: '离线', humidity_low: '湿度过低' };
+    expect(label(en, three)).toEqual({ interval: 0, width: 93, overflow: 'break' });
+    expect(label(zh, three)).toEqual({ interval: 0 });
+    // Two English types fit side by side (the screen as the demo first shows it).
+    expect(label(en, STATS)).toEqual({ interval: 0 });
+    const five: AlarmStats = { ...STATS, byType: ['temp_high', 'door_abnormal', 'overspeed', 'offline', 'humidity_low'].map((type) => ({ type: type as AlarmType, count: 1 })) };
+    expect(label(zh, five)).toEqual({ interval: 0, rotate: 30 });
   });
 
   it('draws the levels in their colours and names of the language', () => {

@@ -40,12 +40,27 @@ export function bucketLabel(key: string, bucket: StatsBucket): string {
 
 const GRID = { left: 8, right: 16, top: 32, bottom: 8, containLabel: true };
 
+/**
+ * The type card's plot is about this wide (a third of a console screen); the labels of all types
+ * side by side must fit in it.
+ */
+const TYPE_AXIS_PX = 280;
+/** A label's width at the axis's 12 px: about 12 px a CJK character, 7 px any other. */
+const labelPx = (text: string) => [...text].reduce((w, c) => w + (c.codePointAt(0)! >= 0x2e80 ? 12 : 7), 0);
+
 export function byTypeOption(stats: AlarmStats, typeName: (t: AlarmType) => string, countName: string): EChartOption {
   const rows = [...stats.byType].sort((a, b) => b.count - a.count);
+  const names = rows.map((r) => typeName(r.type));
+  // Every label is shown. More than four are slanted; up to four whose names are too long to
+  // stand side by side ("Abnormal door opening" beside two others in English) break onto lines
+  // of their share of the axis, instead of running into each other.
+  const share = Math.floor(TYPE_AXIS_PX / Math.max(1, rows.length));
+  const tooLong = Math.max(0, ...names.map(labelPx)) > share;
+  const axisLabel = rows.length > 4 ? { interval: 0, rotate: 30 } : tooLong ? { interval: 0, width: share, overflow: 'break' as const } : { interval: 0 };
   return {
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
     grid: GRID,
-    xAxis: { type: 'category', data: rows.map((r) => typeName(r.type)), axisLabel: { interval: 0, rotate: rows.length > 4 ? 30 : 0 } },
+    xAxis: { type: 'category', data: names, axisLabel },
     yAxis: { type: 'value', minInterval: 1 },
     series: [{ type: 'bar', name: countName, data: rows.map((r) => r.count), itemStyle: { color: '#1677ff' }, barMaxWidth: 36 }],
   };
