@@ -146,6 +146,8 @@ export interface LighthouseScores {
 
 interface AuditItems {
   details?: { items?: Record<string, unknown>[] };
+  numericValue?: number;
+  score?: number | null;
 }
 
 /** The main-thread figures behind TBT, a line each, largest first. */
@@ -162,13 +164,20 @@ function mainThreadDetail(audits: Record<string, AuditItems>): string[] {
   const requests = items('network-requests')
     .filter((i) => i.resourceType !== 'Image')
     .sort((a, b) => Number(a.networkRequestTime) - Number(b.networkRequestTime));
+  // The five metrics behind the score, simulated, each with its own score (weights: desktop preset).
+  const metrics = ['first-contentful-paint', 'speed-index', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift'].map((id) => {
+    const a = audits[id];
+    return `${id} ${id === 'cumulative-layout-shift' ? (a?.numericValue ?? 0).toFixed(3) : `${ms(a?.numericValue)} ms`} (score ${Math.round((a?.score ?? 0) * 100)})`;
+  });
   return [
+    `metrics: ${metrics.join(', ')}`,
     `observed FCP ${ms(observed.observedFirstContentfulPaint)} ms, LCP ${ms(observed.observedLargestContentfulPaint)} ms, load ${ms(observed.observedLoad)} ms`,
     ...requests.map((i) => `request ${ms(i.networkRequestTime)}-${ms(i.networkEndTime)} ms ${short(i.url)}`),
     ...(element ? [`LCP element: ${element.nodeLabel ?? ''} ${String(element.snippet ?? '').slice(0, 160)}`] : []),
     ...(lcp[1]?.items ?? []).map((i) => `LCP phase ${String(i.phase)}: ${ms(i.timing)} ms`),
     ...items('mainthread-work-breakdown').slice(0, 6).map((i) => `work ${String(i.groupLabel ?? i.group)}: ${ms(i.duration)} ms`),
     ...items('bootup-time').slice(0, 8).map((i) => `script ${short(i.url)}: ${ms(i.total)} ms (evaluation ${ms(i.scripting)}, parse ${ms(i.scriptParseCompile)})`),
+    ...items('layout-shifts').map((i) => `layout shift ${Number(i.score ?? 0).toFixed(3)}: ${String((i.node as { snippet?: string } | undefined)?.snippet ?? '').slice(0, 160)}`),
     ...items('long-tasks').slice(0, 10).map((i) => `long task at ${ms(i.startTime)} ms: ${ms(i.duration)} ms in ${short(i.url)}`),
   ];
 }
