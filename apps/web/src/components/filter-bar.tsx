@@ -47,6 +47,11 @@ export interface FilterItem {
   placeholder?: string;
   /** `data-testid` of the field; default `filter-<key>`. */
   testId?: string;
+  /**
+   * A select whose options are still on their way (and whose showing may depend on them): it
+   * shows, waiting and disabled, so the bar keeps its shape and the list under it stays put.
+   */
+  loading?: boolean;
 }
 
 type FieldValue = string | string[] | RangeValue | undefined;
@@ -199,6 +204,8 @@ export function FilterBar({ items, value = EMPTY, onSearch, onReset, extra }: Fi
             allowClear
             showSearch={{ optionFilterProp: 'label' }}
             placeholder={t('filter.select')}
+            loading={item.loading}
+            disabled={item.loading}
             options={optionsOf(item, dicts, label)}
             value={typeof v === 'string' ? v : undefined}
             onChange={(next: string | undefined) => set(item.key, next)}

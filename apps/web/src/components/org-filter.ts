@@ -1,6 +1,8 @@
 // The organisation filter of the lists that several features show (alarm levels and policies,
 // push rules, the delivery log): a select of every organisation of the caller's tree (indented by
-// depth), shown only when there is more than one to choose from.
+// depth), shown only when there is more than one to choose from. While the organisations are on
+// their way it shows waiting: an organisation administrator mostly has several to choose from, and
+// a field that came in later would push the list down under the user's eyes.
 import { useMemo } from 'react';
 import type { OrgNode } from '@iotc/shared/platform';
 import { useOrgTree } from '../api/org-tree.ts';
@@ -14,9 +16,11 @@ export function flattenOrgs(nodes: OrgNode[], depth = 0): FilterOption[] {
 
 export function useOrgFilter(label: string): FilterItem | null {
   const allowed = usePermission()('org:read');
-  const { data } = useOrgTree(allowed);
+  const { data, isPending } = useOrgTree(allowed);
+  const waiting = allowed && isPending;
   return useMemo(() => {
+    if (waiting) return { label, key: 'orgId', type: 'select', options: [], width: 220, loading: true };
     const options = flattenOrgs(data ?? []);
     return options.length > 1 ? { label, key: 'orgId', type: 'select', options, width: 220 } : null;
-  }, [data, label]);
+  }, [data, label, waiting]);
 }

@@ -15,11 +15,10 @@ import { FileExcelOutlined, FileTextOutlined, ImportOutlined, PlusOutlined, Snip
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { TASK_VIEW_STATUSES, type TaskViewStatus } from '@iotc/shared/transport';
-import type { OrgNode } from '@iotc/shared/platform';
-import { useOrgTree } from '../../../api/org-tree.ts';
+import { useOrgFilter } from '../../../components/org-filter.ts';
 import { DataTable } from '../../../components/data-table/data-table.tsx';
 import type { TopButton } from '../../../components/data-table/types.ts';
-import { FilterBar, type FilterItem, type FilterOption } from '../../../components/filter-bar.tsx';
+import { FilterBar, type FilterItem } from '../../../components/filter-bar.tsx';
 import { Forbidden } from '../../../components/forbidden.tsx';
 import { TabBar, TabCount } from '../../../components/tab-bar.tsx';
 import { apiErrorText } from '../../../lib/api-error.ts';
@@ -55,11 +54,7 @@ export function tabOf(status: string | undefined): Tab {
   return (TASK_VIEW_STATUSES as readonly string[]).includes(status ?? '') ? (status as TaskViewStatus) : 'all';
 }
 
-function flatOrgs(nodes: OrgNode[], depth = 0): FilterOption[] {
-  return nodes.flatMap((n) => [{ value: n.id, label: `${'\u3000'.repeat(depth)}${n.name}` }, ...flatOrgs(n.children, depth + 1)]);
-}
-
-function filterItems(orgs: FilterOption[]): FilterItem[] {
+function filterItems(org: FilterItem | null): FilterItem[] {
   return [
     { label: 'transport.filter.keyword', key: 'keyword', type: 'input', width: 240, placeholder: 'transport.filter.keywordPlaceholder' },
     {
@@ -73,7 +68,7 @@ function filterItems(orgs: FilterOption[]): FilterItem[] {
       ],
     },
     { label: 'transport.filter.plannedStart', key: PLANNED_FILTER, type: 'datetimerange' },
-    ...(orgs.length > 1 ? [{ label: 'transport.filter.org', key: 'orgId', type: 'select' as const, width: 200, options: orgs }] : []),
+    ...(org ? [org] : []),
   ];
 }
 
@@ -97,8 +92,8 @@ export default function TasksPage(_props: ScreenProps) {
   const counts = useTaskCounts(filters);
   const queryClient = useQueryClient();
   useLiveRefresh(() => void queryClient.invalidateQueries({ queryKey: TASK_LISTS_KEY }), { tasks: true });
-  const orgTree = useOrgTree(can('org:read'));
-  const items = useMemo(() => filterItems(flatOrgs(orgTree.data ?? [])), [orgTree.data]);
+  const orgFilter = useOrgFilter('transport.filter.org');
+  const items = useMemo(() => filterItems(orgFilter), [orgFilter]);
 
   const words = useMemo(
     (): RowWords => ({
