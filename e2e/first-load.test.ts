@@ -134,6 +134,40 @@ describe('the login page first load', () => {
     });
   });
 
+  it('asks for the menu before the frame has its code, and draws the navigation before the screen', async () => {
+    await withBrowser('en-US', async ({ page }) => {
+      await signInAs(page, server);
+      await page.getByTestId('console-layout').waitFor();
+      // The frame's code is held back on the next load: the menu is asked for meanwhile (the
+      // frame used to ask for it only once it had rendered, app/router.tsx).
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/assets\/console-[^/]*\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      // Whenever the page changes: is the menu there, is the screen there.
+      await page.addInitScript(() => {
+        const seen: { menu: boolean; screen: boolean }[] = [];
+        (window as unknown as { drawn: typeof seen }).drawn = seen;
+        new MutationObserver(() => {
+          const menu = !!document.querySelector('.ant-menu-title-content');
+          const screen = !!document.querySelector('[data-testid=screen-title]');
+          if (menu || screen) seen.push({ menu, screen });
+        }).observe(document, { subtree: true, childList: true });
+      });
+      const menuAsked = page.waitForRequest((r) => r.url().endsWith('/iot-cloud-auth/menu/v1/loadMenu'));
+      await page.goto(`${server.url}/view/alarm/query`, { waitUntil: 'commit' });
+      await menuAsked;
+      release();
+      await page.getByTestId('screen-title').waitFor();
+      // The navigation was drawn (and painted) on its own first; the screen came after it.
+      const drawn = await page.evaluate(() => (window as unknown as { drawn: { menu: boolean; screen: boolean }[] }).drawn);
+      expect(drawn[0]).toEqual({ menu: true, screen: false });
+      expect(drawn.at(-1)).toEqual({ menu: true, screen: true });
+    });
+  });
+
   it('draws the charts of the alarm query as images from the server, and brings the chart library only when the pointer comes onto one', async () => {
     const db = server.app.database.db;
     await seedDemoFleet(db);

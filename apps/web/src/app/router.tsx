@@ -21,9 +21,10 @@ import {
   TRACKING_PUBLIC_SCREEN,
 } from './routes/screens.ts';
 import type { ScreenImporter, ScreenProps } from '../lib/screen.ts';
-import { loadMessageParts } from './i18n.ts';
+import { i18nReady, loadMessageParts } from './i18n.ts';
 import { adoptAddressToken, mainPageLoader, requireTokenLoader, rootLoader } from './routes/loaders.ts';
-import { getToken } from '../lib/session.ts';
+import { getScenarioType, getToken } from '../lib/session.ts';
+import { prefetchMenu } from '../api/load-menu.ts';
 
 // The console frame (navigation, header, alarm notifications) and the view host load with the
 // first console screen, in one chunk, not with the login page.
@@ -57,8 +58,8 @@ adoptAddressToken();
  * the root loader and the menu, rather than one after another as each lazy level renders and the
  * view host has the menu. Only fetched here (the browser keeps one module per address); the
  * levels render as before. A screen the menu then refuses has had its code fetched, no data.
- * The menu itself is left to the frame: asked for here it would no longer overlap the frame's
- * other first requests, whose failures are reported once for the lot (api/client.ts).
+ * The menu is asked for too, once the language is known (its names come in the request's
+ * language), silently: a failure is left to the frame's own call (load-menu.ts `prefetchMenu`).
  */
 function startConsoleChunks(pathname: string): void {
   const address = /^\/view\/(.+)$/.exec(pathname);
@@ -68,6 +69,11 @@ function startConsoleChunks(pathname: string): void {
   resolveScreen(address[1]!.split('/'))
     ?.importer()
     .catch(quiet);
+  // After the root loader, which may have taken the scenario from the address.
+  void i18nReady.then(
+    () => prefetchMenu(getScenarioType()),
+    () => undefined,
+  );
 }
 startConsoleChunks(window.location.pathname);
 

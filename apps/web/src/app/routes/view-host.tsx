@@ -2,7 +2,7 @@
 // the user's menu grants it (screen-access.ts); otherwise the 403 page. An address owned by
 // another scenario (a bookmark or a shared link: a scenario_* prefix, or a screen only another
 // scenario's menu leads to) switches the console to that scenario and opens there.
-import { useEffect } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
 import { useLocation, useParams, useSearchParams } from 'react-router-dom';
 import { DEFAULT_SCENARIO, SCENARIO_TYPES } from '@iotc/shared/constants';
@@ -10,13 +10,37 @@ import { menuQueryOptions } from '../../api/load-menu.ts';
 import { Forbidden } from '../../components/forbidden.tsx';
 import { NotFound } from '../../components/not-found.tsx';
 import { PageSpin } from '../../components/page-spin.tsx';
+import { afterPaint } from '../../lib/after-paint.ts';
 import { useLang } from '../../lib/language.ts';
 import { setScenarioType, useScenarioType } from '../../lib/session.ts';
 import { canOpenScreen, owningScenario } from './screen-access.ts';
 import { resolveScreen } from './screens.ts';
 import { ScreenLoader } from './screen-loader.tsx';
 
+/** Whether the console frame has been painted in this page load (useFramePainted). */
+let framePainted = false;
+
+/**
+ * False until the frame around the view host has been painted once in this page load. The page
+ * load's first screen waits for it: the navigation and the header (the menu holds the page's
+ * largest text) are drawn in a first, smaller task, and the screen (its table, its map) is
+ * rendered right after in React's background render, rather than all in one long task before
+ * anything shows. The screens opened later render at once.
+ */
+function useFramePainted(): boolean {
+  const [painted, setPainted] = useState(framePainted);
+  useEffect(() => {
+    if (painted) return;
+    return afterPaint(() => {
+      framePainted = true;
+      startTransition(() => setPainted(true));
+    });
+  }, [painted]);
+  return painted;
+}
+
 export function ViewHost() {
+  const painted = useFramePainted();
   const params = useParams();
   const { pathname } = useLocation();
   const [search] = useSearchParams();
@@ -53,6 +77,7 @@ export function ViewHost() {
     // No menu leads to it (or the menu failed to load): nothing but the landing screens.
     return <Forbidden />;
   }
+  if (!painted) return <PageSpin />;
   return (
     <ScreenLoader
       key={screen.name}
