@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { act, StrictMode } from 'react';
 import * as L from 'leaflet';
 import type { DeviceStatus, MapConfig, MapPoint } from '@iotc/shared/live';
-import { click, render, type Rendered } from '../../test/dom.tsx';
+import { click, mapsMade, render, type Rendered } from '../../test/dom.tsx';
 import { LiveMap, type LiveMapProps } from './live-map.tsx';
 import { toDisplay } from './coords.ts';
 import { BaseMap } from './base-map.ts';
@@ -81,8 +81,9 @@ function marker(id: string): HTMLElement | undefined {
 }
 
 describe('LiveMap', () => {
-  it('draws one marker per device with its status and WGS-84 position, and a legend', () => {
+  it('draws one marker per device with its status and WGS-84 position, and a legend', async () => {
     mounted = render(map({ points: spread }));
+    await mapsMade();
     const container = document.querySelector('[data-testid="live-map"]')!;
     expect(container.classList.contains('leaflet-container')).toBe(true);
     expect(document.querySelectorAll('.leaflet-map-pane')).toHaveLength(1);
@@ -92,9 +93,10 @@ describe('LiveMap', () => {
     expect(legend.textContent).toBe('UnusedShut downOfflineParkedDriving');
   });
 
-  it('clusters devices close together and always shows the selected one on its own', () => {
+  it('clusters devices close together and always shows the selected one on its own', async () => {
     const near = [point('a', 31.23, 121.47, 'driving'), point('b', 31.2301, 121.4701, 'offline'), point('c', 31.2302, 121.4702), point('far', 45.8, 126.5)];
     mounted = render(map({ points: near }));
+    await mapsMade();
     // Fitted to Shanghai and Harbin: the three in Shanghai are one cluster.
     const cluster = document.querySelector<HTMLElement>('[data-testid="map-cluster"]')!;
     expect(cluster.dataset).toMatchObject({ count: '3', status: 'offline' });
@@ -104,7 +106,7 @@ describe('LiveMap', () => {
     expect(marker('b')!.dataset.selected).toBe('true');
   });
 
-  it('colours points, clusters and the legend by another palette (alarm levels)', () => {
+  it('colours points, clusters and the legend by another palette (alarm levels)', async () => {
     const palette: MapPalette<string> = { severity: ['urgent', 'minor'], color: (c) => (c === 'urgent' ? '#f5222d' : '#fadb14') };
     const names: Record<string, string> = { urgent: 'Urgent', minor: 'Minor' };
     const alarms = [
@@ -117,6 +119,7 @@ describe('LiveMap', () => {
         <LiveMap<string> points={alarms} config={null} statusLabel={(c) => names[c]!} palette={palette} />
       </div>,
     );
+    await mapsMade();
     expect(document.querySelector('[data-testid="map-legend"]')!.textContent).toBe('UrgentMinor');
     // The cluster of a and b is marked by its most severe level.
     expect(document.querySelector<HTMLElement>('[data-testid="map-cluster"]')!.dataset).toMatchObject({ count: '2', status: 'urgent' });
@@ -125,9 +128,10 @@ describe('LiveMap', () => {
     expect(far.style.getPropertyValue('--iotc-dot')).toBe('#fadb14');
   });
 
-  it('reports a click on a marker', () => {
+  it('reports a click on a marker', async () => {
     const onSelect = vi.fn();
     mounted = render(map({ points: spread, onSelect }));
+    await mapsMade();
     click(marker('gz'));
     expect(onSelect).toHaveBeenCalledWith('gz');
   });
@@ -135,6 +139,7 @@ describe('LiveMap', () => {
   it('moves a marker when its device moves, reusing the element', async () => {
     vi.useFakeTimers();
     mounted = render(map({ points: spread }));
+    await mapsMade();
     const before = marker('bj')!;
     const moved = spread.map((p) => (p.id === 'bj' ? { ...p, lat: 39.95, status: 'parked' as const } : p));
     mounted.rerender(map({ points: moved }));
@@ -149,6 +154,7 @@ describe('LiveMap', () => {
   it('keeps WGS-84 in the data attributes while placing markers in GCJ-02 on GCJ-02 tiles', async () => {
     const config: MapConfig = { tileUrl: 'https://t{s}.example.com/{z}/{x}/{y}.png', tileSubdomains: '1234', tileAttribution: '© Example', tileCrs: 'gcj02', tileMaxZoom: 18 };
     mounted = render(map({ points: [spread[0]!], config }));
+    await mapsMade();
     const el = marker('bj')!;
     expect(el.dataset).toMatchObject({ lat: '39.9087', lon: '116.3975' });
     expect(document.querySelectorAll('.leaflet-tile-pane .leaflet-layer')).toHaveLength(1);

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { StrictMode, useEffect } from 'react';
 import * as L from 'leaflet';
 import type { MapConfig, MapPoint } from '@iotc/shared/live';
-import { render, type Rendered } from '../../test/dom.tsx';
+import { mapsMade, render, type Rendered } from '../../test/dom.tsx';
 import { toDisplay } from './coords.ts';
 import type { BaseMap } from './base-map.ts';
 import { MapClusters } from './map-clusters.tsx';
@@ -62,7 +62,7 @@ function Grab() {
 }
 
 describe('MapView', () => {
-  it('makes one Leaflet map per MapView, also under StrictMode, each with its own layers', () => {
+  it('makes one Leaflet map per MapView, also under StrictMode, each with its own layers', async () => {
     mounted = render(
       <StrictMode>
         <MapView config={null} testId="one">
@@ -74,6 +74,7 @@ describe('MapView', () => {
         </MapView>
       </StrictMode>,
     );
+    await mapsMade(2);
     const one = document.querySelector('[data-testid="one"]')!;
     const two = document.querySelector('[data-testid="two"]')!;
     expect(document.querySelectorAll('.leaflet-map-pane')).toHaveLength(2);
@@ -84,7 +85,7 @@ describe('MapView', () => {
     expect(pins(two)).toEqual(['b', 'c']);
   });
 
-  it('adds a layer when it mounts and takes it off when it unmounts, leaving the map', () => {
+  it('adds a layer when it mounts and takes it off when it unmounts, leaving the map', async () => {
     const view = (shown: string[]) => (
       <MapView config={null} testId="map">
         {shown.map((id) => (
@@ -93,6 +94,7 @@ describe('MapView', () => {
       </MapView>
     );
     mounted = render(view(['a']));
+    await mapsMade();
     const pane = document.querySelector('[data-testid="map"] .leaflet-map-pane');
     expect(pins()).toEqual(['a']);
     mounted.rerender(view(['a', 'b']));
@@ -105,7 +107,7 @@ describe('MapView', () => {
     expect(document.querySelector('[data-testid="map"] .leaflet-map-pane')).toBe(pane);
   });
 
-  it('takes the devices and their legend off when the clusters layer unmounts', () => {
+  it('takes the devices and their legend off when the clusters layer unmounts', async () => {
     const points: MapPoint[] = [{ id: 'bj', deviceId: 'dev-bj', name: 'Truck', status: 'parked', lat: BEIJING[0], lon: BEIJING[1] }];
     const view = (withDevices: boolean) => (
       <MapView config={null} testId="map">
@@ -113,6 +115,7 @@ describe('MapView', () => {
       </MapView>
     );
     mounted = render(view(true));
+    await mapsMade();
     expect(document.querySelectorAll('[data-testid="map-marker"]')).toHaveLength(1);
     expect(document.querySelectorAll('[data-testid="map-legend"]')).toHaveLength(1);
     mounted.rerender(view(false));
@@ -129,6 +132,7 @@ describe('MapView', () => {
       </MapView>
     );
     mounted = render(view(null));
+    await mapsMade();
     // Close enough in for the few hundred metres between the two systems to be many pixels.
     grabbed!.map.setView(BEIJING, 16, { animate: false });
     const el = document.querySelector<HTMLElement>('.pin-a')!;
@@ -157,7 +161,7 @@ describe('MapView', () => {
     expect(control().querySelector('img, script')).toBeNull();
   });
 
-  it('reports a click as the WGS-84 point under the mouse on GCJ-02 tiles', () => {
+  it('reports a click as the WGS-84 point under the mouse on GCJ-02 tiles', async () => {
     const picked: [number, number][] = [];
     mounted = render(
       <MapView config={GCJ} testId="map">
@@ -165,6 +169,7 @@ describe('MapView', () => {
         <Grab />
       </MapView>,
     );
+    await mapsMade();
     const map = grabbed!.map;
     // A click where Beijing is drawn on GCJ-02 tiles (a few hundred metres off its WGS-84 point).
     const shown = toDisplay(BEIJING[0], BEIJING[1], 'gcj02');

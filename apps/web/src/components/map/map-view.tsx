@@ -7,6 +7,7 @@ import './map.css';
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MapConfig } from '@iotc/shared/live';
+import { afterPaint } from '../../lib/after-paint.ts';
 import { BaseMap } from './base-map.ts';
 
 const MapContext = createContext<BaseMap | null>(null);
@@ -46,11 +47,20 @@ export function MapView({ config, height = '100%', className = 'iotc-live-map', 
     base?.setConfig(config);
   }, [base, config]);
 
+  // Made once the screen around it has been painted, in a task of its own: Leaflet and the
+  // offline outline take tens of milliseconds, which would otherwise hold up the screen's first
+  // paint in the same long task.
   useEffect(() => {
-    const made = new BaseMap(containerRef.current!);
-    made.setConfig(configRef.current);
-    setBase(made);
-    return () => made.destroy();
+    let made: BaseMap | null = null;
+    const cancel = afterPaint(() => {
+      made = new BaseMap(containerRef.current!);
+      made.setConfig(configRef.current);
+      setBase(made);
+    });
+    return () => {
+      cancel();
+      made?.destroy();
+    };
   }, []);
 
   return (
