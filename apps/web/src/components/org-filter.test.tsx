@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { UserInfo } from '@iotc/shared/auth';
 import { API } from '@iotc/shared/auth-api';
 import { PLATFORM_API, type OrgNode } from '@iotc/shared/platform';
 import type * as client from '../api/client.ts';
 import { request } from '../api/client.ts';
 import { render, setEnglish, type Rendered } from '../test/dom.tsx';
 import { settleUntil } from '../test/form.ts';
+import { testUser } from '../test/user.ts';
 import { FilterBar } from './filter-bar.tsx';
 import { useOrgFilter } from './org-filter.ts';
 
@@ -16,27 +16,13 @@ vi.mock('../api/client.ts', async (importOriginal) => ({
 const requestMock = vi.mocked(request);
 
 const node = (id: string, name: string, children: OrgNode[] = []) => ({ id, name, children }) as unknown as OrgNode;
-const user = (permissions: string[]): UserInfo => ({
-  id: 'u1',
-  account: 'admin',
-  name: 'Admin',
-  orgId: 'o1',
-  orgName: 'Cold Chain Co',
-  email: null,
-  phone: null,
-  roles: ['r'],
-  permissions,
-  isPlatformAdmin: false,
-  mustChangePassword: false,
-});
-
 let mounted: Rendered | undefined;
 /** The organisation tree's answer, held until the test gives it. */
 let answerTree: (tree: OrgNode[]) => void;
 
 function serve(permissions: string[]) {
   requestMock.mockImplementation((path: string) => {
-    if (path === API.info) return Promise.resolve(user(permissions));
+    if (path === API.info) return Promise.resolve(testUser(permissions, { account: 'admin', name: 'Admin', orgId: 'o1', orgName: 'Cold Chain Co' }));
     if (path === PLATFORM_API.orgTree) return new Promise((resolve) => (answerTree = resolve as (tree: OrgNode[]) => void));
     return Promise.reject(new Error(`unexpected call ${path}`));
   });

@@ -1,6 +1,7 @@
 // Alarms, levels and users for the alarm feature's tests (never imported by the app).
 import type { AlarmRow, LevelRow } from '@iotc/shared/alarm';
 import type { UserInfo } from '@iotc/shared/auth';
+import { testUser } from '../../test/user.ts';
 
 export const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
@@ -50,17 +51,5 @@ export function alarm(n: number, over: Partial<AlarmRow> = {}): AlarmRow {
 }
 
 export function user(permissions: string[]): UserInfo {
-  return {
-    id: 'u1',
-    account: 'operator',
-    name: 'Operator',
-    orgId: 'o',
-    orgName: 'Demo Logistics',
-    email: null,
-    phone: null,
-    roles: ['r'],
-    permissions,
-    isPlatformAdmin: false,
-    mustChangePassword: false,
-  };
+  return testUser(permissions);
 }

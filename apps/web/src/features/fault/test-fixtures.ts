@@ -5,12 +5,13 @@ import { API, type UserInfo } from '@iotc/shared/auth';
 import type { Page } from '@iotc/shared/envelope';
 import { FAULT_API, type FaultDetail, type FaultRow, type FaultStats, type RepairBody } from '@iotc/shared/fault';
 import type { RequestOptions } from '../../api/client.ts';
+import { testUser } from '../../test/user.ts';
 
 export const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 export const ORG = uuid(1);
 
 export function user(permissions: string[]): UserInfo {
-  return { id: 'u1', account: 'fixer', name: 'Fixer', orgId: ORG, orgName: 'Cold Chain Co', email: null, phone: null, roles: ['r'], permissions, isPlatformAdmin: false, mustChangePassword: false };
+  return testUser(permissions, { account: 'fixer', name: 'Fixer', orgId: ORG, orgName: 'Cold Chain Co' });
 }
 
 export function fault(n: number, over: Partial<FaultDetail> = {}): FaultDetail {

@@ -9,13 +9,14 @@ import type { Page } from '@iotc/shared/envelope';
 import { LIVE_API } from '@iotc/shared/live';
 import { TRANSPORT_API, type TaskCounts, type TaskDetail, type TaskEventRow, type TaskRow, type TaskStatus, type TemplateRow } from '@iotc/shared/transport';
 import type { RequestOptions } from '../../api/client.ts';
+import { testUser } from '../../test/user.ts';
 
 export const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 export const ORG = uuid(1);
 export const LEVEL = uuid(900);
 
 export function user(permissions: string[]): UserInfo {
-  return { id: 'u1', account: 'operator', name: 'Operator', orgId: ORG, orgName: 'Cold Chain Co', email: null, phone: null, roles: ['r'], permissions, isPlatformAdmin: false, mustChangePassword: false };
+  return testUser(permissions, { orgId: ORG, orgName: 'Cold Chain Co' });
 }
 
 const ALARM = { levelId: null, temperature: true, humidity: false, door: false, yawM: null, stayTimeoutS: null, overspeedKmh: null, durationS: 60 };

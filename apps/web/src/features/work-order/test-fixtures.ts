@@ -6,12 +6,13 @@ import { API, type UserInfo } from '@iotc/shared/auth';
 import type { Page } from '@iotc/shared/envelope';
 import { WORK_ORDER_API, type AssigneeRow, type WorkOrderDetail, type WorkOrderEventRow, type WorkOrderRow, type WorkOrderStatus } from '@iotc/shared/work-order';
 import type { RequestOptions } from '../../api/client.ts';
+import { testUser } from '../../test/user.ts';
 
 export const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 export const ORG = uuid(1);
 
 export function user(permissions: string[]): UserInfo {
-  return { id: 'u1', account: 'operator', name: 'Operator', orgId: ORG, orgName: 'Cold Chain Co', email: null, phone: null, roles: ['r'], permissions, isPlatformAdmin: false, mustChangePassword: false };
+  return testUser(permissions, { orgId: ORG, orgName: 'Cold Chain Co' });
 }
 
 export function order(n: number, over: Partial<WorkOrderRow> = {}): WorkOrderRow {
