@@ -51,6 +51,19 @@ function recordBodies(page: Page): string[] {
   return bodies;
 }
 
+/** Holds back the answers to the requests matching `url` until `release()`, counting the requests. */
+async function holdBack(page: Page, url: string | RegExp): Promise<{ readonly calls: number; release: () => void }> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const hold = { calls: 0, release };
+  await page.route(url, async (route) => {
+    hold.calls += 1;
+    await held;
+    await route.continue();
+  });
+  return hold;
+}
+
 async function openLogin(page: Page): Promise<void> {
   await page.goto(`${server.url}/login`);
   await page.locator('#login-submit').waitFor();
@@ -113,23 +126,16 @@ describe('the login page first load', () => {
       await page.getByTestId('console-layout').waitFor();
       // The menu's answer is held back on the next load: the view host waits for it before it
       // shows a screen, but the screen's code must be on its way already (app/router.tsx).
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      let menuCalls = 0;
-      await page.route('**/iot-cloud-auth/menu/v1/loadMenu', async (route) => {
-        menuCalls += 1;
-        await held;
-        await route.continue();
-      });
+      const menu = await holdBack(page, '**/iot-cloud-auth/menu/v1/loadMenu');
       const screenAsked = page.waitForRequest((r) => /\/alarm-query-page-[^/]*\.js$/.test(new URL(r.url()).pathname));
       await page.goto(`${server.url}/view/alarm/query`, { waitUntil: 'commit' });
       await screenAsked;
-      await expect.poll(() => menuCalls).toBe(1);
-      release();
+      await expect.poll(() => menu.calls).toBe(1);
+      menu.release();
       await expect.poll(() => page.locator('body').innerText()).toContain(en['alarm.col.deviceName']);
       await page.waitForLoadState('networkidle');
       // The frame read the menu the page had asked for: one call.
-      expect(menuCalls).toBe(1);
+      expect(menu.calls).toBe(1);
       expect(await page.locator('body').innerText()).not.toMatch(RAW_KEY);
     });
   });
@@ -140,12 +146,7 @@ describe('the login page first load', () => {
       await page.getByTestId('console-layout').waitFor();
       // The frame's code is held back on the next load: the menu is asked for meanwhile (the
       // frame used to ask for it only once it had rendered, app/router.tsx).
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      await page.route(/\/assets\/console-[^/]*\.js$/, async (route) => {
-        await held;
-        await route.continue();
-      });
+      const frame = await holdBack(page, /\/assets\/console-[^/]*\.js$/);
       // Whenever the page changes: is the menu there, is the screen there.
       await page.addInitScript(() => {
         const seen: { menu: boolean; screen: boolean }[] = [];
@@ -159,7 +160,7 @@ describe('the login page first load', () => {
       const menuAsked = page.waitForRequest((r) => r.url().endsWith('/iot-cloud-auth/menu/v1/loadMenu'));
       await page.goto(`${server.url}/view/alarm/query`, { waitUntil: 'commit' });
       await menuAsked;
-      release();
+      frame.release();
       await page.getByTestId('screen-title').waitFor();
       // The navigation was drawn (and painted) on its own first; the screen came after it.
       const drawn = await page.evaluate(() => (window as unknown as { drawn: { menu: boolean; screen: boolean }[] }).drawn);
