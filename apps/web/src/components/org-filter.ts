@@ -19,8 +19,9 @@ export function useOrgFilter(label: string): FilterItem | null {
   const { data, isPending } = useOrgTree(allowed);
   const waiting = allowed && isPending;
   return useMemo(() => {
-    if (waiting) return { label, key: 'orgId', type: 'select', options: [], width: 220, loading: true };
+    const field = { label, key: 'orgId', type: 'select', width: 220 } as const;
+    if (waiting) return { ...field, options: [], loading: true };
     const options = flattenOrgs(data ?? []);
-    return options.length > 1 ? { label, key: 'orgId', type: 'select', options, width: 220 } : null;
+    return options.length > 1 ? { ...field, options } : null;
   }, [data, label, waiting]);
 }

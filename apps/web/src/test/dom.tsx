@@ -5,7 +5,7 @@ import { i18nReady, loadAllMessages } from '../app/i18n.ts';
 import { act, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { vi } from 'vitest';
+import { settleUntil } from './form.ts';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -95,16 +95,10 @@ export function showColumns(root: ParentNode, values: string[]): void {
 
 /**
  * Waits until `count` Leaflet maps are on the page: a <MapView> makes its map once the screen
- * around it has been painted (components/map/map-view.tsx). Under fake timers, moves them on.
+ * around it has been painted (components/map/map-view.tsx).
  */
 export async function mapsMade(count = 1): Promise<void> {
-  const made = () => document.querySelectorAll('.leaflet-map-pane').length >= count;
-  const until = Date.now() + 10_000;
-  while (!made() && Date.now() < until) {
-    await act(async () => {
-      if (vi.isFakeTimers()) await vi.advanceTimersByTimeAsync(20);
-      else await new Promise((resolve) => setTimeout(resolve, 20));
-    });
-  }
-  if (!made()) throw new Error(`${count} map(s) expected, ${document.querySelectorAll('.leaflet-map-pane').length} made`);
+  const made = () => document.querySelectorAll('.leaflet-map-pane').length;
+  await settleUntil(() => made() >= count);
+  if (made() < count) throw new Error(`${count} map(s) expected, ${made()} made`);
 }

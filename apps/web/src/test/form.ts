@@ -1,6 +1,7 @@
 // Driving antd forms in jsdom: typing as a user does, leaving a field, reading a field's message,
 // and letting queued promises and validations settle.
 import { act } from 'react';
+import { vi } from 'vitest';
 
 /** Lets pending promises (queries, async validation) run and React render their results. */
 export async function settle(rounds = 5): Promise<void> {
@@ -13,13 +14,15 @@ export async function settle(rounds = 5): Promise<void> {
 
 /**
  * Settles until `done()` holds or `timeoutMs` passes: for what waits on more than promises, such
- * as a lazily imported chunk, which can take seconds on a loaded machine.
+ * as a lazily imported chunk, which can take seconds on a loaded machine. Under fake timers it
+ * moves them on instead of waiting.
  */
 export async function settleUntil(done: () => boolean, timeoutMs = 10_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!done() && Date.now() < until) {
     await act(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      if (vi.isFakeTimers()) await vi.advanceTimersByTimeAsync(20);
+      else await new Promise((resolve) => setTimeout(resolve, 20));
     });
   }
 }
