@@ -11,6 +11,9 @@ import { chinaOutline } from './apps/web/vite-china-outline.ts';
  */
 const expect = { poll: { timeout: 15_000, interval: 50 } };
 
+/** Server test files that must not overlap any other (see the 'server-alone' project). */
+const SERVER_ALONE = ['apps/server/src/ingest/disk-full.test.ts'];
+
 export default defineConfig({
   test: {
     // The machine has 2 cores; each server test file holds its own PGlite instance.
@@ -28,6 +31,7 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['apps/server/src/**/*.test.ts'],
+          exclude: SERVER_ALONE,
           environment: 'node',
           // The run's migrated schema, copied by each file's database (test/db-template.ts).
           globalSetup: ['apps/server/src/test/global-setup.ts'],
@@ -41,6 +45,23 @@ export default defineConfig({
           // their database, migrate and seed it (the hook's old ceiling), and failed though nothing was wrong.
           testTimeout: 90_000,
           hookTimeout: 180_000,
+        },
+      },
+      // Files that change what the whole PostgreSQL server can do, run after the other projects
+      // and one at a time. The full disk's database lives in a tablespace that a ballast file fills:
+      // while it is full no checkpoint can complete, and DROP DATABASE waits for one, so every other
+      // file dropping its database then failed ('checkpoint request failed', CI of stop 40).
+      // They use no run template (no globalSetup): each makes its own database.
+      {
+        test: {
+          name: 'server-alone',
+          include: SERVER_ALONE,
+          environment: 'node',
+          expect,
+          testTimeout: 90_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
       {
