@@ -9,7 +9,7 @@
 // hands acknowledgements from `devices/<id>/command/ack` to the command service; on the embedded
 // broker a device may subscribe only to its own command topic and publish only its own acks.
 import { isUtf8 } from 'node:buffer';
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Aedes, type AuthenticateError } from 'aedes';
 import mqtt from 'mqtt';
@@ -229,7 +229,13 @@ export async function startMqtt(opts: {
     },
   });
   const maxPacket = opts.maxPacketBytes ?? MAX_PACKET_BYTES;
-  const server: Server = createServer((conn) => capPackets(broker.handle(conn) as unknown as ParsingClient, maxPacket));
+  // Every connection, signed in or not: the broker's close ends only the clients it has taken in.
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((conn) => {
+    sockets.add(conn);
+    conn.once('close', () => sockets.delete(conn));
+    capPackets(broker.handle(conn) as unknown as ParsingClient, maxPacket);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => resolve());
@@ -252,6 +258,10 @@ export async function startMqtt(opts: {
       // One more turn so that the last acknowledgements are written before the sockets close.
       await new Promise((r) => setImmediate(r));
       await new Promise<void>((r) => broker.close(() => r()));
+      // A connection that has sent no CONNECT yet, or whose sign-in is still being checked, is not
+      // the broker's client yet: it would hold the server open until its own time-out (30 s for a
+      // silent one), and a shutdown with it.
+      for (const s of sockets) s.destroy();
       await closed;
     },
   };

@@ -61,10 +61,23 @@ describe.skipIf(!base)('database outage (PostgreSQL behind a proxy)', () => {
   }, 60_000);
 
   afterAll(async () => {
-    await link?.close();
-    await app?.close();
-    await proxy?.close();
-    await created?.drop();
+    // Each part closes within a minute or fails by name: this hook once timed out in CI (180 s)
+    // with no word of which part hung.
+    const closes = async (what: string, close: () => Promise<unknown> | undefined) => {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what} did not close within 60 s`)), 60_000);
+      });
+      try {
+        await Promise.race([close(), late]);
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+    await closes('the MQTT link', () => link?.close());
+    await closes('the app', () => app?.close());
+    await closes('the proxy', () => proxy?.close());
+    await closes('the dropping of the database', () => created?.drop());
   });
 
   const report = (deviceId: string, time: Date) =>
