@@ -11,6 +11,14 @@ import { chinaOutline } from './apps/web/vite-china-outline.ts';
  */
 const expect = { poll: { timeout: 15_000, interval: 50 } };
 
+/**
+ * The server projects' environment and limits. Ceilings, not waits: a test waits for its condition
+ * and ends as soon as it holds. On a two-core machine at load 12, two files starting side by side
+ * took over 60 s to create their database, migrate and seed it (the hook's old ceiling), and
+ * failed though nothing was wrong.
+ */
+const serverLimits = { environment: 'node', expect, testTimeout: 90_000, hookTimeout: 180_000 } as const;
+
 /** Server test files that must not overlap any other (see the 'server-alone' project). */
 const SERVER_ALONE = ['apps/server/src/ingest/disk-full.test.ts'];
 
@@ -32,19 +40,13 @@ export default defineConfig({
           name: 'server',
           include: ['apps/server/src/**/*.test.ts'],
           exclude: SERVER_ALONE,
-          environment: 'node',
           // The run's migrated schema, copied by each file's database (test/db-template.ts).
           globalSetup: ['apps/server/src/test/global-setup.ts'],
           // The files of a worker share its loaded modules: loading the server's modules again for
           // each of some 120 files took about half the project's time. Each file still builds its
           // own app on its own database; module state a file changes (fake timers, mocks) it restores.
           isolate: false,
-          expect,
-          // Ceilings, not waits: a test waits for its condition and ends as soon as it holds. On a
-          // two-core machine at load 12, two files starting side by side took over 60 s to create
-          // their database, migrate and seed it (the hook's old ceiling), and failed though nothing was wrong.
-          testTimeout: 90_000,
-          hookTimeout: 180_000,
+          ...serverLimits,
         },
       },
       // Files that change what the whole PostgreSQL server can do, run after the other projects
@@ -56,10 +58,7 @@ export default defineConfig({
         test: {
           name: 'server-alone',
           include: SERVER_ALONE,
-          environment: 'node',
-          expect,
-          testTimeout: 90_000,
-          hookTimeout: 180_000,
+          ...serverLimits,
           fileParallelism: false,
           sequence: { groupOrder: 1 },
         },
